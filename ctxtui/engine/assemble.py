@@ -1,0 +1,428 @@
+"""Tier-by-tier packet assembly, exactly as ctx 0.8.1, with a reason for every entry.
+
+`Engine` holds everything that does not depend on the budget (parsed entries,
+costs, prefix sums, the scorer), so `assemble(budget)` only walks the tiers.
+Assembly first produces a compact `Plan` (counts, caps, shares, which entries
+went in full); the packet's text and the per-entry `Outcome`s are derived from
+it, the outcomes only when someone asks for them.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from itertools import accumulate
+
+from ctxtui.engine.budget import (
+    DEFAULT_CONVENTION_PCT,
+    DEFAULT_TASK_PCT,
+    estimate,
+    estimate_list,
+    fit_prefix,
+    full_limit,
+    pct_cap,
+    split_shares,
+)
+from ctxtui.engine.model import (
+    TIER_NAMES,
+    Entry,
+    Fate,
+    Outcome,
+    Packet,
+    Reason,
+    ScoreBreakdown,
+    TierAllocation,
+)
+from ctxtui.engine.reader import INSTRUCTION, ParsedContext
+from ctxtui.engine.score import Scorer
+
+SCORED_SECTIONS = ("decisions", "learnings", "memories")
+INACTIVE_STATUSES = {"archived": Reason.ARCHIVED, "superseded": Reason.SUPERSEDED}
+
+
+@dataclass(frozen=True, slots=True)
+class Policy:
+    """The knobs ctx reads from .ctxrc; defaults are ctx's."""
+
+    task_pct: float = DEFAULT_TASK_PCT
+    convention_pct: float = DEFAULT_CONVENTION_PCT
+    tool: str = ""
+
+
+@dataclass(slots=True)
+class SectionFill:
+    """One scored section's share and what its fill did with it."""
+
+    name: str
+    share: int
+    limit: int  # 80% of the share
+    order: list[int]  # indices into Engine.scored, best score first (active entries only)
+    full: list[bool]  # per position in `order`
+    used_before: list[int]  # full tokens already used when each entry was considered
+    full_tokens: int = 0
+    summary_tokens: int = 0
+
+
+@dataclass(slots=True)
+class Plan:
+    """Every number one assembly decided, small enough to compute per slider step."""
+
+    budget: int
+    tier1: int
+    stopped_after: int | None = None  # tier after which the budget ran out
+    task_cap: int = 0
+    task_count: int = 0
+    task_forced: bool = False
+    task_tokens: int = 0
+    remaining_before_conventions: int = 0
+    convention_cap: int = 0
+    convention_count: int = 0
+    convention_forced: bool = False
+    convention_tokens: int = 0
+    remaining_before_scored: int = 0
+    sections: list[SectionFill] = field(default_factory=list)
+    remaining_before_steering: int = 0
+    steering_count: int = 0
+    steering_forced: bool = False
+    steering_tokens: int = 0
+    tokens_used: int = 0
+
+
+class Engine:
+    """Assembles packets for one parsed workspace, one "now" and one root path."""
+
+    RANKING_CACHE = 64
+
+    def __init__(
+        self,
+        parsed: ParsedContext,
+        *,
+        now: datetime,
+        root_path: str | None = None,
+        policy: Policy = Policy(),
+        memories: list[Entry] | None = None,
+    ):
+        self.parsed = parsed
+        self.now = now if now.tzinfo else now.replace(tzinfo=timezone.utc)
+        self.policy = policy
+        root = root_path if root_path is not None else str(parsed.files.root)
+        self.read_order = [_go_join(root, ".context", name) for name in parsed.read_order_names]
+        self.constitution = parsed.constitution
+        self.tier1 = estimate_list(self.read_order) + estimate_list(self.constitution or []) + estimate(INSTRUCTION)
+
+        self.tasks = parsed.tasks
+        self.task_cum = [0, *accumulate(e.tokens for e in self.tasks)]
+        self.conventions = parsed.conventions
+        self.convention_cum = [0, *accumulate(e.tokens for e in self.conventions)]
+
+        memories = memories or []
+        self.inactive: dict[str, Reason] = {
+            m.key: INACTIVE_STATUSES[m.status] for m in memories if m.status in INACTIVE_STATUSES
+        }
+        self.scored: list[Entry] = [*parsed.decisions, *parsed.learnings, *memories]
+        weights = [_memory_weight(e) for e in self.scored]
+        self.scorer = Scorer(self.scored, [e.text for e in self.tasks], self.now, weights)
+        self.section_names = [s for s in SCORED_SECTIONS if s != "memories" or memories]
+        self.section_members: dict[str, list[int]] = {name: [] for name in self.section_names}
+        for i, entry in enumerate(self.scored):
+            if entry.key not in self.inactive:
+                self.section_members[entry.section].append(i)
+        self.section_sizes = [sum(self.scored[i].tokens for i in self.section_members[n]) for n in self.section_names]
+        self.section_present = [bool(self.section_members[n]) for n in self.section_names]
+        self.title_tokens = [estimate(e.title) for e in self.scored]
+        self._rankings: OrderedDict[int, dict[str, list[int]]] = OrderedDict()
+
+        self.steering = [e for e in parsed.steering if parsed.steering_fates[e.key] == "always"]
+        self.steering_cum = [0, *accumulate(e.tokens for e in self.steering)]
+
+    # -- ranking -------------------------------------------------------------
+
+    def ranking(self, task_count: int) -> dict[str, list[int]]:
+        """Each section's active entries, best score first (stable: file order on ties)."""
+        cached = self._rankings.get(task_count)
+        if cached is not None:
+            self._rankings.move_to_end(task_count)
+            return cached
+        scores = self.scorer.scores(task_count)
+        ranking = {
+            name: sorted(members, key=lambda i: -scores[i]) for name, members in self.section_members.items()
+        }
+        self._rankings[task_count] = ranking
+        while len(self._rankings) > self.RANKING_CACHE:
+            self._rankings.popitem(last=False)
+        return ranking
+
+    # -- assembly ------------------------------------------------------------
+
+    def plan(self, budget: int) -> Plan:
+        """Walk the tiers for one budget; see the spec's "Assembly, tier by tier"."""
+        plan = Plan(budget=budget, tier1=self.tier1)
+        remaining = budget - self.tier1
+        if remaining <= 0:
+            plan.stopped_after = 1
+            plan.tokens_used = self.tier1
+            return plan
+
+        plan.task_cap = min(pct_cap(budget, self.policy.task_pct), remaining)
+        plan.task_count, plan.task_forced = fit_prefix(self.task_cum, plan.task_cap)
+        plan.task_tokens = self.task_cum[plan.task_count]
+        remaining -= plan.task_tokens
+        plan.remaining_before_conventions = remaining
+        if remaining <= 0:
+            plan.stopped_after = 2
+            plan.tokens_used = budget - remaining
+            return plan
+
+        plan.convention_cap = min(pct_cap(budget, self.policy.convention_pct), remaining)
+        plan.convention_count, plan.convention_forced = fit_prefix(self.convention_cum, plan.convention_cap)
+        plan.convention_tokens = self.convention_cum[plan.convention_count]
+        remaining -= plan.convention_tokens
+        plan.remaining_before_scored = remaining
+        if remaining <= 0:
+            plan.stopped_after = 3
+            plan.tokens_used = budget - remaining
+            return plan
+
+        ranking = self.ranking(plan.task_count)
+        shares = split_shares(remaining, self.section_sizes, self.section_present)
+        used = self.tier1 + plan.task_tokens + plan.convention_tokens
+        tokens = [e.tokens for e in self.scored]
+        superseded = [e.superseded for e in self.scored]
+        for name, share in zip(self.section_names, shares):
+            order = ranking[name] if share > 0 else []
+            fill = SectionFill(name=name, share=share, limit=full_limit(share), order=order, full=[], used_before=[])
+            limit = fill.limit
+            section_used = 0
+            summary_tokens = 0
+            full_flags = fill.full
+            before = fill.used_before
+            for i in order:
+                before.append(section_used)
+                if superseded[i]:
+                    full_flags.append(False)
+                    continue
+                cost = tokens[i]
+                if section_used + cost <= limit:
+                    full_flags.append(True)
+                    section_used += cost
+                else:
+                    full_flags.append(False)
+                    summary_tokens += self.title_tokens[i]
+            fill.full_tokens = section_used
+            fill.summary_tokens = summary_tokens
+            used += section_used + summary_tokens
+            plan.sections.append(fill)
+
+        remaining = budget - used
+        plan.remaining_before_steering = remaining
+        if remaining > 0 and self.steering:
+            plan.steering_count, plan.steering_forced = fit_prefix(self.steering_cum, remaining)
+            plan.steering_tokens = self.steering_cum[plan.steering_count]
+        elif remaining <= 0:
+            plan.stopped_after = 5
+        plan.tokens_used = used + plan.steering_tokens
+        return plan
+
+    def assemble(self, budget: int) -> Packet:
+        """The packet for `budget`: ctx's output and every entry's outcome."""
+        plan = self.plan(budget)
+        by_section: dict[str, list[str]] = {name: [] for name in SCORED_SECTIONS}
+        summaries: list[str] = []
+        for fill in plan.sections:
+            full_texts = by_section[fill.name]
+            for i, full in zip(fill.order, fill.full):
+                entry = self.scored[i]
+                if full:
+                    full_texts.append(entry.text)
+                elif not entry.superseded:
+                    summaries.append(entry.title)
+        return Packet(
+            budget=budget,
+            tokens_used=plan.tokens_used,
+            generated=format_generated(self.now),
+            read_order=self.read_order,
+            constitution=self.constitution,
+            tasks=[e.text for e in self.tasks[: plan.task_count]],
+            conventions=[e.text for e in self.conventions[: plan.convention_count]],
+            decisions=by_section["decisions"],
+            learnings=by_section["learnings"],
+            memories=by_section["memories"],
+            summaries=summaries,
+            steering=[e.text for e in self.steering[: plan.steering_count]],
+            instruction=INSTRUCTION,
+            tiers=self.tier_allocations(plan),
+            build_outcomes=lambda: self.outcomes(plan),
+        )
+
+    # -- explanations --------------------------------------------------------
+
+    def tier_allocations(self, plan: Plan) -> list[TierAllocation]:
+        """One bar per tier (one per scored section), with cap, use and overrun."""
+        budget = plan.budget
+        stop = plan.stopped_after or 99
+        bars = [TierAllocation(1, TIER_NAMES[1], None, self.tier1, overrun=max(0, self.tier1 - budget))]
+
+        def capped(tier: int, cap: int, used: int, forced: bool) -> TierAllocation:
+            return TierAllocation(tier, TIER_NAMES[tier], cap, used, overrun=max(0, used - cap) if forced else 0)
+
+        bars.append(capped(2, plan.task_cap, plan.task_tokens, plan.task_forced) if stop > 1
+                    else TierAllocation(2, TIER_NAMES[2], 0, 0, reached=False))
+        bars.append(capped(3, plan.convention_cap, plan.convention_tokens, plan.convention_forced) if stop > 2
+                    else TierAllocation(3, TIER_NAMES[3], 0, 0, reached=False))
+        fills = {fill.name: fill for fill in plan.sections}
+        for name in self.section_names:
+            tier = 4 if name == "decisions" else 5
+            label = TIER_NAMES[tier] if name != "memories" else "Tier 5 · memories"
+            fill = fills.get(name)
+            if fill is None:
+                bars.append(TierAllocation(tier, label, 0, 0, reached=False, full_limit=0))
+            else:
+                bars.append(TierAllocation(tier, label, fill.share, fill.full_tokens, fill.summary_tokens,
+                                           full_limit=fill.limit))
+        steering_cap = max(0, plan.remaining_before_steering) if stop > 3 else 0
+        bars.append(
+            TierAllocation(6, TIER_NAMES[6], steering_cap, plan.steering_tokens,
+                           overrun=max(0, plan.steering_tokens - steering_cap) if plan.steering_forced else 0,
+                           reached=stop > 5 and plan.remaining_before_steering > 0)
+        )
+        return bars
+
+    def outcomes(self, plan: Plan) -> list[Outcome]:
+        """An outcome for every candidate, in packet order."""
+        out: list[Outcome] = []
+        stop = plan.stopped_after or 99
+        parsed = self.parsed
+
+        rule_reached = bool(self.constitution)
+        for entry in parsed.constitution_candidates:
+            if rule_reached:
+                out.append(Outcome(entry, 1, Fate.INCLUDED, Reason.ALWAYS, {"tier1": self.tier1}))
+            else:
+                out.append(Outcome(entry, 1, Fate.DROPPED, Reason.CONSTITUTION_PATTERN,
+                                   {"rules_in_file": len(parsed.constitution_candidates)}))
+
+        out += self._prefix_outcomes(
+            self.tasks, 2, reached=stop > 1, cap=plan.task_cap, count=plan.task_count,
+            forced=plan.task_forced, cumulative=self.task_cum,
+            numbers={"budget": plan.budget, "pct": self.policy.task_pct,
+                     "pct_cap": pct_cap(plan.budget, self.policy.task_pct),
+                     "remaining": plan.budget - self.tier1},
+        )
+        out += self._prefix_outcomes(
+            self.conventions, 3, reached=stop > 2, cap=plan.convention_cap, count=plan.convention_count,
+            forced=plan.convention_forced, cumulative=self.convention_cum,
+            numbers={"budget": plan.budget, "pct": self.policy.convention_pct,
+                     "pct_cap": pct_cap(plan.budget, self.policy.convention_pct),
+                     "remaining": plan.remaining_before_conventions},
+        )
+        for entry in parsed.conventions_skipped:
+            out.append(Outcome(entry, 3, Fate.DROPPED, Reason.BEYOND_SCAN_LIMIT, {"limit": 1000}))
+
+        out += self._scored_outcomes(plan, stop)
+
+        steering_reached = stop > 5 and plan.remaining_before_steering > 0
+        out += self._prefix_outcomes(
+            self.steering, 6, reached=steering_reached, cap=max(0, plan.remaining_before_steering),
+            count=plan.steering_count, forced=plan.steering_forced, cumulative=self.steering_cum,
+            numbers={"remaining": plan.remaining_before_steering},
+        )
+        for entry in parsed.steering:
+            verdict = parsed.steering_fates[entry.key]
+            if verdict != "always":
+                out.append(Outcome(entry, 6, Fate.DROPPED, Reason(verdict), {}))
+        return out
+
+    def _prefix_outcomes(self, entries, tier, *, reached, cap, count, forced, cumulative, numbers):
+        """Outcomes for a stop-at-first-misfit tier (tasks, conventions, steering)."""
+        out = []
+        if not reached:
+            return [Outcome(e, tier, Fate.DROPPED, Reason.NOT_REACHED, dict(numbers)) for e in entries]
+        blocker = entries[count].key if count < len(entries) else None
+        for index, entry in enumerate(entries):
+            detail = {**numbers, "cap": cap, "used_before": cumulative[index], "needs": entry.tokens}
+            if index < count:
+                reason = Reason.FORCED_FIRST if forced else Reason.FITS
+                out.append(Outcome(entry, tier, Fate.INCLUDED, reason, detail))
+            elif index == count:
+                out.append(Outcome(entry, tier, Fate.DROPPED, Reason.OVER_CAP, detail))
+            else:
+                detail["used_before"] = cumulative[count]
+                out.append(Outcome(entry, tier, Fate.DROPPED, Reason.AFTER_MISFIT, detail, blocked_by=blocker))
+        return out
+
+    def _scored_outcomes(self, plan: Plan, stop: int) -> list[Outcome]:
+        task_count = plan.task_count if stop > 1 else 0
+        scores = self.scorer.scores(task_count)
+        ranking = self.ranking(task_count)
+        fills = {fill.name: fill for fill in plan.sections}
+        out = []
+        for name in self.section_names:
+            tier = 4 if name == "decisions" else 5
+            fill = fills.get(name)
+            members = ranking[name]
+            positions = {i: pos for pos, i in enumerate(fill.order)} if fill else {}
+            for rank, i in enumerate(members, start=1):
+                entry = self.scored[i]
+                breakdown = self._breakdown(i, task_count, scores[i], rank)
+                base = {"rank": rank, "needs": entry.tokens}
+                if fill is None:
+                    out.append(Outcome(entry, tier, Fate.DROPPED, Reason.NOT_REACHED, base, breakdown))
+                elif entry.superseded:
+                    out.append(Outcome(entry, tier, Fate.DROPPED, Reason.SUPERSEDED, base, breakdown))
+                elif fill.share <= 0 or i not in positions:
+                    out.append(Outcome(entry, tier, Fate.DROPPED, Reason.NO_SHARE,
+                                       {**base, "share": fill.share}, breakdown))
+                else:
+                    pos = positions[i]
+                    detail = {**base, "share": fill.share, "full_limit": fill.limit,
+                              "used_before": fill.used_before[pos], "title_tokens": self.title_tokens[i],
+                              "remaining": plan.remaining_before_scored}
+                    if fill.full[pos]:
+                        out.append(Outcome(entry, tier, Fate.INCLUDED, Reason.FULL, detail, breakdown))
+                    else:
+                        out.append(Outcome(entry, tier, Fate.SUMMARIZED, Reason.OVER_FULL_LIMIT, detail, breakdown))
+            for i in range(len(self.scored)):
+                entry = self.scored[i]
+                if entry.section == name and entry.key in self.inactive:
+                    out.append(Outcome(entry, tier, Fate.DROPPED, self.inactive[entry.key], {},
+                                       self._breakdown(i, task_count, 0.0, 0)))
+        return out
+
+    def _breakdown(self, i: int, task_count: int, total: float, rank: int) -> ScoreBreakdown:
+        scorer = self.scorer
+        matched = scorer.matched_keywords(i, task_count)
+        relevance = min(len(matched) / 3, 1.0) if matched else 0.0
+        entry = self.scored[i]
+        return ScoreBreakdown(
+            age_days=scorer.age_days[i],
+            recency=scorer.recency[i],
+            matched_keywords=matched,
+            relevance=relevance,
+            superseded=entry.superseded,
+            total=total,
+            rank=rank,
+            importance=entry.importance,
+            usage=entry.usage,
+        )
+
+
+def _memory_weight(entry: Entry) -> float:
+    """Importance and usage scale a memory's score; 1.0 at importance 0.5 and no usage data."""
+    if entry.importance is None and entry.usage is None:
+        return 1.0
+    importance = entry.importance if entry.importance is not None else 0.5
+    usage = entry.usage if entry.usage is not None else 1.0
+    return (0.5 + importance) * usage
+
+
+def _go_join(*parts: str) -> str:
+    """filepath.Join: join, then Clean (which also folds a leading "//")."""
+    joined = posixpath.normpath(posixpath.join(*parts))
+    return "/" + joined.lstrip("/") if joined.startswith("//") else joined
+
+
+def format_generated(now: datetime) -> str:
+    """time.RFC3339 in UTC, whole seconds."""
+    return now.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")

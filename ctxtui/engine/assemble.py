@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import posixpath
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from itertools import accumulate
 
@@ -19,7 +20,6 @@ from ctxtui.engine.budget import (
     DEFAULT_CONVENTION_PCT,
     DEFAULT_TASK_PCT,
     estimate,
-    estimate_list,
     fit_prefix,
     full_limit,
     pct_cap,
@@ -103,14 +103,19 @@ class Engine:
         root_path: str | None = None,
         policy: Policy = Policy(),
         memories: list[Entry] | None = None,
+        count: Callable[[str], int] | None = None,
     ):
+        if count is not None:
+            parsed, memories = _recost(parsed, memories or [], count)
+        self.count = count or estimate
         self.parsed = parsed
         self.now = now if now.tzinfo else now.replace(tzinfo=timezone.utc)
         self.policy = policy
         root = root_path if root_path is not None else str(parsed.files.root)
         self.read_order = [_go_join(root, ".context", name) for name in parsed.read_order_names]
         self.constitution = parsed.constitution
-        self.tier1 = estimate_list(self.read_order) + estimate_list(self.constitution or []) + estimate(INSTRUCTION)
+        cost = self.count
+        self.tier1 = sum(map(cost, self.read_order)) + sum(map(cost, self.constitution or [])) + cost(INSTRUCTION)
 
         self.tasks = parsed.tasks
         self.task_cum = [0, *accumulate(e.tokens for e in self.tasks)]
@@ -131,7 +136,7 @@ class Engine:
                 self.section_members[entry.section].append(i)
         self.section_sizes = [sum(self.scored[i].tokens for i in self.section_members[n]) for n in self.section_names]
         self.section_present = [bool(self.section_members[n]) for n in self.section_names]
-        self.title_tokens = [estimate(e.title) for e in self.scored]
+        self.title_tokens = [cost(e.title) for e in self.scored]
         self._rankings: OrderedDict[int, dict[str, list[int]]] = OrderedDict()
 
         self.steering = [e for e in parsed.steering if parsed.steering_fates[e.key] == "always"]
@@ -406,6 +411,23 @@ class Engine:
             importance=entry.importance,
             usage=entry.usage,
         )
+
+
+def _recost(parsed: ParsedContext, memories: list[Entry], count: Callable[[str], int]):
+    """The same candidates, with token costs from another tokenizer."""
+
+    def each(entries: list[Entry]) -> list[Entry]:
+        return [replace(e, tokens=count(e.text)) for e in entries]
+
+    recosted = replace(
+        parsed,
+        tasks=each(parsed.tasks),
+        conventions=each(parsed.conventions),
+        decisions=each(parsed.decisions),
+        learnings=each(parsed.learnings),
+        steering=each(parsed.steering),
+    )
+    return recosted, each(memories)
 
 
 def _memory_weight(entry: Entry) -> float:

@@ -12,8 +12,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
-
 from ctxtui.engine.assemble import Policy
 from ctxtui.engine.model import Problem
 
@@ -39,6 +37,8 @@ def read_ctxrc(project: Path) -> CtxConfig:
         return CtxConfig()
     except OSError as exc:
         return CtxConfig(problems=(Problem(".ctxrc", f"cannot read: {exc.strerror or exc}"),))
+    import yaml  # lazily: most projects have no .ctxrc, and the import is slow
+
     try:
         data = yaml.safe_load(raw.decode("utf-8", "replace")) or {}
     except yaml.YAMLError as exc:

@@ -15,8 +15,6 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
-
 from ctxtui.engine.budget import estimate
 from ctxtui.engine.gotext import RE_WS, decode, go_trim, utf8_len
 from ctxtui.engine.model import Entry, Problem
@@ -43,11 +41,11 @@ MAX_FILE_BYTES = 64 * 1024 * 1024
 CONVENTION_SCAN_LIMIT = 1000
 STEERING_TOMBSTONE = "<!-- remove this after you edit the steering file !-->"
 
-_CHECKBOX = RE_WS + r"*-" + RE_WS + r"*\[([x ]?)\]" + RE_WS + r"*(.+)"
-TASK_PATTERN = re.compile(r"^(" + RE_WS + r"*)-" + RE_WS + r"*\[([x ]?)\]" + RE_WS + r"*(.+)$", re.M)
-# Quirk 1: ctx applies the checkbox pattern to CONSTITUTION.md without (?m), so
-# ^ and $ are the ends of the whole text (Go's $ is \Z, never "before a final \n").
-CONSTITUTION_PATTERN = re.compile(r"^(" + RE_WS + r"*)-" + RE_WS + r"*\[([x ]?)\]" + RE_WS + r"*(.+)\Z")
+_CHECKBOX = "^(" + RE_WS + "*)-" + RE_WS + r"*\[([x ]?)\]" + RE_WS + "*(.+)"
+TASK_PATTERN = re.compile(_CHECKBOX + "$", re.M)
+# Quirk 1: ctx applies the same checkbox pattern to CONSTITUTION.md without (?m),
+# so ^ and $ are the ends of the whole text (Go's $ is \Z, never "before a final \n").
+CONSTITUTION_PATTERN = re.compile(_CHECKBOX + r"\Z")
 CONVENTION_PATTERN = re.compile(r"^-" + RE_WS + r"*(.+)$", re.M)
 ENTRY_HEADER = re.compile(r"## \[([0-9]{4}-[0-9]{2}-[0-9]{2})-([0-9]{6})\] (.+)")
 SUPERSEDED_PREFIX = "~~Superseded"
@@ -155,15 +153,12 @@ def _read_regular(path: Path, label: str, problems: list[Problem]) -> str | None
         return None
     if b"\x00" in data[:8192]:
         problems.append(Problem(label, "looks binary (NUL bytes): read as text anyway, as ctx does"))
-    text = decode(data)
-    if any("\udc80" <= ch <= "\udcff" for ch in _sample_invalid(text)):
-        problems.append(Problem(label, "is not valid UTF-8: invalid bytes are kept as they are"))
-    return text
-
-
-def _sample_invalid(text: str) -> str:
-    """The characters worth checking for escaped invalid bytes (fast path for ASCII)."""
-    return "" if text.isascii() else text
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        problems.append(Problem(label, "is not valid UTF-8: invalid bytes are kept as they are", line))
+        return decode(data)
 
 
 def is_effectively_empty(text: str) -> bool:
@@ -180,6 +175,22 @@ def is_effectively_empty(text: str) -> bool:
     return True
 
 
+class LineNumbers:
+    """Offset → 1-based line number, without rescanning the text for every match."""
+
+    def __init__(self, text: str):
+        self._text = text
+        self._offset = 0
+        self._line = 1
+
+    def __call__(self, offset: int) -> int:
+        if offset < self._offset:
+            self._offset, self._line = 0, 1
+        self._line += self._text.count("\n", self._offset, offset)
+        self._offset = offset
+        return self._line
+
+
 def _line_of(text: str, offset: int) -> int:
     return text.count("\n", 0, offset) + 1
 
@@ -187,11 +198,12 @@ def _line_of(text: str, offset: int) -> int:
 def parse_tasks(text: str, path: str = ".context/TASKS.md") -> list[Entry]:
     """Pending tasks: every checkbox line whose box is not exactly "x" (quirk 3)."""
     tasks: list[Entry] = []
+    line_of = LineNumbers(text)
     for match in TASK_PATTERN.finditer(text):
         if match.group(2) == "x":
             continue
         line = f"- [ ] {go_trim(match.group(3))}"
-        number = _line_of(text, match.start(3))
+        number = line_of(match.start(3))
         tasks.append(
             Entry(
                 key=f"tasks:{path}:{number}",
@@ -209,11 +221,12 @@ def parse_conventions(text: str, path: str = ".context/CONVENTIONS.md") -> tuple
     """Bullets at the start of a line; only the first 1000 are looked at (quirk 2)."""
     kept: list[Entry] = []
     skipped: list[Entry] = []
+    line_of = LineNumbers(text)
     for index, match in enumerate(CONVENTION_PATTERN.finditer(text)):
         item = go_trim(match.group(1))
         if not item or item.startswith("#"):
             continue
-        number = _line_of(text, match.start())
+        number = line_of(match.start())
         entry = Entry(
             key=f"conventions:{path}:{number}",
             section="conventions",
@@ -235,9 +248,10 @@ def parse_constitution(text: str | None, path: str = ".context/CONSTITUTION.md")
     if match:
         parsed.append(go_trim(match.group(3)))
     candidates = []
+    line_of = LineNumbers(text)
     for found in TASK_PATTERN.finditer(text):
         rule = go_trim(found.group(3))
-        number = _line_of(text, found.start(3))
+        number = line_of(found.start(3))
         candidates.append(
             Entry(
                 key=f"constitution:{path}:{number}",
@@ -307,10 +321,14 @@ def parse_steering_file(name: str, text: str) -> SteeringFile:
     body = stripped[close + 4 :]
     if body.startswith("\n"):
         body = body[1:]
-    try:
-        data = yaml.safe_load(raw) if raw.strip() else {}
-    except yaml.YAMLError as exc:
-        raise SteeringParseError(f"invalid YAML front matter: {_first_line(str(exc))}") from None
+    data = _simple_front_matter(raw)
+    if data is None:
+        import yaml  # only for front matter beyond plain `key: value` lines
+
+        try:
+            data = yaml.safe_load(raw) if raw.strip() else {}
+        except yaml.YAMLError as exc:
+            raise SteeringParseError(f"invalid YAML front matter: {_first_line(str(exc))}") from None
     if data is None:
         data = {}
     if not isinstance(data, dict):
@@ -343,6 +361,35 @@ def parse_steering_file(name: str, text: str) -> SteeringFile:
         body=body,
         line=body_line,
     )
+
+
+_PLAIN_FIELD = re.compile(r"([a-z_]+):[ \t]+([A-Za-z0-9][A-Za-z0-9 ,.()/_-]*?)[ \t]*\r?")
+
+
+def _simple_front_matter(raw: str) -> dict | None:
+    """Front matter of plain `key: value` lines, parsed as YAML would; None if it is anything more.
+
+    Importing PyYAML costs more than assembling a packet; nearly every steering
+    file needs none of it. Values that YAML would read as other than plain text
+    or a decimal integer (true, null, 1.5, 0x10, 1_000...) go to the full parser.
+    """
+    data: dict = {}
+    for line in raw.split("\n"):
+        if not line.strip():
+            continue
+        match = _PLAIN_FIELD.fullmatch(line)
+        if match is None or match.group(1) in data:
+            return None
+        value = match.group(2)
+        if value.lower() in _YAML_SPECIAL or (value[0].isdigit() and not value.isdigit()) or (
+            value.isdigit() and len(value) > 1 and value[0] == "0"
+        ):
+            return None
+        data[match.group(1)] = int(value) if value.isdigit() else value
+    return data
+
+
+_YAML_SPECIAL = {"true", "false", "yes", "no", "on", "off", "null", "y", "n", "nan", "inf"}
 
 
 def _first_line(message: str) -> str:

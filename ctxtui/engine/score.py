@@ -103,32 +103,38 @@ class Scorer:
         # Database memories multiply their score by importance and usage; 1.0 for markdown.
         self.weights = list(weights) if weights is not None else [1.0] * len(self.entries)
         self.keyword_groups = keywords_by_task(tasks)
-        self._hits: dict[str, list[int]] = {}
         self._counts: OrderedDict[int, list[int]] = OrderedDict({0: [0] * len(self.entries)})
         self._scores: OrderedDict[int, list[float]] = OrderedDict()
 
     def keywords(self, task_count: int) -> list[str]:
         return [kw for group in self.keyword_groups[:task_count] for kw in group]
 
-    def _entries_with(self, keyword: str) -> list[int]:
-        hits = self._hits.get(keyword)
-        if hits is None:
-            hits = [i for i, text in enumerate(self.lowered) if keyword in text]
-            self._hits[keyword] = hits
-        return hits
-
     def match_counts(self, task_count: int) -> list[int]:
-        """How many of the first `task_count` tasks' keywords each entry contains."""
+        """How many of the first `task_count` tasks' keywords each entry contains, capped at 3.
+
+        Relevance saturates at 3 matches, so an entry stops being searched once
+        it has 3: most entries saturate within the first few dozen keywords.
+        """
         cached = self._counts.get(task_count)
         if cached is not None:
             self._counts.move_to_end(task_count)
             return cached
         base = max(n for n in self._counts if n <= task_count)
         counts = list(self._counts[base])
+        lowered = self.lowered
+        cap = RELEVANCE_MATCH_CAP
+        searching = [i for i, count in enumerate(counts) if count < cap]
         for group in self.keyword_groups[base:task_count]:
             for keyword in group:
-                for i in self._entries_with(keyword):
-                    counts[i] += 1
+                still = []
+                for i in searching:
+                    if keyword in lowered[i]:
+                        counts[i] += 1
+                        if counts[i] < cap:
+                            still.append(i)
+                    else:
+                        still.append(i)
+                searching = still
         self._counts[task_count] = counts
         while len(self._counts) > self.CACHE_SIZE:
             oldest = next(k for k in self._counts if k != 0)

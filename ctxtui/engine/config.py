@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ctxtui.engine.assemble import Policy
+from ctxtui.engine.budget import DEFAULT_CONVENTION_PCT, DEFAULT_TASK_PCT
 from ctxtui.engine.model import Problem
 
 DEFAULT_BUDGET = 8000
@@ -64,8 +65,8 @@ def read_ctxrc(project: Path) -> CtxConfig:
 
     tool = data.get("tool")
     policy = Policy(
-        task_pct=pct("task_budget_pct", Policy.task_pct),
-        convention_pct=pct("convention_budget_pct", Policy.convention_pct),
+        task_pct=pct("task_budget_pct", DEFAULT_TASK_PCT),
+        convention_pct=pct("convention_budget_pct", DEFAULT_CONVENTION_PCT),
         tool=str(tool) if isinstance(tool, (str, int, float)) and not isinstance(tool, bool) else "",
     )
     return CtxConfig(token_budget=budget, policy=policy, problems=tuple(problems))

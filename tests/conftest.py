@@ -1,0 +1,44 @@
+"""Shared fixtures: where the real corpora live, and small workspaces built in code."""
+
+from __future__ import annotations
+
+import os
+import re
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = Path(os.environ.get("CTXTUI_CORPUS", ROOT.parent / "shared" / "corpus"))
+CORPORA = ("ctx-dogfood", "ctx-init", "ctx-large")
+NOW = datetime(2026, 11, 21, 23, 56, 8, tzinfo=timezone.utc)
+
+needs_corpus = pytest.mark.skipif(
+    not (CORPUS / "ctx-large" / ".context").is_dir(),
+    reason=f"the shared corpora are not at {CORPUS} (set CTXTUI_CORPUS to their folder)",
+)
+
+
+def corpus_path(name: str) -> Path:
+    return CORPUS / name
+
+
+def generated_time(text: str) -> datetime:
+    """The "now" an expected file was produced at (its Generated line or field)."""
+    found = re.search(r'(?:Generated: |"generated": ")([0-9TZ:-]+)', text)
+    return datetime.strptime(found.group(1), "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
+
+
+def write_context(root: Path, files: dict[str, str | bytes]) -> Path:
+    """Write `.context/<name>` files (str or bytes) under root; returns root."""
+    context = root / ".context"
+    context.mkdir(parents=True, exist_ok=True)
+    for name, content in files.items():
+        path = context / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+    return root

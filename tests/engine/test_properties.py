@@ -1,0 +1,139 @@
+"""Invariants on generated workspaces: outcomes agree with the packet, exactly.
+
+For any workspace and budget: included blocks appear whole, summarized titles
+appear under "Also Noted", dropped entries appear nowhere; tokens used is the
+sum of the parts; thresholds hold at themselves and fail just below.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ctxtui.engine.budget import estimate, estimate_list
+from ctxtui.engine.explain import thresholds
+from ctxtui.engine.model import Fate
+from ctxtui.engine.render import to_markdown
+from ctxtui.engine.workspace import load_workspace
+from tests.conftest import write_context
+
+NOW = datetime(2026, 3, 1, 12, tzinfo=timezone.utc)
+WORDS = ["hook", "agent", "budget", "cache", "scoring", "parser", "tier", "session", "token", "drift",
+         "index", "release", "memory", "steering", "render", "config", "sqlite", "watch"]
+DATES = ["2026-03-01", "2026-02-25", "2026-02-10", "2026-01-05", "2025-06-01", "2026-02-30"]
+
+words = st.lists(st.sampled_from(WORDS), min_size=1, max_size=12).map(" ".join)
+
+
+@st.composite
+def workspaces(draw):
+    n_tasks = draw(st.integers(0, 12))
+    tasks = [f"- [{draw(st.sampled_from([' ', ' ', 'x']))}] task {i} {draw(words)}" for i in range(n_tasks)]
+    conventions = [f"- convention {i} {draw(words)}" for i in range(draw(st.integers(0, 8)))]
+
+    def blocks(kind, count):
+        out = []
+        for i in range(count):
+            body = draw(words)
+            if draw(st.integers(0, 9)) == 0:
+                body = "~~Superseded by later work~~\n" + body
+            out.append(f"## [{draw(st.sampled_from(DATES))}-120000] {kind} {i} {draw(words)}\n\n{body}\n")
+        return "# Heading\n\n" + "\n".join(out)
+
+    files = {
+        "TASKS.md": "# Tasks\n\n" + "\n".join(tasks) + "\n",
+        "CONVENTIONS.md": "# Conventions\n\n" + "\n".join(conventions) + "\n",
+        "DECISIONS.md": blocks("decision", draw(st.integers(0, 10))),
+        "LEARNINGS.md": blocks("learning", draw(st.integers(0, 10))),
+        "CONSTITUTION.md": "# Constitution\n\n- [ ] Never push to main\n- [ ] Always run tests\n",
+    }
+    for i in range(draw(st.integers(0, 3))):
+        inclusion = draw(st.sampled_from(["always", "always", "manual"]))
+        files[f"steering/s{i}.md"] = (f"---\nname: s{i}\ninclusion: {inclusion}\npriority: {draw(st.integers(0, 3))}\n"
+                                      f"---\n\nSteering {i} {draw(words)}\n")
+    return files
+
+
+def _engine(tmp_path_factory, files):
+    root = write_context(tmp_path_factory.mktemp("ws"), files)
+    return load_workspace(root).engine(NOW, "/project")
+
+
+settings.register_profile("ctxtui", max_examples=60, deadline=None,
+                          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+settings.load_profile("ctxtui")
+
+
+@given(files=workspaces(), budget=st.integers(-10, 1500))
+def test_outcomes_agree_with_the_rendered_packet(tmp_path_factory, files, budget):
+    engine = _engine(tmp_path_factory, files)
+    packet = engine.assemble(budget)
+    markdown = to_markdown(packet)
+    also_noted = markdown.split("## Also Noted\n", 1)[1].split("\n\n", 1)[0] if "## Also Noted\n" in markdown else ""
+    full_blocks = packet.decisions + packet.learnings
+    for outcome in packet.outcomes:
+        entry = outcome.entry
+        if entry.section == "tasks":
+            assert (entry.text in packet.tasks) == (outcome.fate is Fate.INCLUDED)
+        elif entry.section == "conventions":
+            assert (entry.text in packet.conventions) == (outcome.fate is Fate.INCLUDED)
+        elif entry.section == "steering":
+            assert (entry.text in packet.steering) == (outcome.fate is Fate.INCLUDED)
+        elif entry.section in ("decisions", "learnings"):
+            if outcome.fate is Fate.INCLUDED:
+                assert entry.text in full_blocks and entry.text + "\n\n" in markdown
+                assert entry.title not in packet.summaries
+            elif outcome.fate is Fate.SUMMARIZED:
+                assert entry.title in packet.summaries and f"- {entry.title}" in also_noted
+                assert entry.text not in full_blocks
+            else:
+                assert entry.text not in full_blocks and entry.title not in packet.summaries
+                assert entry.text not in markdown
+    counts = packet.counts()
+    assert counts["included"] == (len(packet.tasks) + len(packet.conventions) + len(full_blocks)
+                                  + len(packet.steering) + len(packet.constitution or []))
+    assert counts["summarized"] == len(packet.summaries)
+
+
+@given(files=workspaces(), budget=st.integers(-10, 1500))
+def test_tokens_used_is_the_sum_of_the_parts(tmp_path_factory, files, budget):
+    engine = _engine(tmp_path_factory, files)
+    packet = engine.assemble(budget)
+    parts = (estimate_list(packet.read_order) + estimate_list(packet.constitution or []) + estimate(packet.instruction)
+             + estimate_list(packet.tasks) + estimate_list(packet.conventions) + estimate_list(packet.decisions)
+             + estimate_list(packet.learnings) + estimate_list(packet.summaries) + estimate_list(packet.steering))
+    assert packet.tokens_used == parts
+    bars = packet.tiers
+    assert sum(bar.used + bar.summarized for bar in bars) == packet.tokens_used
+
+
+@given(files=workspaces())
+def test_thresholds_hold_at_and_just_below_themselves(tmp_path_factory, files):
+    engine = _engine(tmp_path_factory, files)
+    for key, threshold in thresholds(engine).items():
+        for lo, hi in threshold.full_ranges:
+            assert engine.assemble(lo).outcome(key).fate is Fate.INCLUDED
+            if lo > 0:
+                assert engine.assemble(lo - 1).outcome(key).fate is not Fate.INCLUDED
+            if hi is not None:
+                assert engine.assemble(hi - 1).outcome(key).fate is Fate.INCLUDED
+                assert engine.assemble(hi).outcome(key).fate is not Fate.INCLUDED
+        for lo, hi in threshold.any_ranges:
+            assert engine.assemble(lo).outcome(key).fate is not Fate.DROPPED
+            if lo > 0:
+                assert engine.assemble(lo - 1).outcome(key).fate is Fate.DROPPED
+            if hi is not None:
+                assert engine.assemble(hi).outcome(key).fate is Fate.DROPPED
+
+
+@given(files=workspaces(), budget=st.integers(0, 1500))
+def test_stretches_match_every_budget(tmp_path_factory, files, budget):
+    """Between two computed change points nothing changes: check a random budget."""
+    from ctxtui.engine.explain import FateIndex, budget_stretches
+
+    engine = _engine(tmp_path_factory, files)
+    stretches = budget_stretches(engine)
+    here = next(s for s in stretches if s.start <= budget and (s.end is None or budget < s.end))
+    assert FateIndex(engine).vector(engine.plan(budget)) == here.fates

@@ -14,6 +14,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
+from functools import partial
 from itertools import accumulate
 
 from ctxtui.engine.budget import (
@@ -36,7 +37,7 @@ from ctxtui.engine.model import (
     TierAllocation,
 )
 from ctxtui.engine.reader import INSTRUCTION, ParsedContext
-from ctxtui.engine.score import Scorer
+from ctxtui.engine.score import Scorer, relevance_of
 
 SCORED_SECTIONS = ("decisions", "learnings", "memories")
 INACTIVE_STATUSES = {"archived": Reason.ARCHIVED, "superseded": Reason.SUPERSEDED}
@@ -131,8 +132,11 @@ class Engine:
         self.scorer = Scorer(self.scored, [e.text for e in self.tasks], self.now, weights)
         self.section_names = [s for s in SCORED_SECTIONS if s != "memories" or memories]
         self.section_members: dict[str, list[int]] = {name: [] for name in self.section_names}
+        self.inactive_members: dict[str, list[int]] = {}
         for i, entry in enumerate(self.scored):
-            if entry.key not in self.inactive:
+            if entry.key in self.inactive:
+                self.inactive_members.setdefault(entry.section, []).append(i)
+            else:
                 self.section_members[entry.section].append(i)
         self.section_sizes = [sum(self.scored[i].tokens for i in self.section_members[n]) for n in self.section_names]
         self.section_present = [bool(self.section_members[n]) for n in self.section_names]
@@ -388,28 +392,26 @@ class Engine:
                         out.append(Outcome(entry, tier, Fate.INCLUDED, Reason.FULL, detail, breakdown))
                     else:
                         out.append(Outcome(entry, tier, Fate.SUMMARIZED, Reason.OVER_FULL_LIMIT, detail, breakdown))
-            for i in range(len(self.scored)):
+            for i in self.inactive_members.get(name, ()):
                 entry = self.scored[i]
-                if entry.section == name and entry.key in self.inactive:
-                    out.append(Outcome(entry, tier, Fate.DROPPED, self.inactive[entry.key], {},
-                                       self._breakdown(i, task_count, 0.0, 0)))
+                out.append(Outcome(entry, tier, Fate.DROPPED, self.inactive[entry.key], {},
+                                   self._breakdown(i, task_count, 0.0, 0)))
         return out
 
     def _breakdown(self, i: int, task_count: int, total: float, rank: int) -> ScoreBreakdown:
         scorer = self.scorer
-        matched = scorer.matched_keywords(i, task_count)
-        relevance = min(len(matched) / 3, 1.0) if matched else 0.0
         entry = self.scored[i]
+        count = scorer.match_counts(task_count)[i]
         return ScoreBreakdown(
             age_days=scorer.age_days[i],
             recency=scorer.recency[i],
-            matched_keywords=matched,
-            relevance=relevance,
+            relevance=relevance_of(count) if scorer.keyword_groups[:task_count] else 0.0,
             superseded=entry.superseded,
             total=total,
             rank=rank,
             importance=entry.importance,
             usage=entry.usage,
+            keyword_finder=partial(scorer.matched_keywords, i, task_count),
         )
 
 

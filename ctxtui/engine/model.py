@@ -8,6 +8,7 @@ its *reason* says why, in numbers.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -126,13 +127,18 @@ class ScoreBreakdown:
 
     age_days: int | None  # None when the date does not parse
     recency: float
-    matched_keywords: tuple[str, ...]
     relevance: float
     superseded: bool
     total: float
     rank: int  # 1-based position in its section's score order
     importance: float | None = None
     usage: float | None = None
+    # Finding which keywords matched costs more than scoring; done only when shown.
+    keyword_finder: Callable[[], tuple[str, ...]] | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def matched_keywords(self) -> tuple[str, ...]:
+        return self.keyword_finder() if self.keyword_finder else ()
 
 
 @dataclass(frozen=True, slots=True)

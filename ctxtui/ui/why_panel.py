@@ -1,0 +1,117 @@
+"""The "why" panel: one entry's fate, the numbers behind it, its score and its text.
+
+Everything shown is read from the engine's `Outcome` and `Threshold`; the
+panel formats, it never computes. Entry text is untrusted: it goes into Rich
+`Text` objects (never markup) after control characters are neutralised.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from ctxtui.engine.explain import Threshold, describe_threshold
+from ctxtui.engine.model import Fate, Outcome
+from ctxtui.ui.safe import safe
+
+FATE_SYMBOL = {Fate.INCLUDED: "●", Fate.SUMMARIZED: "◐", Fate.DROPPED: "✕"}
+MAX_TEXT_LINES = 80
+
+
+def fate_colors(variables: dict[str, str]) -> dict[Fate, str]:
+    """The theme's fate colours (falling back to colour-blind-safe defaults)."""
+    return {
+        Fate.INCLUDED: variables.get("fate-included", "#56B4E9"),
+        Fate.SUMMARIZED: variables.get("fate-summarized", "#E69F00"),
+        Fate.DROPPED: variables.get("fate-dropped", "#D55E00"),
+    }
+
+
+def render_why(outcome: Outcome | None, threshold: Threshold | None, *, thresholds_ready: bool,
+               blocker_title: str | None, colors: dict[Fate, str], muted: str = "grey50") -> Text:
+    """The panel's content for one outcome."""
+    if outcome is None:
+        return Text("Select an entry to see why it landed where it did.", style=muted)
+    entry = outcome.entry
+    color = colors[outcome.fate]
+    out = Text()
+    out.append(f"{FATE_SYMBOL[outcome.fate]} {outcome.fate.value}", style=f"bold {color}")
+    out.append(f"  ·  {entry.section} (tier {outcome.tier})  ·  {entry.tokens:,} tokens\n", style=muted)
+    out.append(safe(entry.title) + "\n", style="bold")
+    out.append(safe(entry.source) + "\n\n", style=muted)
+
+    out.append("Why\n", style="bold underline")
+    out.append(safe(outcome.explanation) + "\n")
+    if blocker_title:
+        out.append("Blocked by: ", style=muted)
+        out.append(safe(blocker_title) + "\n")
+    out.append("\n")
+
+    out.append("Budgets\n", style="bold underline")
+    if threshold is not None:
+        out.append(describe_threshold(threshold) + "\n\n")
+    elif not thresholds_ready:
+        out.append("computing…\n\n", style=muted)
+    else:
+        out.append("n/a\n\n", style=muted)
+
+    score = outcome.score
+    if score is not None:
+        out.append("Score", style="bold underline")
+        out.append(f"  {score.total:.3f}" + (f"  (rank {score.rank})" if score.rank else "") + "\n")
+        age = "date unparsable" if score.age_days is None else f"{score.age_days} days old"
+        out.append(f"  recency     {score.recency:<6} ({age})\n")
+        out.append(f"  relevance   {score.relevance:<6.3f} ")
+        if score.matched_keywords:
+            out.append("(")
+            for n, keyword in enumerate(score.matched_keywords):
+                out.append(keyword, style=f"bold {colors[Fate.SUMMARIZED]}")
+                if n < len(score.matched_keywords) - 1:
+                    out.append(", ")
+            out.append(")\n")
+        else:
+            out.append("(no task keyword in it)\n", style=muted)
+        if score.importance is not None:
+            out.append(f"  importance  {score.importance:.2f}\n")
+        if score.usage is not None:
+            out.append(f"  usage       {score.usage:.2f}\n")
+        if score.superseded:
+            out.append("  superseded: score 0\n", style=colors[Fate.DROPPED])
+        out.append("\n")
+
+    out.append("Text\n", style="bold underline")
+    out.append_text(highlighted(entry.text, score.matched_keywords if score else (), colors[Fate.SUMMARIZED]))
+    return out
+
+
+def highlighted(text: str, keywords, style: str) -> Text:
+    """The entry's text (first lines) with each matched keyword highlighted where it occurs."""
+    lines = text.split("\n")
+    clipped = "\n".join(lines[:MAX_TEXT_LINES])
+    shown = Text(safe(clipped, keep_newlines=True))
+    lowered = shown.plain.lower()
+    if len(lowered) == len(shown.plain):
+        for keyword in keywords:
+            start = lowered.find(keyword)
+            while start >= 0:
+                shown.stylize(f"bold reverse {style}", start, start + len(keyword))
+                start = lowered.find(keyword, start + len(keyword))
+    if len(lines) > MAX_TEXT_LINES:
+        shown.append(f"\n… {len(lines) - MAX_TEXT_LINES} more lines", style="italic")
+    return shown
+
+
+class WhyPanel(VerticalScroll):
+    """Shows the selected entry's outcome; `show()` is called by the app."""
+
+    DEFAULT_CSS = """
+    WhyPanel { border-left: vkey $panel; padding: 0 1; }
+    WhyPanel > Static { width: 1fr; }
+    """
+
+    def compose(self):
+        yield Static(id="why-body")
+
+    def show(self, content: Text) -> None:
+        self.query_one("#why-body", Static).update(content)

@@ -23,6 +23,7 @@ from ctxtui.engine.workspace import Workspace, load_workspace
 
 MIN_BUDGET = 0
 MAX_BUDGET = 200_000
+THRESHOLD_SECONDS = 5.0
 
 
 @dataclass(slots=True)
@@ -93,10 +94,20 @@ class Session:
         return to_json(view.packet)
 
     def thresholds(self) -> dict[str, Threshold]:
-        """Every entry's thresholds; computed once per load (about 0.4 s on ctx-large)."""
+        """Every entry's thresholds; computed once per load (about 0.4 s on ctx-large).
+
+        Bounded in time: a workspace of tens of thousands of entries has too many
+        change points to scan completely, and each threshold then says how far
+        it was examined. A reload abandons a scan that is under way.
+        """
         if self._thresholds is None:
             assert self.engine is not None
-            self._thresholds = thresholds(self.engine)
+            generation = self.generation
+            found = thresholds(self.engine, max_seconds=THRESHOLD_SECONDS,
+                               should_stop=lambda: generation != self.generation)
+            if generation != self.generation:
+                return {}
+            self._thresholds = found
         return self._thresholds
 
     @property

@@ -142,6 +142,7 @@ class Engine:
         self.section_present = [bool(self.section_members[n]) for n in self.section_names]
         self.title_tokens = [cost(e.title) for e in self.scored]
         self._rankings: OrderedDict[int, dict[str, list[int]]] = OrderedDict()
+        self._breakdowns: OrderedDict[int, list[ScoreBreakdown]] = OrderedDict()
 
         self.steering = [e for e in parsed.steering if parsed.steering_fates[e.key] == "always"]
         self.steering_cum = [0, *accumulate(e.tokens for e in self.steering)]
@@ -363,56 +364,75 @@ class Engine:
 
     def _scored_outcomes(self, plan: Plan, stop: int) -> list[Outcome]:
         task_count = plan.task_count if stop > 1 else 0
-        scores = self.scorer.scores(task_count)
+        breakdowns = self.breakdowns(task_count)
         ranking = self.ranking(task_count)
         fills = {fill.name: fill for fill in plan.sections}
+        scored, title_tokens = self.scored, self.title_tokens
+        remaining = plan.remaining_before_scored
         out = []
+        append = out.append
         for name in self.section_names:
             tier = 4 if name == "decisions" else 5
             fill = fills.get(name)
             members = ranking[name]
-            positions = {i: pos for pos, i in enumerate(fill.order)} if fill else {}
-            for rank, i in enumerate(members, start=1):
-                entry = self.scored[i]
-                breakdown = self._breakdown(i, task_count, scores[i], rank)
-                base = {"rank": rank, "needs": entry.tokens}
-                if fill is None:
-                    out.append(Outcome(entry, tier, Fate.DROPPED, Reason.NOT_REACHED, base, breakdown))
-                elif entry.superseded:
-                    out.append(Outcome(entry, tier, Fate.DROPPED, Reason.SUPERSEDED, base, breakdown))
-                elif fill.share <= 0 or i not in positions:
-                    out.append(Outcome(entry, tier, Fate.DROPPED, Reason.NO_SHARE,
-                                       {**base, "share": fill.share}, breakdown))
-                else:
-                    pos = positions[i]
-                    detail = {**base, "share": fill.share, "full_limit": fill.limit,
-                              "used_before": fill.used_before[pos], "title_tokens": self.title_tokens[i],
-                              "remaining": plan.remaining_before_scored}
-                    if fill.full[pos]:
-                        out.append(Outcome(entry, tier, Fate.INCLUDED, Reason.FULL, detail, breakdown))
+            if fill is None or fill.share <= 0:
+                reason = Reason.NOT_REACHED if fill is None else Reason.NO_SHARE
+                share = fill.share if fill else 0
+                for rank, i in enumerate(members, start=1):
+                    entry = scored[i]
+                    numbers = {"rank": rank, "needs": entry.tokens, "share": share}
+                    why = Reason.SUPERSEDED if entry.superseded else reason
+                    append(Outcome(entry, tier, Fate.DROPPED, why, numbers, breakdowns[i]))
+            else:
+                share, limit = fill.share, fill.limit
+                for rank, (i, full, used) in enumerate(zip(fill.order, fill.full, fill.used_before), start=1):
+                    entry = scored[i]
+                    numbers = {"rank": rank, "needs": entry.tokens, "share": share, "full_limit": limit,
+                               "used_before": used, "title_tokens": title_tokens[i], "remaining": remaining}
+                    if full:
+                        append(Outcome(entry, tier, Fate.INCLUDED, Reason.FULL, numbers, breakdowns[i]))
+                    elif entry.superseded:
+                        append(Outcome(entry, tier, Fate.DROPPED, Reason.SUPERSEDED, numbers, breakdowns[i]))
                     else:
-                        out.append(Outcome(entry, tier, Fate.SUMMARIZED, Reason.OVER_FULL_LIMIT, detail, breakdown))
+                        append(Outcome(entry, tier, Fate.SUMMARIZED, Reason.OVER_FULL_LIMIT, numbers, breakdowns[i]))
             for i in self.inactive_members.get(name, ()):
-                entry = self.scored[i]
-                out.append(Outcome(entry, tier, Fate.DROPPED, self.inactive[entry.key], {},
-                                   self._breakdown(i, task_count, 0.0, 0)))
+                entry = scored[i]
+                append(Outcome(entry, tier, Fate.DROPPED, self.inactive[entry.key], {}, breakdowns[i]))
         return out
 
-    def _breakdown(self, i: int, task_count: int, total: float, rank: int) -> ScoreBreakdown:
+    def breakdowns(self, task_count: int) -> list[ScoreBreakdown]:
+        """Every scored entry's breakdown with `task_count` packet tasks (cached: they only change with it)."""
+        cached = self._breakdowns.get(task_count)
+        if cached is not None:
+            self._breakdowns.move_to_end(task_count)
+            return cached
         scorer = self.scorer
-        entry = self.scored[i]
-        count = scorer.match_counts(task_count)[i]
-        return ScoreBreakdown(
-            age_days=scorer.age_days[i],
-            recency=scorer.recency[i],
-            relevance=relevance_of(count) if scorer.keyword_groups[:task_count] else 0.0,
-            superseded=entry.superseded,
-            total=total,
-            rank=rank,
-            importance=entry.importance,
-            usage=entry.usage,
-            keyword_finder=partial(scorer.matched_keywords, i, task_count),
-        )
+        scores = scorer.scores(task_count)
+        counts = scorer.match_counts(task_count)
+        has_keywords = any(scorer.keyword_groups[:task_count])
+        ranks = [0] * len(self.scored)
+        for members in self.ranking(task_count).values():
+            for rank, i in enumerate(members, start=1):
+                ranks[i] = rank
+        finder = scorer.matched_keywords
+        result = [
+            ScoreBreakdown(
+                age_days=scorer.age_days[i],
+                recency=scorer.recency[i],
+                relevance=relevance_of(counts[i]) if has_keywords else 0.0,
+                superseded=entry.superseded,
+                total=scores[i] if ranks[i] else 0.0,
+                rank=ranks[i],
+                importance=entry.importance,
+                usage=entry.usage,
+                keyword_finder=partial(finder, i, task_count),
+            )
+            for i, entry in enumerate(self.scored)
+        ]
+        self._breakdowns[task_count] = result
+        while len(self._breakdowns) > 8:
+            self._breakdowns.popitem(last=False)
+        return result
 
 
 def _recost(parsed: ParsedContext, memories: list[Entry], count: Callable[[str], int]):

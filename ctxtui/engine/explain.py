@@ -10,6 +10,8 @@ inclusion is not monotone, come out of a few hundred assemblies.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ctxtui.engine.assemble import Engine, Plan
@@ -250,12 +252,25 @@ class Stretch:
     plan: Plan
 
 
-def budget_stretches(engine: Engine, start: int = 0, stop: int | None = None) -> list[Stretch]:
-    """Every budget stretch from `start` on (to `stop`, or until nothing changes)."""
-    stretches: list[Stretch] = []
+class ScanStopped(Exception):
+    """Raised inside the scan when the caller's `should_stop` says so."""
+
+
+def budget_stretches(engine: Engine, start: int = 0, stop: int | None = None,
+                     should_stop: Callable[[], bool] | None = None, _into: list[Stretch] | None = None) -> list[Stretch]:
+    """Every budget stretch from `start` on (to `stop`, or until nothing changes).
+
+    `should_stop` is polled every 64 stretches; when it returns True the scan
+    ends early and the last stretch's `end` is None-free: it is the budget the
+    scan reached, so callers can tell a complete scan from a cut one.
+    """
+    stretches: list[Stretch] = [] if _into is None else _into
     index = FateIndex(engine)
     budget = start
     while True:
+        if should_stop is not None and len(stretches) % 64 == 63 and should_stop():
+            stretches[-1].end = budget
+            raise ScanStopped(budget)
         plan = engine.plan(budget)
         fates = index.vector(plan)
         following = next_change(engine, plan)
@@ -279,6 +294,7 @@ class Threshold:
     any_at: int | None
     full_ranges: list[tuple[int, int | None]] = field(default_factory=list)
     any_ranges: list[tuple[int, int | None]] = field(default_factory=list)
+    scanned_to: int | None = None  # None: every budget was examined; else budgets below this only
 
     @property
     def monotone(self) -> bool:
@@ -288,9 +304,26 @@ class Threshold:
         )
 
 
-def thresholds(engine: Engine, start: int = 0) -> dict[str, Threshold]:
-    """For every entry, the smallest budgets for "in full" and "at all", and the ranges."""
-    stretches = budget_stretches(engine, start)
+def thresholds(engine: Engine, start: int = 0, max_seconds: float | None = None,
+               should_stop: Callable[[], bool] | None = None) -> dict[str, Threshold]:
+    """For every entry, the smallest budgets for "in full" and "at all", and the ranges.
+
+    Exact and complete unless `max_seconds` or `should_stop` cut the scan (a
+    workspace of 10,000 entries can have millions of change points): then each
+    threshold says up to which budget it was examined (`scanned_to`).
+    """
+    deadline = None if max_seconds is None else time.perf_counter() + max_seconds
+
+    def stop_now() -> bool:
+        return bool((deadline is not None and time.perf_counter() > deadline) or (should_stop and should_stop()))
+
+    scanned_to = None
+    collected: list[Stretch] = []
+    try:
+        collected = budget_stretches(engine, start, should_stop=stop_now, _into=collected)
+    except ScanStopped as stopped:
+        scanned_to = stopped.args[0]
+    stretches = collected
     entries = FateIndex(engine).entries
     result = {}
     for n, entry in enumerate(entries):
@@ -302,6 +335,7 @@ def thresholds(engine: Engine, start: int = 0) -> dict[str, Threshold]:
             any_at=any_ranges[0][0] if any_ranges else None,
             full_ranges=full_ranges,
             any_ranges=any_ranges,
+            scanned_to=scanned_to,
         )
     return result
 
@@ -323,6 +357,12 @@ def describe_threshold(threshold: Threshold) -> str:
     def span(ranges: list[tuple[int, int | None]]) -> str:
         return ", ".join(f"{_n(lo)}–{_n(hi - 1)}" if hi is not None else f"{_n(lo)}+" for lo, hi in ranges)
 
+    if threshold.scanned_to is not None:
+        limit = f" (budgets above {_n(threshold.scanned_to)} not examined: too many change points)"
+        if threshold.any_at is None:
+            return f"does not appear at any budget up to {_n(threshold.scanned_to)}" + limit
+        ranges = span(threshold.full_ranges) or "never"
+        return f"in full at {ranges}; at all at {span(threshold.any_ranges)}" + limit
     if threshold.any_at is None:
         return "never appears at any budget"
     if threshold.monotone:

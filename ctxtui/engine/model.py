@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import NamedTuple
 
 
 class Fate(str, Enum):
@@ -121,35 +122,37 @@ class Entry:
     extra: tuple = ()  # (name, value) pairs worth showing, e.g. steering front matter
 
 
-@dataclass(frozen=True, slots=True)
-class ScoreBreakdown:
-    """How a scored entry (decision, learning, memory) was ranked."""
+class ScoreBreakdown(NamedTuple):
+    """How a scored entry (decision, learning, memory) was ranked.
+
+    A NamedTuple, not a dataclass: the slider builds thousands per step, and a
+    frozen dataclass costs several times more to construct.
+    """
 
     age_days: int | None  # None when the date does not parse
     recency: float
     relevance: float
     superseded: bool
     total: float
-    rank: int  # 1-based position in its section's score order
+    rank: int  # 1-based position in its section's score order (0: not ranked)
     importance: float | None = None
     usage: float | None = None
     # Finding which keywords matched costs more than scoring; done only when shown.
-    keyword_finder: Callable[[], tuple[str, ...]] | None = field(default=None, compare=False, repr=False)
+    keyword_finder: Callable[[], tuple[str, ...]] | None = None
 
     @property
     def matched_keywords(self) -> tuple[str, ...]:
         return self.keyword_finder() if self.keyword_finder else ()
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
+class Outcome(NamedTuple):
     """What happened to one entry at one budget, and why, in numbers."""
 
     entry: Entry
     tier: int
     fate: Fate
     reason: Reason
-    numbers: dict = field(default_factory=dict)
+    numbers: dict = {}
     score: ScoreBreakdown | None = None
     blocked_by: str | None = None  # key of the entry that stopped a stop-at-first-misfit fill
 

@@ -20,10 +20,13 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+# ctx's estimate has one definition (in budget, next to the arithmetic that uses
+# it); it is re-exported here so callers find every token counter in one place.
 from ctxtui.engine.budget import estimate, estimate_list
 
 __all__ = [
     "TOKENIZER_NAMES",
+    "CountCache",
     "Tokenizer",
     "TokenizerUnavailable",
     "estimate",

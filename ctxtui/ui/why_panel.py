@@ -13,7 +13,7 @@ from textual.widgets import Static
 
 from ctxtui.engine.explain import Threshold, describe_threshold
 from ctxtui.engine.model import Fate, Outcome
-from ctxtui.ui.safe import safe
+from ctxtui.ui.safe_text import clean_block, clean_line
 
 FATE_SYMBOL = {Fate.INCLUDED: "●", Fate.SUMMARIZED: "◐", Fate.DROPPED: "✕"}
 MAX_TEXT_LINES = 80
@@ -38,14 +38,14 @@ def render_why(outcome: Outcome | None, threshold: Threshold | None, *, threshol
     out = Text()
     out.append(f"{FATE_SYMBOL[outcome.fate]} {outcome.fate.value}", style=f"bold {color}")
     out.append(f"  ·  {entry.section} (tier {outcome.tier})  ·  {entry.tokens:,} tokens\n", style=muted)
-    out.append(safe(entry.title) + "\n", style="bold")
-    out.append(safe(entry.source) + "\n\n", style=muted)
+    out.append(clean_line(entry.title) + "\n", style="bold")
+    out.append(clean_line(entry.source) + "\n\n", style=muted)
 
     out.append("Why\n", style="bold underline")
-    out.append(safe(outcome.explanation) + "\n")
+    out.append(clean_line(outcome.explanation) + "\n")
     if blocker_title:
         out.append("Blocked by: ", style=muted)
-        out.append(safe(blocker_title) + "\n")
+        out.append(clean_line(blocker_title) + "\n")
     out.append("\n")
 
     out.append("Budgets\n", style="bold underline")
@@ -89,7 +89,7 @@ def highlighted(text: str, keywords, style: str) -> Text:
     """The entry's text (first lines) with each matched keyword highlighted where it occurs."""
     lines = text.split("\n")
     clipped = "\n".join(lines[:MAX_TEXT_LINES])
-    shown = Text(safe(clipped, keep_newlines=True))
+    shown = Text(clean_block(clipped))
     lowered = shown.plain.lower()
     if len(lowered) == len(shown.plain):
         for keyword in keywords:

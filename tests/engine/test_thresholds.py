@@ -29,3 +29,13 @@ def test_non_monotone_entries_are_reported_with_ranges():
     assert found
     text = describe_threshold(found[0])
     assert text.startswith("not monotone") and "–" in text
+
+
+@needs_corpus
+def test_a_cut_scan_says_how_far_it_looked():
+    engine = load_workspace(corpus_path("ctx-large")).engine(NOW, "/project")
+    found = thresholds(engine, max_seconds=0.0)
+    some = next(iter(found.values()))
+    assert some.scanned_to is not None and some.scanned_to > 0
+    assert "not examined" in describe_threshold(some)
+    assert all(t.scanned_to == some.scanned_to for t in found.values())

@@ -1,0 +1,447 @@
+"""The ctxtui application: drag the budget, watch every entry move.
+
+The app is a thin layer over `Session`: widgets show what the engine
+produced and send intents (budget changed, entry selected, copy) back as
+messages. Slow work (the first load, thresholds, real-tokenizer counts, reloads)
+runs in workers; the slider path is one engine assembly and a repaint.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import datetime
+from pathlib import Path
+
+from rich.text import Text
+from textual import on, work
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Footer, Label, ProgressBar, Static
+from textual.worker import get_current_worker
+
+from ctxtui.engine.model import Fate
+from ctxtui.engine.reader import ContextMissing
+from ctxtui.session import MAX_BUDGET, MIN_BUDGET, Session, View
+from ctxtui.ui.budget_input import BudgetEntered, BudgetInputScreen
+from ctxtui.ui.commands import CtxtuiCommands
+from ctxtui.ui.entries_table import EntriesTable
+from ctxtui.ui.help_screen import HelpScreen
+from ctxtui.ui.preview import PreviewScreen
+from ctxtui.ui.rows import RowFilter, rows_from_outcomes
+from ctxtui.ui.safe_text import clean_line
+from ctxtui.ui.slider import BudgetSlider
+from ctxtui.ui.tier_bars import TierBars
+from ctxtui.ui.why_panel import WhyPanel, fate_colors, render_why
+
+REAL_TOKENIZER = "o200k_base"
+FATE_CYCLE = (None, Fate.INCLUDED, Fate.SUMMARIZED, Fate.DROPPED)
+
+
+class CtxtuiApp(App):
+    """One project, live."""
+
+    TITLE = "ctxtui"
+    COMMANDS = App.COMMANDS | {CtxtuiCommands}
+    CSS = """
+    Screen { layout: vertical; }
+    #status { height: 1; padding: 0 1; background: $panel; }
+    #budget-row { height: 1; padding: 0 1; }
+    #budget-row > Label { width: auto; padding-right: 1; }
+    #budget-row > BudgetSlider { width: 1fr; }
+    #banner { height: auto; max-height: 4; padding: 0 1; background: $warning 20%; color: $text; display: none; }
+    #banner.shown { display: block; }
+    #loading { height: 3; padding: 1 2; display: none; }
+    #loading.shown { display: block; }
+    TierBars { height: auto; padding: 0 1; }
+    #main { height: 1fr; }
+    EntriesTable { width: 3fr; }
+    WhyPanel { width: 2fr; min-width: 40; }
+    """
+    BINDINGS = [
+        Binding("q", "quit", "Quit", id="app.quit"),
+        Binding("question_mark", "help", "Help", key_display="?", id="app.help"),
+        Binding("b", "type_budget", "Budget…", id="app.type_budget"),
+        Binding("left_square_bracket", "nudge(-100)", "−100", key_display="[", id="app.budget_down"),
+        Binding("right_square_bracket", "nudge(100)", "+100", key_display="]", id="app.budget_up"),
+        Binding("left_curly_bracket", "nudge(-1000)", "−1000", key_display="{", show=False, id="app.budget_down_coarse"),
+        Binding("right_curly_bracket", "nudge(1000)", "+1000", key_display="}", show=False, id="app.budget_up_coarse"),
+        Binding("slash", "filter_text", "Filter", key_display="/", id="app.filter"),
+        Binding("f", "cycle_fate", "Fate", id="app.cycle_fate"),
+        Binding("e", "cycle_section", "Section", show=False, id="app.cycle_section"),
+        Binding("s", "cycle_sort", "Sort", id="app.cycle_sort"),
+        Binding("p", "preview('md')", "Preview", id="app.preview"),
+        Binding("c", "copy('md')", "Copy", id="app.copy"),
+        Binding("C", "copy('json')", "Copy JSON", show=False, id="app.copy_json"),
+        Binding("w", "save('md')", "Save", show=False, id="app.save"),
+        Binding("r", "reload", "Reload", show=False, id="app.reload"),
+        Binding("escape", "clear_filters", "Clear filters", show=False, id="app.clear_filters"),
+    ]
+
+    def __init__(self, session: Session, *, budget: int | None = None, theme_name: str | None = None,
+                 watch: bool = True, real_tokens: bool = True) -> None:
+        super().__init__()
+        self.session = session
+        self._initial_budget = budget
+        self._theme_name = theme_name
+        self._watch = watch
+        self._real_tokens = real_tokens
+        self.view: View | None = None
+        self.selected_key: str | None = None
+        self.row_filter = RowFilter()
+        self._pending_budget: int | None = None
+        self._real_count: tuple[int, int, int] | None = None  # (generation, budget, tokens)
+        self._problems: list = []
+        self._stop_watch = asyncio.Event()
+
+    # -- layout ---------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        with Horizontal(id="budget-row"):
+            yield Label("Budget")
+            yield BudgetSlider(8000, minimum=MIN_BUDGET, maximum=MAX_BUDGET, id="slider")
+        yield Static(id="banner")
+        with Vertical(id="loading"):
+            yield Label("Loading…", id="loading-label")
+            yield ProgressBar(total=None, show_eta=False, id="progress")
+        yield TierBars(id="tiers")
+        with Horizontal(id="main"):
+            yield EntriesTable(id="entries")
+            yield WhyPanel(id="why")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        from ctxtui.ui.themes import apply_theme
+
+        for notice in apply_theme(self, self._theme_name):
+            self.notify(notice, severity="warning", markup=False, timeout=8)
+        self.query_one("#loading").add_class("shown")
+        self.load_project(first=True)
+        if self._watch:
+            self.watch_files()
+
+    # -- loading --------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="load", exit_on_error=False)
+    def load_project(self, first: bool = False) -> None:
+        """Read and parse everything off the UI thread; keep the budget on reloads."""
+        try:
+            problems = self.session.load(self._initial_budget if first else None, keep_budget=not first)
+        except ContextMissing as exc:
+            self.call_from_thread(self._load_failed, str(exc))
+            return
+        if get_current_worker().is_cancelled:
+            return
+        self.call_from_thread(self._loaded, problems, first)
+        self.compute_thresholds()
+
+    def _load_failed(self, message: str) -> None:
+        self.query_one("#loading").remove_class("shown")
+        self._show_banner([f"{message} — the last good state stays on screen"] if self.view else [message])
+
+    def _loaded(self, problems: list, first: bool) -> None:
+        self.query_one("#loading").remove_class("shown")
+        self._problems = problems
+        self._show_banner([str(p) for p in problems])
+        slider = self.query_one(BudgetSlider)
+        slider.set_value(self.session.budget)
+        if first:
+            slider.focus()
+        self.refresh_view()
+
+    def _show_banner(self, lines: list[str]) -> None:
+        banner = self.query_one("#banner", Static)
+        if not lines:
+            banner.remove_class("shown")
+            return
+        text = Text(f"⚠ {len(lines)} problem{'s' if len(lines) != 1 else ''} reading the inputs:\n", style="bold")
+        for line in lines[:3]:
+            text.append("  " + clean_line(line) + "\n")
+        if len(lines) > 3:
+            text.append(f"  … and {len(lines) - 3} more (see `ctxtui pack` stderr)")
+        banner.update(text)
+        banner.add_class("shown")
+
+    @work(thread=True, exclusive=True, group="thresholds", exit_on_error=False)
+    def compute_thresholds(self) -> None:
+        generation = self.session.generation
+        self.session.thresholds()
+        if generation == self.session.generation:
+            self.call_from_thread(self._show_why)
+
+    # -- the slider path ------------------------------------------------------
+
+    @on(BudgetSlider.Changed)
+    def _slider_moved(self, event: BudgetSlider.Changed) -> None:
+        self.request_budget(event.value)
+
+    @on(BudgetEntered)
+    def _budget_typed(self, event: BudgetEntered) -> None:
+        self.request_budget(event.value)
+
+    def request_budget(self, budget: int) -> None:
+        """Coalesce: however many events arrive before the next refresh, recompute once."""
+        first = self._pending_budget is None
+        self._pending_budget = budget
+        if first:
+            self.call_after_refresh(self._apply_pending_budget)
+
+    def _apply_pending_budget(self) -> None:
+        budget, self._pending_budget = self._pending_budget, None
+        if budget is None or self.session.engine is None:
+            return
+        self.session.set_budget(budget)
+        slider = self.query_one(BudgetSlider)
+        if slider.value != self.session.budget:
+            slider.set_value(self.session.budget)
+        self.refresh_view()
+
+    def refresh_view(self) -> None:
+        """Recompute for the session's budget and repaint every widget from the result."""
+        if self.session.engine is None:
+            return
+        view = self.view = self.session.view()
+        packet = view.packet
+        self.query_one(TierBars).update_tiers(packet.tiers, budget=view.budget)
+        table = self.query_one(EntriesTable)
+        table.set_rows(rows_from_outcomes(packet.outcomes), version=(view.generation, view.budget))
+        self._update_status()
+        self._show_why()
+        if self._real_tokens:
+            self.count_real_tokens(view.generation, view.budget)
+
+    def _update_status(self) -> None:
+        view = self.view
+        if view is None:
+            return
+        packet = view.packet
+        counts = packet.counts()
+        colors = fate_colors(self.get_css_variables())
+        text = Text()
+        text.append(f"{clean_line(str(self.session.project))}  ", style="bold")
+        text.append(f"budget {view.budget:,}  ·  used ~{packet.tokens_used:,} (ctx estimate)  ·  ")
+        real = self._real_count
+        if real and real[:2] == (view.generation, view.budget):
+            over = real[2] > view.budget
+            text.append(f"{REAL_TOKENIZER} {real[2]:,}", style=f"bold {colors[Fate.DROPPED]}" if over else "")
+            if over:
+                text.append(" ⚠ over budget", style=f"bold {colors[Fate.DROPPED]}")
+        else:
+            text.append(f"{REAL_TOKENIZER} …", style="dim")
+        if view.over_budget:
+            text.append(f"  ·  ctx estimate {view.over_budget:,} over", style=colors[Fate.SUMMARIZED])
+        text.append(f"  ·  ● {counts['included']}  ◐ {counts['summarized']}  ✕ {counts['dropped']}")
+        self.query_one("#status", Static).update(text)
+
+    @work(thread=True, exclusive=True, group="tokens", exit_on_error=False)
+    def count_real_tokens(self, generation: int, budget: int) -> None:
+        """The real tokenizer's count of the rendered packet (cached by content)."""
+        from ctxtui.engine.tokenizers import get_tokenizer
+
+        view = self.view
+        if view is None or (view.generation, view.budget) != (generation, budget):
+            return
+        markdown = self.session.markdown(view)
+        try:
+            tokens = get_tokenizer(REAL_TOKENIZER).count(markdown)
+        except Exception as exc:  # a missing vocabulary must not take the app down
+            self.call_from_thread(self.notify, f"{REAL_TOKENIZER} unavailable: {exc}", severity="warning",
+                                  markup=False)
+            self._real_tokens = False
+            return
+        if get_current_worker().is_cancelled:
+            return
+        self.call_from_thread(self._real_counted, generation, budget, tokens)
+
+    def _real_counted(self, generation: int, budget: int, tokens: int) -> None:
+        self._real_count = (generation, budget, tokens)
+        self._update_status()
+
+    # -- selection and the why panel -----------------------------------------
+
+    @on(EntriesTable.Selected)
+    def _selected(self, event: EntriesTable.Selected) -> None:
+        self.selected_key = event.key
+        self._show_why()
+
+    def _show_why(self) -> None:
+        view = self.view
+        panel = self.query_one(WhyPanel)
+        if view is None:
+            return
+        outcome = view.packet.outcome(self.selected_key) if self.selected_key else None
+        session = self.session
+        threshold = session.thresholds().get(self.selected_key) if session.thresholds_ready and outcome else None
+        blocker = view.packet.outcome(outcome.blocked_by) if outcome and outcome.blocked_by else None
+        panel.show(render_why(outcome, threshold, thresholds_ready=session.thresholds_ready,
+                              blocker_title=blocker.entry.title if blocker else None,
+                              colors=fate_colors(self.get_css_variables())))
+
+    # -- actions ----------------------------------------------------------------
+
+    def action_nudge(self, delta: int) -> None:
+        self.request_budget(self.session.budget + delta)
+
+    def action_set_budget(self, budget: int) -> None:
+        self.request_budget(budget)
+
+    def action_type_budget(self) -> None:
+        self.push_screen(BudgetInputScreen(self.session.budget, minimum=MIN_BUDGET, maximum=MAX_BUDGET))
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen(self.active_bindings_for_help()))
+
+    def active_bindings_for_help(self) -> list[tuple[str, str]]:
+        keys = [(b.key_display or b.key, b.description) for b in self.BINDINGS if isinstance(b, Binding)]
+        keys += [("← →", "budget fine step (slider focused)"), ("PgUp PgDn", "budget coarse step (slider focused)"),
+                 ("Home End", "budget minimum / maximum (slider focused)"), ("Tab", "move focus"),
+                 ("↑ ↓", "select entry (table focused)"), ("ctrl+p", "command palette")]
+        return keys
+
+    def action_filter_text(self) -> None:
+        from ctxtui.ui.filter_input import FilterScreen
+
+        def apply(text: str | None) -> None:
+            if text is not None:
+                self.set_filter(RowFilter(self.row_filter.fates, self.row_filter.sections, text))
+
+        self.push_screen(FilterScreen(self.row_filter.text), apply)
+
+    def set_filter(self, row_filter: RowFilter) -> None:
+        self.row_filter = row_filter
+        self.query_one(EntriesTable).set_filter(row_filter)
+
+    def action_cycle_fate(self) -> None:
+        current = next(iter(self.row_filter.fates)) if len(self.row_filter.fates) == 1 else None
+        following = FATE_CYCLE[(FATE_CYCLE.index(current) + 1) % len(FATE_CYCLE)]
+        self.set_filter(RowFilter(frozenset({following}) if following else frozenset(),
+                                  self.row_filter.sections, self.row_filter.text))
+        self.notify(f"showing {following.value if following else 'every fate'}", timeout=2)
+
+    def action_cycle_section(self) -> None:
+        sections = [None, "tasks", "conventions", "decisions", "learnings", "memories", "steering", "constitution"]
+        current = next(iter(self.row_filter.sections)) if len(self.row_filter.sections) == 1 else None
+        following = sections[(sections.index(current) + 1) % len(sections)]
+        self.set_filter(RowFilter(self.row_filter.fates, frozenset({following}) if following else frozenset(),
+                                  self.row_filter.text))
+        self.notify(f"showing {following or 'every section'}", timeout=2)
+
+    def action_clear_filters(self) -> None:
+        self.set_filter(RowFilter())
+
+    def action_cycle_sort(self) -> None:
+        self.query_one(EntriesTable).cycle_sort()
+
+    def action_sort(self, column: str) -> None:
+        self.query_one(EntriesTable).sort_by(column)
+
+    def _texts(self) -> tuple[str, str]:
+        assert self.view is not None
+        return self.session.markdown(self.view), self.session.json(self.view)
+
+    def _preview_title(self) -> str:
+        view = self.view
+        return (f"Packet at budget {view.budget:,} · used ~{view.packet.tokens_used:,} tokens · "
+                "exactly what `ctxtui pack` prints") if view else ""
+
+    def action_preview(self, fmt: str = "md") -> None:
+        if self.view is None:
+            return
+        markdown, json_text = self._texts()
+        self.push_screen(PreviewScreen(markdown, json_text, self._preview_title(), initial=fmt))
+
+    @on(PreviewScreen.CopyRequested)
+    def _copy_requested(self, event: PreviewScreen.CopyRequested) -> None:
+        self.action_copy(event.fmt)
+
+    @on(PreviewScreen.SaveRequested)
+    def _save_requested(self, event: PreviewScreen.SaveRequested) -> None:
+        self.action_save(event.fmt)
+
+    def action_copy(self, fmt: str = "md") -> None:
+        from ctxtui.ui.clipboard import copy_text
+
+        if self.view is None:
+            return
+        markdown, json_text = self._texts()
+        text = json_text if fmt == "json" else markdown
+        result = copy_text(self, text)
+        real = self._real_count
+        real_part = (f", {real[2]:,} {REAL_TOKENIZER}" if real and real[:2] == (self.view.generation, self.view.budget)
+                     and fmt == "md" else "")
+        self.notify(f"Copied the {('JSON' if fmt == 'json' else 'Markdown')} packet: ~{self.view.packet.tokens_used:,} "
+                    f"tokens (ctx estimate{real_part}) via {result.describe()}", markup=False, timeout=4)
+
+    def action_save(self, fmt: str = "md") -> None:
+        from ctxtui.ui.save_screen import SaveScreen
+
+        if self.view is None:
+            return
+        default = Path.cwd() / f"context-packet-{self.view.budget}.{'json' if fmt == 'json' else 'md'}"
+
+        def save(path: str | None) -> None:
+            from ctxtui.ui.clipboard import SaveRefused, save_text
+
+            if not path:
+                return
+            markdown, json_text = self._texts()
+            try:
+                written = save_text(Path(path).expanduser(), json_text if fmt == "json" else markdown)
+            except (SaveRefused, OSError) as exc:
+                self.notify(f"Not saved: {exc}", severity="error", markup=False)
+                return
+            self.notify(f"Saved {written}", markup=False, timeout=4)
+
+        self.push_screen(SaveScreen(str(default)), save)
+
+    def action_reload(self) -> None:
+        self.load_project()
+
+    # -- live reload ----------------------------------------------------------
+
+    @work(exclusive=True, group="watch", exit_on_error=False)
+    async def watch_files(self) -> None:
+        """Reload within a second of any change to `.context/` or the memory database."""
+        from watchfiles import awatch
+
+        paths = [str(p) for p in self.session.watch_paths() if p.exists()]
+        if not paths:
+            return
+        db = self.session.db
+
+        def relevant(change, path: str) -> bool:
+            if db is not None and Path(path).parent == db.parent and not path.startswith(str(self.session.project / ".context")):
+                return Path(path).name in (db.name, db.name + "-wal")
+            return True
+
+        async for _ in awatch(*paths, watch_filter=relevant, debounce=400, step=50, stop_event=self._stop_watch,
+                              ignore_permission_denied=True):
+            self.load_project()
+
+    async def action_quit(self) -> None:
+        self._stop_watch.set()
+        self.exit()
+
+
+def run_app(args, demo: bool = False) -> int:
+    """Entry point for `ctxtui [PROJECT]` and `ctxtui demo`."""
+    from ctxtui.cli import UsageError, parse_now
+
+    db = Path(args.db) if getattr(args, "db", None) else None
+    if demo:
+        from ctxtui.demo import demo_memory_db_path, demo_root, write_demo
+
+        now = datetime.now().astimezone()
+        project = write_demo(demo_root(), now)
+        db = db or (demo_memory_db_path(project) if demo_memory_db_path(project).exists() else None)
+    else:
+        project = Path(args.project).absolute()
+        if not (project / ".context").is_dir():
+            raise UsageError(f"no .context/ directory in {project} (try `ctxtui demo`)")
+    fixed_now = getattr(args, "now", None)
+    clock = (lambda: parse_now(fixed_now)) if fixed_now else (lambda: datetime.now().astimezone())
+    session = Session(project=project, db=db, db_project=getattr(args, "db_project", None), clock=clock)
+    app = CtxtuiApp(session, budget=args.budget, theme_name=getattr(args, "theme", None))
+    app.run()
+    return 0

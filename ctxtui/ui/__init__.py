@@ -1,0 +1,1 @@
+"""Reusable Textual widgets for ctxtui: they display engine results and post user intents."""

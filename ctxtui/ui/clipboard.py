@@ -1,0 +1,145 @@
+"""Getting a packet out of the TUI: clipboard (two channels) and save-to-file.
+
+OSC 52 (`App.copy_to_clipboard`) gets no acknowledgement and fails silently
+under tmux without `set-clipboard on` and in Terminal.app, so a system tool is
+used as well where one is on PATH (wl-copy, xclip, xsel, pbcopy). Tools run
+without a shell, with a timeout, their output discarded: xclip and wl-copy fork
+a child that keeps serving the selection, and a captured pipe would block until
+that child exits. Saving refuses to write inside a `.context/` directory (the
+user's source of truth) unless asked to, and writes atomically.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+TOOL_TIMEOUT = 2.0  # seconds; the call blocks, so run copy_text in a thread worker if that matters
+
+
+@dataclass(frozen=True, slots=True)
+class CopyResult:
+    """Which channels took the text. `osc52` only means the sequence was written."""
+
+    osc52: bool
+    tool: str | None = None  # "wl-copy", "xclip", "xsel" or "pbcopy" when it succeeded
+    error: str | None = None  # why the system tool failed, when it did
+
+    @property
+    def channels(self) -> tuple[str, ...]:
+        return tuple(c for c in ("OSC 52" if self.osc52 else None, self.tool) if c)
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.channels)
+
+    def describe(self) -> str:
+        """The channels in words, to follow "Copied … via ": "OSC 52 and wl-copy"."""
+        if self.tool:
+            return f"{' and '.join(self.channels)}"
+        if self.osc52:
+            why = f"{self.error}" if self.error else "no system clipboard tool found"
+            return f"OSC 52 only ({why}; terminals without OSC 52 support will not see it)"
+        return f"nothing ({self.error or 'no channel available'})"
+
+
+def clipboard_command(env: Mapping[str, str] | None = None, platform: str | None = None,
+                      which: Callable[..., str | None] = shutil.which) -> list[str] | None:
+    """The system clipboard command for this session, or None when there is none."""
+    env = os.environ if env is None else env
+    platform = sys.platform if platform is None else platform
+    path = env.get("PATH")
+
+    def find(name: str) -> str | None:
+        return which(name, path=path)
+
+    candidates: list[list[str]] = []
+    if platform == "darwin":
+        candidates.append(["pbcopy"])
+    if env.get("WAYLAND_DISPLAY"):
+        candidates.append(["wl-copy", "--type", "text/plain;charset=utf-8"])
+    if env.get("DISPLAY"):
+        candidates.append(["xclip", "-selection", "clipboard", "-in"])
+        candidates.append(["xsel", "--clipboard", "--input"])
+    for command in candidates:
+        executable = find(command[0])
+        if executable:
+            return [executable, *command[1:]]
+    return None
+
+
+def copy_text(app, text: str, *, use_system: bool = True, env: Mapping[str, str] | None = None,
+              platform: str | None = None, timeout: float = TOOL_TIMEOUT) -> CopyResult:
+    """Copy `text` via OSC 52 and, when available, the system clipboard tool."""
+    app.copy_to_clipboard(text)
+    if not use_system:
+        return CopyResult(osc52=True)
+    env = os.environ if env is None else env
+    command = clipboard_command(env, platform)
+    if command is None:
+        return CopyResult(osc52=True)
+    name = Path(command[0]).name
+    try:
+        completed = subprocess.run(
+            command,
+            input=text.encode("utf-8"),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            timeout=timeout,
+            check=False,
+            env=dict(env),
+        )
+    except subprocess.TimeoutExpired:
+        return CopyResult(osc52=True, error=f"{name} timed out after {timeout:g} s")
+    except OSError as error:
+        return CopyResult(osc52=True, error=f"{name}: {error.strerror or error}")
+    if completed.returncode != 0:
+        return CopyResult(osc52=True, error=f"{name} exited with status {completed.returncode}")
+    return CopyResult(osc52=True, tool=name)
+
+
+class SaveRefused(PermissionError):
+    """Refused to write inside a `.context/` directory."""
+
+
+def inside_context_dir(path: Path) -> bool:
+    """True when `path` (as given or with symlinks resolved) lies inside a `.context` directory."""
+    candidates = [Path(os.path.abspath(path)), path.resolve()]
+    return any(".context" in p.parent.parts for p in candidates)
+
+
+def save_text(path: str | os.PathLike, text: str, *, allow_context: bool = False) -> Path:
+    """Write `text` to `path` atomically (temporary file + rename); returns the path.
+
+    Raises `SaveRefused` for a path inside `.context/` unless
+    `allow_context` is true. The parent directory must exist.
+    """
+    target = Path(path).expanduser()
+    if not allow_context and inside_context_dir(target):
+        raise SaveRefused(f"refusing to write inside a .context directory: {target}")
+    directory = target.parent
+    fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        try:
+            mode = os.stat(target).st_mode & 0o777
+        except FileNotFoundError:
+            mode = 0o644  # mkstemp's 0600 would surprise; reading the umask is not thread-safe
+        os.chmod(temporary, mode)
+        os.replace(temporary, target)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except FileNotFoundError:
+            pass
+        raise
+    return target

@@ -1,0 +1,550 @@
+"""The entries table: every candidate, its scores and its fate, at any size.
+
+A `DataTable` rebuild costs seconds at 10,000 rows (every cell is measured), so
+this is a Line API `ScrollView` in the manner of toolong's `LogLines`: it keeps
+`Row`s (from `rows.py`, formatted when first drawn), a *view* (the indices that pass the
+filter, in sort order) and renders only the visible lines from an LRU cache
+keyed by data version. Line 0 is a header that stays put while the rows scroll.
+
+The selected entry is tracked by key, so a recompute (`set_rows`), a new sort
+or a new filter keeps it selected, and keeps it on the same screen line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.binding import Binding
+from textual.cache import LRUCache
+from textual.geometry import Size, clamp
+from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from ctxtui.engine.model import Fate
+from ctxtui.ui.rows import COLUMN_IDS, FATE_SYMBOL, Row, RowFilter, sorted_indices
+from ctxtui.ui.safe_text import fit
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    id: str
+    label: str
+    width: int  # 0: takes the remaining width (the title)
+    align: str = "left"  # "left" or "right"
+    descending: bool = False  # natural direction when first sorted
+    long_label: str = ""
+
+
+COLUMNS: tuple[Column, ...] = (
+    Column("fate", " ", 1, long_label="fate: ● included, ◐ summarized, ✕ dropped"),
+    Column("section", "section", 12),
+    Column("title", "title", 0),
+    Column("age", "age", 5, "right", long_label="age in days"),
+    Column("recency", "rec", 4, "right", True, "recency score"),
+    Column("relevance", "rel", 4, "right", True, "task relevance score"),
+    Column("importance", "imp", 4, "right", True, "memory importance"),
+    Column("usage", "use", 4, "right", True, "memory usage"),
+    Column("score", "score", 5, "right", True, "total score"),
+    Column("tokens", "tokens", 7, "right", True, "tokens the entry costs"),
+    Column("reason", "reason", 26, long_label="reason, with the numbers compared"),
+)
+assert tuple(c.id for c in COLUMNS) == COLUMN_IDS
+_BY_ID = {c.id: c for c in COLUMNS}
+# When the table is narrow, columns go in this order until the title has room.
+_HIDE_ORDER = ("importance", "usage", "recency", "relevance", "age", "section", "score", "reason")
+_TITLE_MIN = 24
+_REASON_MIN = 18
+_FATE_CLASS = {
+    Fate.INCLUDED: "entries-table--included",
+    Fate.SUMMARIZED: "entries-table--summarized",
+    Fate.DROPPED: "entries-table--dropped",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class _Layout:
+    width: int
+    columns: tuple[tuple[Column, int, int], ...]  # (column, x, width)
+    header: Strip
+
+
+class EntriesTable(ScrollView, can_focus=True):
+    """A virtual table of `Row`s with a fixed header, a cursor, sorting and filtering."""
+
+    BINDINGS = [
+        Binding("up", "cursor(-1)", "Up", show=False, id="entries.up"),
+        Binding("down", "cursor(1)", "Down", show=False, id="entries.down"),
+        Binding("pageup", "page(-1)", "Page up", show=False, id="entries.page_up"),
+        Binding("pagedown", "page(1)", "Page down", show=False, id="entries.page_down"),
+        Binding("home", "first", "First", show=False, id="entries.first"),
+        Binding("end", "last", "Last", show=False, id="entries.last"),
+        Binding("enter", "activate", "Details", show=False, id="entries.activate"),
+        Binding("s", "cycle_sort", "Sort", id="entries.sort"),
+        Binding("S", "reverse_sort", "Reverse sort", show=False, id="entries.reverse_sort"),
+    ]
+
+    COMPONENT_CLASSES = {
+        "entries-table--header",
+        "entries-table--header-sorted",
+        "entries-table--cursor",
+        "entries-table--cursor-blurred",
+        "entries-table--included",
+        "entries-table--summarized",
+        "entries-table--dropped",
+        "entries-table--muted",
+    }
+
+    DEFAULT_CSS = """
+    EntriesTable {
+        height: 1fr;
+        overflow-x: hidden;
+        overflow-y: auto;
+        background: $surface;
+    }
+    EntriesTable > .entries-table--header { background: $panel; color: $foreground; text-style: bold; }
+    EntriesTable > .entries-table--header-sorted { background: $panel; color: $accent; text-style: bold; }
+    EntriesTable > .entries-table--cursor { background: $primary 45%; }
+    EntriesTable > .entries-table--cursor-blurred { background: $primary 20%; }
+    EntriesTable > .entries-table--included { color: $fate-included; }
+    EntriesTable > .entries-table--summarized { color: $fate-summarized; }
+    EntriesTable > .entries-table--dropped { color: $fate-dropped; }
+    EntriesTable > .entries-table--muted { color: $text-muted; }
+    """
+
+    class Selected(Message):
+        """The entry under the cursor changed (`key` is None when the view is empty)."""
+
+        def __init__(self, table: EntriesTable, key: str | None) -> None:
+            super().__init__()
+            self.table = table
+            self.key = key
+
+        @property
+        def control(self) -> EntriesTable:
+            return self.table
+
+        def can_replace(self, message: Message) -> bool:
+            return isinstance(message, EntriesTable.Selected) and message.table is self.table
+
+    class Activated(Message):
+        """Enter or a double click on an entry."""
+
+        def __init__(self, table: EntriesTable, key: str) -> None:
+            super().__init__()
+            self.table = table
+            self.key = key
+
+        @property
+        def control(self) -> EntriesTable:
+            return self.table
+
+    class SortChanged(Message):
+        """The sort column or direction changed (`column` None: packet order)."""
+
+        def __init__(self, table: EntriesTable, column: str | None, reverse: bool) -> None:
+            super().__init__()
+            self.table = table
+            self.column = column
+            self.reverse = reverse
+
+        @property
+        def control(self) -> EntriesTable:
+            return self.table
+
+    def __init__(self, rows: Sequence[Row] = (), *, name: str | None = None, id: str | None = None,
+                 classes: str | None = None, disabled: bool = False) -> None:
+        super().__init__(name=name, id=id, classes=classes, disabled=disabled)
+        self._rows: list[Row] = list(rows)
+        self._ready = False
+        self._serial = 0
+        self._version: Hashable = ("auto", 0)
+        self._filter = RowFilter()
+        self._sort_column: str | None = None
+        self._sort_reverse = False
+        self._view: list[int] = []
+        self._cursor = 0
+        self._posted_key: str | None = None
+        self._has_memory_values = False
+        self._line_cache: LRUCache[tuple, Strip] = LRUCache(1024)
+        self._layout: _Layout | None = None
+        self._styles: dict[str, Style] | None = None
+        self._fate_symbols: dict[Fate, str] = dict(FATE_SYMBOL)
+        self._note_rows()
+        self._rebuild_view(keep_key=None, fallback=0)
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self._ready = True
+        self._rebuild_view(keep_key=self.selected_key, fallback=self._cursor, reveal=True)
+
+    # -- public API ---------------------------------------------------------------
+
+    def set_rows(self, rows: Sequence[Row], version: Hashable | None = None) -> None:
+        """Replace the data, keeping the selected entry (by key, else by row index).
+
+        `version` (any hashable, e.g. `(generation, budget)`) names the data for
+        the line cache: equal versions must mean equal rows. None: always fresh.
+        """
+        key = self.selected_key
+        self._rows = rows if isinstance(rows, list) else list(rows)
+        if version is None:
+            self._serial += 1
+            version = ("auto", self._serial)
+        self._version = version
+        self._note_rows()
+        self._rebuild_view(keep_key=key, fallback=self._cursor)
+
+    def set_filter(self, row_filter: RowFilter | None = None, *, fates=None, sections=None,
+                   text: str | None = None) -> None:
+        """Show only matching rows: pass a `RowFilter`, or change parts of the current one."""
+        spec = row_filter if row_filter is not None else self._filter
+        if fates is not None or sections is not None or text is not None:
+            spec = RowFilter(
+                fates=frozenset(fates) if fates is not None else spec.fates,
+                sections=frozenset(sections) if sections is not None else spec.sections,
+                text=text if text is not None else spec.text,
+            )
+        if spec == self._filter:
+            return
+        self._filter = spec
+        self._rebuild_view(keep_key=self.selected_key, fallback=self._cursor, reveal=True)
+
+    def sort_by(self, column: str | None, reverse: bool | None = None) -> None:
+        """Sort by a column id (see `rows.COLUMN_IDS`); None restores packet order.
+
+        `reverse=None`: a new column starts in its natural direction (numbers
+        high first); the current column flips direction.
+        """
+        if column is not None and column not in _BY_ID:
+            raise ValueError(f"unknown column {column!r}")
+        if reverse is None:
+            if column is not None and column == self._sort_column:
+                reverse = not self._sort_reverse
+            else:
+                reverse = _BY_ID[column].descending if column else False
+        if (column, reverse) == (self._sort_column, self._sort_reverse):
+            return
+        self._sort_column, self._sort_reverse = column, reverse
+        self._layout = None
+        self._rebuild_view(keep_key=self.selected_key, fallback=self._cursor, reveal=True)
+        self.post_message(self.SortChanged(self, column, reverse))
+
+    def select_key(self, key: str) -> bool:
+        """Move the cursor to an entry; False when it is not in the view."""
+        rows = self._rows
+        for position, index in enumerate(self._view):
+            if rows[index].key == key:
+                self._move_cursor(position)
+                return True
+        return False
+
+    @property
+    def fate_symbols(self) -> dict[Fate, str]:
+        """The glyph drawn for each fate (a theme may change them, see `themes.fate_symbols`)."""
+        return dict(self._fate_symbols)
+
+    @fate_symbols.setter
+    def fate_symbols(self, symbols: dict[Fate, str]) -> None:
+        self._fate_symbols = {**FATE_SYMBOL, **symbols}
+        self._line_cache.clear()
+        self.refresh()
+
+    @property
+    def row_filter(self) -> RowFilter:
+        return self._filter
+
+    @property
+    def sort_column(self) -> str | None:
+        return self._sort_column
+
+    @property
+    def sort_reverse(self) -> bool:
+        return self._sort_reverse
+
+    @property
+    def version(self) -> Hashable:
+        return self._version
+
+    @property
+    def cursor_row(self) -> int:
+        """Position of the cursor in the view (0 when the view is empty)."""
+        return self._cursor
+
+    @property
+    def selected_row(self) -> Row | None:
+        if not self._view:
+            return None
+        return self._rows[self._view[self._cursor]]
+
+    @property
+    def selected_key(self) -> str | None:
+        row = self.selected_row
+        return row.key if row is not None else None
+
+    @property
+    def view_rows(self) -> list[Row]:
+        """The rows shown, in display order."""
+        rows = self._rows
+        return [rows[i] for i in self._view]
+
+    @property
+    def shown_count(self) -> int:
+        return len(self._view)
+
+    @property
+    def total_count(self) -> int:
+        return len(self._rows)
+
+    # -- view -------------------------------------------------------------------
+
+    def _note_rows(self) -> None:
+        memory = False
+        for row in self._rows:  # only a memory database gives importance and usage
+            entry = row.outcome.entry
+            if entry.importance is not None or entry.usage is not None:
+                memory = True
+                break
+        if memory != self._has_memory_values:
+            self._has_memory_values = memory
+            self._layout = None
+
+    def _rebuild_view(self, keep_key: str | None, fallback: int, reveal: bool = False) -> None:
+        """Filter and sort, then put the cursor back on `keep_key` (else row `fallback`).
+
+        When the selected entry was on screen it stays on the same screen line;
+        otherwise the scroll offset is kept. `reveal` scrolls it into view.
+        """
+        rows = self._rows
+        old_cursor, old_top = self._cursor, self.scroll_offset.y
+        indices = self._filter.apply(rows)
+        if self._sort_column is not None or self._sort_reverse:
+            indices = sorted_indices(rows, indices, self._sort_column, self._sort_reverse)
+        self._view = indices
+        cursor = None
+        if keep_key is not None:
+            for position, index in enumerate(indices):
+                if rows[index].key == keep_key:
+                    cursor = position
+                    break
+        if cursor is None:
+            cursor = fallback
+        self._cursor = int(clamp(cursor, 0, max(0, len(indices) - 1)))
+        if not self._ready:  # before mount: no size to scroll in, nobody to tell
+            return
+        self.virtual_size = Size(max(1, self._render_width), len(indices) + 1)
+        page = self._page_rows
+        if page > 0:
+            was_visible = old_top <= old_cursor < old_top + page
+            top = old_top + (self._cursor - old_cursor) if was_visible else old_top
+            top = int(clamp(top, 0, max(0, len(indices) - page)))
+            if was_visible or reveal:
+                top = int(clamp(top, self._cursor - page + 1, self._cursor))
+            self.scroll_to(y=max(0, top), animate=False)
+        self.refresh()
+        self._post_selected()
+
+    @property
+    def _page_rows(self) -> int:
+        """Data rows visible at once (the header takes one line)."""
+        return max(0, self.scrollable_content_region.height - 1)
+
+    def _post_selected(self) -> None:
+        key = self.selected_key
+        if key != self._posted_key:
+            self._posted_key = key
+            self.post_message(self.Selected(self, key))
+
+    def _move_cursor(self, position: int) -> None:
+        if not self._view:
+            return
+        self._cursor = int(clamp(position, 0, len(self._view) - 1))
+        page = self._page_rows
+        top = self.scroll_offset.y
+        if page > 0:
+            if self._cursor < top:
+                self.scroll_to(y=self._cursor, animate=False)
+            elif self._cursor >= top + page:
+                self.scroll_to(y=self._cursor - page + 1, animate=False)
+        self.refresh()
+        self._post_selected()
+
+    # -- actions ----------------------------------------------------------------
+
+    def action_cursor(self, delta: int) -> None:
+        self._move_cursor(self._cursor + delta)
+
+    def action_page(self, direction: int) -> None:
+        self._move_cursor(self._cursor + direction * max(1, self._page_rows - 1))
+
+    def action_first(self) -> None:
+        self._move_cursor(0)
+
+    def action_last(self) -> None:
+        self._move_cursor(len(self._view) - 1)
+
+    def action_activate(self) -> None:
+        key = self.selected_key
+        if key is not None:
+            self.post_message(self.Activated(self, key))
+
+    def cycle_sort(self) -> None:
+        """Sort by the next column (after the last one: packet order again)."""
+        order: list[str | None] = [None, *COLUMN_IDS]
+        column = order[(order.index(self._sort_column) + 1) % len(order)]
+        self.sort_by(column, _BY_ID[column].descending if column else False)
+
+    def reverse_sort(self) -> None:
+        self.sort_by(self._sort_column, not self._sort_reverse)
+
+    def action_cycle_sort(self) -> None:
+        self.cycle_sort()
+
+    def action_reverse_sort(self) -> None:
+        self.reverse_sort()
+
+    # -- mouse ------------------------------------------------------------------
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        event.stop()
+        if offset.y == 0:
+            column = self._column_at(offset.x)
+            if column is not None:
+                self.sort_by(column)  # the sorted column's header flips direction
+            return
+        position = self.scroll_offset.y + offset.y - 1
+        if 0 <= position < len(self._view):
+            self._move_cursor(position)
+            if event.chain == 2:
+                self.action_activate()
+
+    def _column_at(self, x: int) -> str | None:
+        for column, start, width in self._get_layout(self._render_width).columns:
+            if start <= x < start + width + 1:
+                return column.id
+        return None
+
+    def on_focus(self) -> None:
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.refresh()
+
+    def on_resize(self) -> None:
+        self.virtual_size = Size(max(1, self._render_width), len(self._view) + 1)
+        self._line_cache.clear()
+        self.refresh()
+
+    # -- rendering --------------------------------------------------------------
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._line_cache.clear()
+        self._layout = None
+        self._styles = None
+
+    @property
+    def _render_width(self) -> int:
+        return self.scrollable_content_region.width
+
+    def _style(self, name: str) -> Style:
+        if self._styles is None:
+            self._styles = {}
+        style = self._styles.get(name)
+        if style is None:
+            style = self._styles[name] = self.get_component_rich_style(name)
+        return style
+
+    def _get_layout(self, width: int) -> _Layout:
+        layout = self._layout
+        if layout is not None and layout.width == width:
+            return layout
+        hidden = set() if self._has_memory_values else {"importance", "usage"}
+        widths = {c.id: c.width for c in COLUMNS}
+
+        def title_room() -> int:
+            return width - sum(widths[c.id] + 1 for c in COLUMNS if c.width and c.id not in hidden) - 1
+
+        # Narrow: first the reason column gives up some width, then whole columns go.
+        widths["reason"] -= min(widths["reason"] - _REASON_MIN, max(0, _TITLE_MIN - title_room()))
+        for column_id in _HIDE_ORDER:
+            if title_room() >= _TITLE_MIN:
+                break
+            hidden.add(column_id)
+        title_width = max(1, title_room())
+        placed, x = [], 1
+        for column in COLUMNS:
+            if column.id in hidden:
+                continue
+            w = widths[column.id] or title_width
+            placed.append((column, x, w))
+            x += w + 1
+        header_style = self._style("entries-table--header")
+        sorted_style = self._style("entries-table--header-sorted")
+        segments = []
+        for column, _x, w in placed:
+            # Each label gets its column plus the gap before it, so the sort
+            # arrow sits right before the label and never cuts it.
+            if column.id == self._sort_column:
+                label = ("▼" if self._sort_reverse else "▲") + column.label
+                segments.append(Segment(fit(label, w + 1, column.align == "right"), sorted_style))
+            else:
+                segments.append(Segment(fit(" " + column.label, w + 1, column.align == "right"), header_style))
+        segments.append(Segment(" ", header_style))
+        header = Strip(segments).adjust_cell_length(width, header_style)
+        self._layout = _Layout(width, tuple(placed), header)
+        return self._layout
+
+    def render_line(self, y: int) -> Strip:
+        width = self._render_width
+        if width <= 0:
+            return Strip.blank(0)
+        layout = self._get_layout(width)
+        if y == 0:
+            return layout.header
+        position = self.scroll_offset.y + y - 1
+        if not 0 <= position < len(self._view):
+            if position == 0 and self._rows:  # everything filtered out: say so
+                muted = self._style("entries-table--muted")
+                note = f"  no entries match the filter ({len(self._rows):,} hidden)"
+                return Strip([Segment(fit(note, width), muted)], width)
+            return Strip.blank(width, self.rich_style)
+        index = self._view[position]
+        state = 0
+        if position == self._cursor:
+            state = 1 if self.has_focus else 2
+        cache_key = (self._version, index, width, state)
+        strip = self._line_cache.get(cache_key)
+        if strip is None:
+            strip = self._render_row(self._rows[index], layout, state)
+            self._line_cache[cache_key] = strip
+        return strip
+
+    def _render_row(self, row: Row, layout: _Layout, state: int) -> Strip:
+        base = self.rich_style
+        fate_style = self._style(_FATE_CLASS[row.fate])
+        segments = [Segment(" ", base)]
+        append = segments.append
+        for column, _x, w in layout.columns:
+            cid = column.id
+            if cid == "fate":
+                append(Segment(fit(self._fate_symbols.get(row.fate, "?"), w), fate_style))
+            else:
+                style = fate_style if cid == "reason" else base
+                append(Segment(fit(getattr(row, cid), w, column.align == "right"), style))
+            append(Segment(" ", base))
+        if state:
+            # The cursor keeps each cell's colour and changes only the background;
+            # the ▌ and bold mark it without colour too (NO_COLOR, monochrome).
+            cursor = self._style("entries-table--cursor" if state == 1 else "entries-table--cursor-blurred")
+            segments[0] = Segment("▌", base)
+            segments = Segment.apply_style(segments, post_style=Style(bgcolor=cursor.bgcolor, bold=True))
+            base = base + Style(bgcolor=cursor.bgcolor)
+        return Strip(segments).adjust_cell_length(layout.width, base)

@@ -1,0 +1,195 @@
+"""Tier bars: how each tier's slice of the budget was used, one bar per tier.
+
+A bar shows tokens included in full (solid), "Also Noted" titles (a second
+shade), tokens forced in past the cap (warning colour) and capacity left
+(dim), each with its own glyph so the bar reads without colour. The numbers
+follow in words. The widget only scales the engine's numbers to cells.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.style import Style
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from ctxtui.engine.model import TierAllocation
+from ctxtui.ui.safe_text import clean_line, fit
+
+GLYPH_USED = "█"
+GLYPH_SUMMARIZED = "▒"
+GLYPH_OVERRUN = "▓"
+GLYPH_FREE = "░"
+
+_NAME_WIDTH = 22
+_WIDE = 72  # below this many cells the numbers go on their own line
+
+
+def apportion(values: Sequence[int], cells: int) -> list[int]:
+    """Split `cells` in proportion to `values` (largest remainder).
+
+    Any non-zero value gets at least one cell (taken from the largest part),
+    so a 40-token overrun stays visible next to a 20,000-token cap.
+    """
+    positive = [max(0, v) for v in values]
+    total = sum(positive)
+    if total == 0 or cells <= 0:
+        return [0] * len(values)
+    exact = [v * cells / total for v in positive]
+    counts = [int(x) for x in exact]
+    remaining = cells - sum(counts)
+    by_remainder = sorted(range(len(values)), key=lambda j: exact[j] - counts[j], reverse=True)
+    for j in by_remainder[:remaining]:
+        counts[j] += 1
+    for j, v in enumerate(positive):
+        if v and not counts[j]:
+            donor = max(range(len(counts)), key=lambda k: counts[k])
+            if counts[donor] > 1:
+                counts[donor] -= 1
+                counts[j] = 1
+    return counts
+
+
+def describe_tier(tier: TierAllocation, budget: int | None = None) -> str:
+    """The numbers of a tier in words, e.g. "1,240 / 2,000 cap · 300 summarized · +40 over"."""
+    if not tier.reached:
+        return "not reached"
+    if tier.cap is not None:
+        parts = [f"{tier.used:,} / {tier.cap:,} cap"]
+    elif budget is not None:
+        parts = [f"{tier.used:,} of {budget:,} budget", "no cap"]
+    else:
+        parts = [f"{tier.used:,}", "no cap"]
+    if tier.full_limit is not None:
+        parts.append(f"full ≤ {tier.full_limit:,}")
+    if tier.summarized:
+        parts.append(f"{tier.summarized:,} summarized")
+    if tier.overrun:
+        parts.append(f"+{tier.overrun:,} over")
+    return " · ".join(parts)
+
+
+class TierBars(Widget):
+    """One bar per `TierAllocation`; `tiers` is reactive (assign a new list to redraw)."""
+
+    COMPONENT_CLASSES = {
+        "tier-bars--name",
+        "tier-bars--used",
+        "tier-bars--summarized",
+        "tier-bars--overrun",
+        "tier-bars--free",
+        "tier-bars--numbers",
+        "tier-bars--over-text",
+        "tier-bars--unreached",
+    }
+
+    DEFAULT_CSS = """
+    TierBars { height: auto; width: 1fr; }
+    TierBars > .tier-bars--name { text-style: bold; }
+    TierBars > .tier-bars--used { color: $fate-included; }
+    TierBars > .tier-bars--summarized { color: $fate-summarized; }
+    TierBars > .tier-bars--overrun { color: $overrun; }
+    TierBars > .tier-bars--free { color: $foreground 25%; }
+    TierBars > .tier-bars--numbers { color: $foreground; }
+    TierBars > .tier-bars--over-text { color: $overrun; text-style: bold; }
+    TierBars > .tier-bars--unreached { color: $foreground 40%; }
+    """
+
+    tiers: reactive[tuple[TierAllocation, ...]] = reactive((), layout=True)
+
+    def __init__(self, tiers: Sequence[TierAllocation] = (), *, budget: int | None = None,
+                 name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.budget = budget
+        self.set_reactive(TierBars.tiers, tuple(tiers))
+
+    def update_tiers(self, tiers: Sequence[TierAllocation], budget: int | None = None) -> None:
+        """Show new allocations. `budget` scales an uncapped tier (tier 1) against the budget."""
+        self.budget = budget
+        self.tiers = tuple(tiers)
+        self.refresh(layout=True)
+
+    set_tiers = update_tiers
+
+    @property
+    def _wide(self) -> bool:
+        return self.size.width >= _WIDE
+
+    def get_content_height(self, container, viewport, width: int) -> int:
+        per_tier = 1 if width >= _WIDE else 2
+        return max(1, len(self.tiers) * per_tier)
+
+    def _s(self, name: str) -> Style:
+        # Full styles: a partial style drops the alpha of "$foreground 25%".
+        return self.get_component_rich_style(name)
+
+    def render(self) -> Text:
+        width = self.size.width
+        numbers = [self._numbers(tier) for tier in self.tiers]
+        # One numbers width for all tiers, so the bars line up.
+        numbers_width = min(max([24, *(n.cell_len for n in numbers)]), width // 2)
+        out = Text(no_wrap=True, overflow="crop", end="")
+        for index, tier in enumerate(self.tiers):
+            if index:
+                out.append("\n")
+            out.append_text(self._render_tier(tier, numbers[index], width, numbers_width))
+        return out
+
+    def _bar(self, tier: TierAllocation, cells: int) -> Text:
+        bar = Text(no_wrap=True)
+        if cells <= 0:
+            return bar
+        if not tier.reached:
+            bar.append(GLYPH_FREE * cells, self._s("tier-bars--unreached"))
+            return bar
+        solid = max(0, tier.used - tier.overrun)
+        # Capacity left: under the cap, or (uncapped tier 1) the rest of the budget.
+        room = tier.cap if tier.cap is not None else self.budget
+        free = max(0, room - tier.used - tier.summarized) if room is not None else 0
+        counts = apportion([solid, tier.overrun, tier.summarized, free], cells)
+        if not any(counts):  # an empty tier with no cap: nothing used, nothing free
+            bar.append(GLYPH_FREE * cells, self._s("tier-bars--free"))
+            return bar
+        for glyph, style, count in (
+            (GLYPH_USED, "tier-bars--used", counts[0]),
+            (GLYPH_OVERRUN, "tier-bars--overrun", counts[1]),
+            (GLYPH_SUMMARIZED, "tier-bars--summarized", counts[2]),
+            (GLYPH_FREE, "tier-bars--free", counts[3]),
+        ):
+            if count:
+                bar.append(glyph * count, self._s(style))
+        return bar
+
+    def _numbers(self, tier: TierAllocation) -> Text:
+        if not tier.reached:
+            return Text("not reached", self._s("tier-bars--unreached"))
+        text = Text(describe_tier(tier, self.budget), self._s("tier-bars--numbers"))
+        if tier.overrun:
+            text.highlight_words([f"+{tier.overrun:,} over"], self._s("tier-bars--over-text"))
+        return text
+
+    def _render_tier(self, tier: TierAllocation, numbers: Text, width: int, numbers_width: int) -> Text:
+        dim = not tier.reached
+        name_style = self._s("tier-bars--unreached" if dim else "tier-bars--name")
+        name = clean_line(tier.name)
+        line = Text(no_wrap=True, overflow="ellipsis")
+        if width >= _WIDE:
+            name_width = _NAME_WIDTH
+            bar_width = max(4, width - name_width - numbers_width - 2)
+            line.append(fit(name, name_width), name_style)
+            line.append_text(self._bar(tier, bar_width))
+            line.append("  ")
+            numbers.truncate(max(0, width - name_width - bar_width - 2), overflow="ellipsis")
+            line.append_text(numbers)
+            return line
+        head = Text(no_wrap=True, overflow="ellipsis")
+        head.append(name, name_style)
+        head.append("  ")
+        head.append_text(numbers)
+        head.truncate(width, overflow="ellipsis")
+        line.append_text(head)
+        line.append("\n")
+        line.append_text(self._bar(tier, width))
+        return line

@@ -1,0 +1,62 @@
+"""Reading never changes a database: same bytes, same mtime, for the file and its -wal."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from ctxtui.engine.memory import MemorySource, load_memories
+
+from .conftest import fingerprint
+
+
+def sidecars(db) -> set[str]:
+    return {suffix for suffix in ("-wal", "-shm", "-journal") if os.path.exists(f"{db}{suffix}")}
+
+
+@pytest.mark.parametrize("store", ["native_db", "shabka_db", "cortex_db"])
+def test_one_shot_read_leaves_every_byte_and_creates_nothing(store, request):
+    db = request.getfixturevalue(store)
+    before, files = fingerprint(db), sorted(os.listdir(db.parent))
+    for _ in range(2):
+        assert len(load_memories(db).records) == 40
+    assert fingerprint(db) == before
+    assert sorted(os.listdir(db.parent)) == files  # no -wal, -shm or -journal left behind
+
+
+def test_read_while_a_writer_has_commits_in_the_wal(native_db, writer):
+    w = writer(native_db)
+    w("insert live-1")
+    w("insert live-2")
+    assert sidecars(native_db) == {"-wal", "-shm"} and os.path.getsize(f"{native_db}-wal") > 0
+    before = fingerprint(native_db)
+    load = load_memories(native_db)
+    assert {"live-1", "live-2"} <= {r.id for r in load.records}  # read through the WAL
+    assert fingerprint(native_db) == before
+
+
+def test_uncommitted_writes_are_invisible_and_untouched(native_db, writer):
+    w = writer(native_db)
+    w("begin pending-1")
+    before = fingerprint(native_db)
+    load = load_memories(native_db)
+    assert "pending-1" not in {r.id for r in load.records} and len(load.records) == 40
+    assert fingerprint(native_db) == before
+    w("rollback")
+
+
+def test_live_source_never_writes_the_database(native_db, writer):
+    """A kept connection on a WAL db: SQLite creates -wal (empty) and -shm, but the data is untouched."""
+    main_before = fingerprint(native_db)[str(native_db)]
+    with MemorySource(native_db) as source:
+        source.load()
+        assert not source.changed()
+        assert fingerprint(native_db)[str(native_db)] == main_before
+        assert os.path.getsize(f"{native_db}-wal") == 0
+    w = writer(native_db)
+    w("insert x")
+    before = fingerprint(native_db)
+    with MemorySource(native_db) as source:
+        assert len(source.load().records) == 41
+    assert fingerprint(native_db) == before

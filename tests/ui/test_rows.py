@@ -1,0 +1,51 @@
+"""rows_from_outcomes: formatting only, and the filter and sort helpers."""
+
+from __future__ import annotations
+
+from ctxtui.engine.model import Fate
+from ctxtui.ui.rows import COLUMN_IDS, RowFilter, Row, rows_from_outcomes, short_reason, sorted_indices
+from tests.ui.fakes import sample_outcomes
+
+
+def by_key() -> dict[str, Row]:
+    return {row.key: row for row in rows_from_outcomes(sample_outcomes())}
+
+
+def test_formatting_of_scores_tokens_and_reasons():
+    rows = by_key()
+    decision = rows["decisions:1"]
+    assert (decision.age, decision.recency, decision.relevance, decision.score) == ("3d", "1.00", "0.67", "1.67")
+    assert decision.importance == "" and decision.tokens == "420"
+    assert decision.reason == "full 0+420≤800"
+    assert rows["tasks:2"].tokens == "1,400"
+    assert rows["tasks:2"].reason == "fits 120+1,400≤1,600"
+    assert rows["tasks:3"].reason == "over cap 1,520+300>1,600"
+    assert rows["tasks:4"].reason == "after misfit"
+    assert rows["decisions:2"].reason == "title only 420+610>800"
+    memory = rows["memories:7"]
+    assert (memory.importance, memory.usage) == ("0.90", "0.35")
+    assert rows["tasks:1"].age == "" and rows["tasks:1"].score == ""
+
+
+def test_rows_keep_packet_order_and_sort_keys_follow_columns():
+    rows = rows_from_outcomes(sample_outcomes())
+    assert [r.order for r in rows] == list(range(len(rows)))
+    assert all(len(r.sort_keys) == len(COLUMN_IDS) for r in rows)
+    assert rows[0].cell("fate") == "●" and rows[3].cell("fate") == "✕"
+
+
+def test_every_reason_has_a_short_text():
+    for outcome in sample_outcomes():
+        assert short_reason(outcome)
+
+
+def test_filter_and_sort_helpers():
+    rows = rows_from_outcomes(sample_outcomes())
+    summarized = RowFilter(fates=frozenset({Fate.SUMMARIZED})).apply(rows)
+    assert [rows[i].key for i in summarized] == ["decisions:2", "learnings:1"]
+    assert RowFilter().apply(rows) == list(range(len(rows)))
+    order = sorted_indices(rows, list(range(len(rows))), "tokens", reverse=True)
+    tokens = [rows[i].sort_keys[COLUMN_IDS.index("tokens")] for i in order]
+    assert tokens == sorted(tokens, reverse=True)
+    ages = [rows[i].age for i in sorted_indices(rows, list(range(len(rows))), "age", reverse=True)]
+    assert ages[:5] == ["689d", "81d", "50d", "3d", "1d"] and set(ages[5:]) == {""}

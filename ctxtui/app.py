@@ -18,11 +18,11 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Label, ProgressBar, Static
-from textual.worker import get_current_worker
+from textual.worker import Worker, WorkerState, get_current_worker
 
 from ctxtui.engine.model import Fate
 from ctxtui.engine.reader import ContextMissing
-from ctxtui.session import MAX_BUDGET, MIN_BUDGET, Session, View
+from ctxtui.session import LOAD_STEPS, MAX_BUDGET, MIN_BUDGET, Session, View
 from ctxtui.ui.budget_input import BudgetEntered, BudgetInputScreen
 from ctxtui.ui.commands import CtxtuiCommands
 from ctxtui.ui.entries_table import EntriesTable
@@ -31,14 +31,16 @@ from ctxtui.ui.preview import PreviewScreen
 from ctxtui.ui.rows import RowFilter, rows_from_outcomes
 from ctxtui.ui.safe_text import clean_line
 from ctxtui.ui.slider import BudgetSlider
+from ctxtui.ui.themes import ThemeVariablesMixin
 from ctxtui.ui.tier_bars import TierBars
 from ctxtui.ui.why_panel import WhyPanel, fate_colors, render_why
 
 REAL_TOKENIZER = "o200k_base"
+LARGE_WORKSPACE = 5000  # entries; above this, recompute off the UI thread
 FATE_CYCLE = (None, Fate.INCLUDED, Fate.SUMMARIZED, Fate.DROPPED)
 
 
-class CtxtuiApp(App):
+class CtxtuiApp(ThemeVariablesMixin, App):
     """One project, live."""
 
     TITLE = "ctxtui"
@@ -93,6 +95,8 @@ class CtxtuiApp(App):
         self._real_count: tuple[int, int, int] | None = None  # (generation, budget, tokens)
         self._problems: list = []
         self._stop_watch = asyncio.Event()
+        self._thresholds_for: int | None = None
+        self._missed_changes: set[Path] = set()
 
     # -- layout ---------------------------------------------------------------
 
@@ -116,7 +120,6 @@ class CtxtuiApp(App):
 
         for notice in apply_theme(self, self._theme_name):
             self.notify(notice, severity="warning", markup=False, timeout=8)
-        self.query_one("#loading").add_class("shown")
         self.load_project(first=True)
         if self._watch:
             self.watch_files()
@@ -124,17 +127,33 @@ class CtxtuiApp(App):
     # -- loading --------------------------------------------------------------
 
     @work(thread=True, exclusive=True, group="load", exit_on_error=False)
-    def load_project(self, first: bool = False) -> None:
-        """Read and parse everything off the UI thread; keep the budget on reloads."""
+    def load_project(self, first: bool = False, changed: set[Path] | None = None) -> None:
+        """Read and parse off the UI thread; a reload keeps budget, selection and scroll."""
+        def progress(stage: str, step: int) -> None:
+            self.call_from_thread(self._progress, stage, step)
+
         try:
-            problems = self.session.load(self._initial_budget if first else None, keep_budget=not first)
+            if first:
+                problems = self.session.load(self._initial_budget, progress=progress)
+            else:
+                problems = self.session.reload(changed, progress=progress)
+                if problems is None:  # e.g. a checkpoint touched the -wal, no new commit
+                    return
         except ContextMissing as exc:
             self.call_from_thread(self._load_failed, str(exc))
+            return
+        except OSError as exc:  # a file vanishing mid-read, a permission flip
+            self.call_from_thread(self._load_failed, f"reload failed: {exc}")
             return
         if get_current_worker().is_cancelled:
             return
         self.call_from_thread(self._loaded, problems, first)
-        self.compute_thresholds()
+
+    def _progress(self, stage: str, step: int) -> None:
+        if self.view is None:  # reloads stay quiet: the old screen stays up until the new one is ready
+            self.query_one("#loading").add_class("shown")
+        self.query_one("#loading-label", Label).update(f"Loading {self.session.project.name}: {stage}…")
+        self.query_one("#progress", ProgressBar).update(total=LOAD_STEPS, progress=step)
 
     def _load_failed(self, message: str) -> None:
         self.query_one("#loading").remove_class("shown")
@@ -149,6 +168,9 @@ class CtxtuiApp(App):
         if first:
             slider.focus()
         self.refresh_view()
+        if self._missed_changes:
+            missed, self._missed_changes = self._missed_changes, set()
+            self.load_project(changed=missed)
 
     def _show_banner(self, lines: list[str]) -> None:
         banner = self.query_one("#banner", Static)
@@ -198,16 +220,36 @@ class CtxtuiApp(App):
         self.refresh_view()
 
     def refresh_view(self) -> None:
-        """Recompute for the session's budget and repaint every widget from the result."""
+        """Recompute for the session's budget and repaint every widget from the result.
+
+        Up to LARGE_WORKSPACE entries this runs right here (a few milliseconds);
+        beyond, in a worker, so 50,000 memories never freeze the screen.
+        """
         if self.session.engine is None:
             return
-        view = self.view = self.session.view()
-        packet = view.packet
-        self.query_one(TierBars).update_tiers(packet.tiers, budget=view.budget)
-        table = self.query_one(EntriesTable)
-        table.set_rows(rows_from_outcomes(packet.outcomes), version=(view.generation, view.budget))
+        if self.session.entry_count > LARGE_WORKSPACE:
+            self._recompute_in_worker(self.session.budget, self.session.generation)
+            return
+        view = self.session.view()
+        self._show_view(view, rows_from_outcomes(view.packet.outcomes))
+
+    @work(thread=True, exclusive=True, group="recompute", exit_on_error=False)
+    def _recompute_in_worker(self, budget: int, generation: int) -> None:
+        view = self.session.view()
+        rows = rows_from_outcomes(view.packet.outcomes)
+        if not get_current_worker().is_cancelled and (self.session.budget, self.session.generation) == (budget, generation):
+            self.call_from_thread(self._show_view, view, rows)
+
+    def _show_view(self, view: View, rows) -> None:
+        self.view = view
+        self.query_one(TierBars).update_tiers(view.packet.tiers, budget=view.budget)
+        self.query_one(EntriesTable).set_rows(rows, version=(view.generation, view.budget))
         self._update_status()
         self._show_why()
+        if self._thresholds_for != view.generation:
+            # After the first frame of a load: the scan competes for the GIL with everything else.
+            self._thresholds_for = view.generation
+            self.compute_thresholds()
         if self._real_tokens:
             self.count_real_tokens(view.generation, view.budget)
 
@@ -219,19 +261,17 @@ class CtxtuiApp(App):
         counts = packet.counts()
         colors = fate_colors(self.get_css_variables())
         text = Text()
-        text.append(f"{clean_line(str(self.session.project))}  ", style="bold")
-        text.append(f"budget {view.budget:,}  ·  used ~{packet.tokens_used:,} (ctx estimate)  ·  ")
+        text.append(f"{clean_line(self.session.project.name)}  ", style="bold")
+        text.append(f"budget {view.budget:,} · used ~{packet.tokens_used:,} ctx · ")
         real = self._real_count
         if real and real[:2] == (view.generation, view.budget):
             over = real[2] > view.budget
-            text.append(f"{REAL_TOKENIZER} {real[2]:,}", style=f"bold {colors[Fate.DROPPED]}" if over else "")
+            text.append(f"{real[2]:,} {REAL_TOKENIZER}", style=f"bold {colors[Fate.DROPPED]}" if over else "")
             if over:
                 text.append(" ⚠ over budget", style=f"bold {colors[Fate.DROPPED]}")
         else:
-            text.append(f"{REAL_TOKENIZER} …", style="dim")
-        if view.over_budget:
-            text.append(f"  ·  ctx estimate {view.over_budget:,} over", style=colors[Fate.SUMMARIZED])
-        text.append(f"  ·  ● {counts['included']}  ◐ {counts['summarized']}  ✕ {counts['dropped']}")
+            text.append(f"… {REAL_TOKENIZER}", style="dim")
+        text.append(f"  ·  ● {counts['included']:,} ◐ {counts['summarized']:,} ✕ {counts['dropped']:,}")
         self.query_one("#status", Static).update(text)
 
     @work(thread=True, exclusive=True, group="tokens", exit_on_error=False)
@@ -396,28 +436,47 @@ class CtxtuiApp(App):
         self.push_screen(SaveScreen(str(default)), save)
 
     def action_reload(self) -> None:
-        self.load_project()
+        self.load_project(changed=None)
 
     # -- live reload ----------------------------------------------------------
 
-    @work(exclusive=True, group="watch", exit_on_error=False)
-    async def watch_files(self) -> None:
+    def watch_files(self) -> None:
         """Reload within a second of any change to `.context/` or the memory database."""
+        self._watch_folder(self.session.project / ".context", recursive=True, names=None)
+        db = self.session.db
+        if db is not None:
+            # A commit in WAL mode touches only NAME-wal; never watch -shm, readers write it too.
+            self._watch_folder(db.parent, recursive=False, names={db.name, db.name + "-wal"})
+
+    @work(exclusive=False, group="watch", exit_on_error=False)
+    async def _watch_folder(self, folder: Path, recursive: bool, names: set[str] | None) -> None:
         from watchfiles import awatch
 
-        paths = [str(p) for p in self.session.watch_paths() if p.exists()]
-        if not paths:
+        if not folder.is_dir():
             return
-        db = self.session.db
 
         def relevant(change, path: str) -> bool:
-            if db is not None and Path(path).parent == db.parent and not path.startswith(str(self.session.project / ".context")):
-                return Path(path).name in (db.name, db.name + "-wal")
-            return True
+            return names is None or Path(path).name in names
 
-        async for _ in awatch(*paths, watch_filter=relevant, debounce=400, step=50, stop_event=self._stop_watch,
-                              ignore_permission_denied=True):
-            self.load_project()
+        async for changes in awatch(folder, watch_filter=relevant, debounce=400, step=50, recursive=recursive,
+                                    stop_event=self._stop_watch, ignore_permission_denied=True):
+            self.on_files_changed({Path(path) for _, path in changes})
+
+    def on_files_changed(self, changed: set[Path]) -> None:
+        if self.view is None:  # still loading: a reload would cancel the first load; do it after
+            self._missed_changes |= changed
+            return
+        self.load_project(changed=changed)
+
+    @on(Worker.StateChanged)
+    def _worker_failed(self, event: Worker.StateChanged) -> None:
+        """Every worker's errors end up here: said once, never a crash or a silent hang."""
+        if event.state is WorkerState.ERROR:
+            error = event.worker.error
+            self.log.error(f"worker {event.worker.name} failed: {error!r}")
+            self.query_one("#loading").remove_class("shown")
+            self.notify(f"{event.worker.group or event.worker.name} failed: {type(error).__name__}: {error}",
+                        severity="error", markup=False, timeout=10)
 
     async def action_quit(self) -> None:
         self._stop_watch.set()

@@ -252,7 +252,10 @@ def cmd_sweep(args) -> int:
 
 
 def cmd_memory(args) -> int:
-    from ctxtui.engine.memory import schema
+    """The only commands that write, and only to the database named by --db."""
+    from datetime import timezone
+
+    from ctxtui.engine.memory import MemorySourceError, schema
 
     try:
         if args.memory_command == "init":
@@ -262,13 +265,16 @@ def cmd_memory(args) -> int:
             memory_id = schema.add_memory(
                 Path(args.db), kind=args.kind, title=args.title, body=args.body, importance=args.importance,
                 tags=[t.strip() for t in args.tags.split(",") if t.strip()], project=args.mem_project,
+                created_at=datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
             )
             print(f"added {memory_id} to {args.db}")
         else:
-            count = schema.import_db(Path(args.db), Path(args.file))
-            print(f"imported {count} memories from {args.file} into {args.db}")
-    except (schema.MemoryWriteError, OSError, ValueError) as exc:
-        raise UsageError(str(exc)) from None
+            report = schema.import_db(Path(args.db), Path(args.file))
+            for problem in report.problems:
+                print(f"ctxtui: warning: {problem}", file=sys.stderr)
+            print(f"imported {report.imported} memories from {args.file} into {args.db}")
+    except (MemorySourceError, OSError, ValueError) as exc:
+        raise UsageError(f"{args.db if args.memory_command != 'import' else args.file}: {exc}") from None
     return 0
 
 

@@ -23,6 +23,7 @@ from ctxtui.engine.workspace import Workspace, load_workspace
 
 MIN_BUDGET = 0
 MAX_BUDGET = 200_000
+LOAD_STEPS = 4
 THRESHOLD_SECONDS = 5.0
 
 
@@ -55,25 +56,93 @@ class Session:
     generation: int = 0
     _thresholds: dict[str, Threshold] | None = None
     _markdown: tuple[int, int, str] | None = None
+    _memory_source: object | None = None
+    _memory_entries: list | None = None
+    _last_memories: list = field(default_factory=list)
+    _memory_problems: list = field(default_factory=list)
 
-    def load(self, budget: int | None = None, keep_budget: bool = False) -> list[Problem]:
-        """(Re)read everything; raises ContextMissing when `.context/` is gone."""
+    def load(self, budget: int | None = None, keep_budget: bool = False,
+             progress: Callable[[str, int], None] | None = None) -> list[Problem]:
+        """(Re)read everything; raises ContextMissing when `.context/` is gone.
+
+        `progress(stage, step)` is called before each of LOAD_STEPS stages, so a
+        progress bar can follow a load that takes seconds (50,000 memories).
+        """
+        report = progress or (lambda stage, step: None)
+        report("reading .context/", 0)
         workspace = load_workspace(self.project)
+        self._memory_entries = None
+        return self._finish_load(workspace, budget, keep_budget, report)
+
+    def reload(self, changed: set[Path] | None = None,
+               progress: Callable[[str, int], None] | None = None) -> list[Problem] | None:
+        """Re-read only what changed; None when nothing that matters did.
+
+        `.context/` changes re-parse the files; a memory database commit (seen
+        through PRAGMA data_version) reloads the memories only.
+        """
+        report = progress or (lambda stage, step: None)
+        context_dir = self.project / ".context"
+        context_changed = changed is None or any(context_dir in p.parents or p == context_dir for p in changed)
+        db_changed = changed is None or self.db is None or any(p.name.startswith(self.db.name) for p in changed)
+        if not context_changed:
+            if not db_changed or self._memory_source is None or not self._memory_source.changed():
+                return None
+        if context_changed:
+            report("reading .context/", 0)
+            workspace = load_workspace(self.project)
+        else:
+            assert self.workspace is not None
+            workspace = Workspace(self.workspace.project, self.workspace.config, self.workspace.parsed)
+        if db_changed:
+            self._memory_entries = None
+        return self._finish_load(workspace, None, True, report)
+
+    def _finish_load(self, workspace: Workspace, budget, keep_budget, report) -> list[Problem]:
         now = self.clock()
         if self.db is not None:
-            from ctxtui.engine.memory_join import attach_memories
-
-            attach_memories(workspace, self.db, project=self.db_project, now=now)
-        self.workspace = workspace
-        self.engine = workspace.engine(now, self.root_path)
+            report("loading memories", 1)
+            self._attach_memories(workspace, now)
+        report("scoring", 2)
+        engine = workspace.engine(now, self.root_path)
         problems = list(workspace.problems)
         if not keep_budget:
             self.budget, self.budget_source, more = resolve_budget(budget, os.environ, workspace.config)
             problems += more
+        report("assembling", 3)
+        engine.assemble(self.budget)  # warm the scorer for the first screen, still off the UI thread
+        self.workspace, self.engine = workspace, engine
         self.generation += 1
         self._thresholds = None
         self._markdown = None
         return problems
+
+    def _attach_memories(self, workspace: Workspace, now: datetime) -> None:
+        """Memories through a kept MemorySource, so later reloads can ask it what changed."""
+        from ctxtui.engine.memory import MemorySource, MemorySourceError
+        from ctxtui.engine.memory_join import memory_entry
+
+        if self._memory_entries is None:
+            try:
+                if self._memory_source is None:
+                    self._memory_source = MemorySource(self.db, project=self.db_project)
+                    loaded = self._memory_source.load(now=now)
+                else:
+                    loaded = self._memory_source.reload(now=now) or self._memory_source.last
+                self._memory_entries = [memory_entry(r, now) for r in loaded.records]
+                self._memory_problems = list(loaded.problems)
+            except MemorySourceError as exc:
+                # Keep the last good memories, say why they are not fresh.
+                self._memory_problems = [Problem(str(self.db), f"{exc}" + (
+                    "; showing the last good state" if self._last_memories else ""))]
+                self._memory_entries = self._last_memories
+        self._last_memories = self._memory_entries
+        workspace.memories = list(self._memory_entries or [])
+        workspace.memory_problems = list(self._memory_problems)
+
+    @property
+    def entry_count(self) -> int:
+        return len(self.workspace.all_entries()) if self.workspace else 0
 
     def set_budget(self, budget: int) -> None:
         self.budget = max(MIN_BUDGET, min(MAX_BUDGET, int(budget)))
@@ -103,7 +172,7 @@ class Session:
         if self._thresholds is None:
             assert self.engine is not None
             generation = self.generation
-            found = thresholds(self.engine, max_seconds=THRESHOLD_SECONDS,
+            found = thresholds(self.engine, max_seconds=THRESHOLD_SECONDS if self.entry_count <= 5000 else 2.0,
                                should_stop=lambda: generation != self.generation)
             if generation != self.generation:
                 return {}
@@ -121,5 +190,5 @@ class Session:
     def watch_paths(self) -> list[Path]:
         paths = [self.project / ".context"]
         if self.db is not None:
-            paths.append(self.db.parent)
+            paths.append(self.db.parent)  # the -wal file changes on commit, not the database
         return paths

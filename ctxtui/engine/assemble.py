@@ -9,7 +9,9 @@ it, the outcomes only when someone asks for them.
 
 from __future__ import annotations
 
+import gc
 import posixpath
+from contextlib import contextmanager
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -300,7 +302,16 @@ class Engine:
         return bars
 
     def outcomes(self, plan: Plan) -> list[Outcome]:
-        """An outcome for every candidate, in packet order."""
+        """An outcome for every candidate, in packet order.
+
+        The cyclic garbage collector is paused meanwhile: these are tens of
+        thousands of acyclic tuples, and with a large heap (50,000 memories) the
+        collections they trigger cost more than building them.
+        """
+        with gc_paused():
+            return self._outcomes(plan)
+
+    def _outcomes(self, plan: Plan) -> list[Outcome]:
         out: list[Outcome] = []
         stop = plan.stopped_after or 99
         parsed = self.parsed
@@ -433,6 +444,18 @@ class Engine:
         while len(self._breakdowns) > 8:
             self._breakdowns.popitem(last=False)
         return result
+
+
+@contextmanager
+def gc_paused():
+    """Pause automatic garbage collection (if it was on) for a burst of allocations."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def _recost(parsed: ParsedContext, memories: list[Entry], count: Callable[[str], int]):

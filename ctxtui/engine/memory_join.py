@@ -54,7 +54,7 @@ def attach_memories(workspace, path: Path, *, project: str | None, now: datetime
     from ctxtui.engine.memory.adapters import MemorySourceError, load_memories
 
     try:
-        loaded = load_memories(path, project=project)
+        loaded = load_memories(path, project=project, now=now)
     except MemorySourceError as exc:
         workspace.memories = []
         workspace.memory_problems = [Problem(str(path), str(exc))]

@@ -81,8 +81,11 @@ class CtxtuiApp(ThemeVariablesMixin, App):
     ]
 
     def __init__(self, session: Session, *, budget: int | None = None, theme_name: str | None = None,
-                 watch: bool = True, real_tokens: bool = True) -> None:
+                 watch: bool = True, real_tokens: bool = True, keymap: dict[str, str] | None = None,
+                 notices: list[str] | None = None) -> None:
         super().__init__()
+        self._keymap = keymap or {}
+        self._notices = notices or []
         self.session = session
         self._initial_budget = budget
         self._theme_name = theme_name
@@ -118,8 +121,10 @@ class CtxtuiApp(ThemeVariablesMixin, App):
     def on_mount(self) -> None:
         from ctxtui.ui.themes import apply_theme
 
-        for notice in apply_theme(self, self._theme_name):
+        for notice in [*self._notices, *apply_theme(self, self._theme_name)]:
             self.notify(notice, severity="warning", markup=False, timeout=8)
+        if self._keymap:
+            self.set_keymap(self._keymap)
         self.load_project(first=True)
         if self._watch:
             self.watch_files()
@@ -500,7 +505,11 @@ def run_app(args, demo: bool = False) -> int:
             raise UsageError(f"no .context/ directory in {project} (try `ctxtui demo`)")
     fixed_now = getattr(args, "now", None)
     clock = (lambda: parse_now(fixed_now)) if fixed_now else (lambda: datetime.now().astimezone())
+    from ctxtui.user_config import read_user_config
+
+    config = read_user_config()
     session = Session(project=project, db=db, db_project=getattr(args, "db_project", None), clock=clock)
-    app = CtxtuiApp(session, budget=args.budget, theme_name=getattr(args, "theme", None))
+    app = CtxtuiApp(session, budget=args.budget, theme_name=getattr(args, "theme", None) or config.theme,
+                    keymap=config.keys, notices=list(config.problems))
     app.run()
     return 0

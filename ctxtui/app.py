@@ -78,6 +78,7 @@ class CtxtuiApp(ThemeVariablesMixin, App):
         Binding("w", "save('md')", "Save", show=False, id="app.save"),
         Binding("r", "reload", "Reload", show=False, id="app.reload"),
         Binding("escape", "clear_filters", "Clear filters", show=False, id="app.clear_filters"),
+        Binding("exclamation_mark", "quirks", "Quirks", key_display="!", show=False, id="app.quirks"),
     ]
 
     def __init__(self, session: Session, *, budget: int | None = None, theme_name: str | None = None,
@@ -439,6 +440,12 @@ class CtxtuiApp(ThemeVariablesMixin, App):
             self.notify(f"Saved {written}", markup=False, timeout=4)
 
         self.push_screen(SaveScreen(str(default)), save)
+
+    def action_quirks(self) -> None:
+        from ctxtui.ui.quirks_screen import QuirksScreen
+
+        if self.view is not None:
+            self.push_screen(QuirksScreen(self.session.quirks(self.view), self.view.budget))
 
     def action_reload(self) -> None:
         self.load_project(changed=None)

@@ -65,15 +65,18 @@ def find_quirks(engine: Engine, packet: Packet) -> list[Quirk]:
 
     conventions_text = texts.get("CONVENTIONS.md", "")
     odd = [c for c in parsed.conventions if c.text.startswith(("-", ">"))]
-    commented = _inside(parsed.conventions, _line_spans(conventions_text, _COMMENT))
-    add(2, "Odd conventions", f"{commented} bullets inside HTML comments and {len(odd)} like `--`/`->` count as conventions",
-        commented + len(odd))
+    comment_spans = _line_spans(conventions_text, _COMMENT)
+    commented = [c for c in parsed.conventions if c not in odd and _inside([c], comment_spans)]
+    add(2, "Odd conventions", _join([_count(len(commented), "bullet inside HTML comments", "bullets inside HTML comments"),
+                                      _count(len(odd), "bullet like `--`/`->`", "bullets like `--`/`->`")])
+        + " count as conventions", len(commented) + len(odd))
 
     tasks_text = texts.get("TASKS.md", "")
     hidden = _inside(parsed.tasks, _line_spans(tasks_text, _COMMENT) + _fence_spans(tasks_text))
     nested = len(re.findall(r"^[ \t]+-[ \t]*\[ ?\]", tasks_text, re.M))
-    add(3, "Hidden and nested tasks", f"{hidden} tasks sit inside HTML comments or code fences; {nested} nested ones are flattened",
-        hidden + nested)
+    add(3, "Hidden and nested tasks", "; ".join(part for part in (
+        _count(hidden, "task sits inside an HTML comment or code fence", "tasks sit inside HTML comments or code fences"),
+        _count(nested, "nested task is flattened", "nested tasks are flattened")) if part), hidden + nested)
 
     budget = packet.budget
     over = [bar for bar in packet.tiers if bar.overrun]
@@ -103,11 +106,22 @@ def find_quirks(engine: Engine, packet: Packet) -> list[Quirk]:
 
     status = sum(1 for e in [*parsed.decisions, *parsed.learnings]
                  if not e.superseded and re.search(r"\*\*Status\*\*:\s*Superseded", e.text, re.I))
-    add(8, "Undetected superseded entries", f"{status} entries say **Status**: Superseded but still rank normally", status)
+    add(8, "Undetected superseded entries",
+        _count(status, "entry says", "entries say") + " **Status**: Superseded but still ranks normally", status)
 
     if parsed.files.steering_error is not None:
         add(9, "All steering disabled", f"{parsed.files.steering_error}", len(parsed.steering) or 1)
 
     odd_headers = sum(1 for e in [*parsed.decisions, *parsed.learnings] if not e.text.startswith("## ["))
-    add(10, "Odd entry headers", f"{odd_headers} entries start at a `### [...]` or mid-line header", odd_headers)
+    add(10, "Odd entry headers", _count(odd_headers, "entry starts", "entries start") + " at a `### [...]` or mid-line header",
+        odd_headers)
     return found
+
+
+def _count(n: int, one: str, many: str) -> str:
+    """"1 entry says", "3 entries say", or "" for none."""
+    return "" if n == 0 else f"{n:,} {one if n == 1 else many}"
+
+
+def _join(parts: list[str]) -> str:
+    return " and ".join(part for part in parts if part)

@@ -26,6 +26,7 @@ def _commands(app) -> list[tuple[str, object, str]]:
         ("Cycle fate filter", partial(run, "cycle_fate"), "included → summarized → dropped → all"),
         ("Cycle section filter", partial(run, "cycle_section"), "tasks, conventions, decisions…"),
         ("Clear filters", partial(run, "clear_filters"), "show every entry"),
+        ("Show ctx quirks at work", partial(run, "quirks"), "which of ctx's surprises shape this packet"),
         ("Reload from disk", partial(run, "reload"), "re-read .context/ and the memory database"),
         ("Help: keys", partial(run, "help"), "every key binding"),
         ("Quit", partial(run, "quit"), "leave ctxtui"),

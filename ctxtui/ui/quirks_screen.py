@@ -1,0 +1,41 @@
+"""Which of ctx's quirks shape this packet, with counts, in plain words."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from ctxtui.engine.quirks import Quirk
+from ctxtui.ui.safe_text import clean_line
+
+
+def render_quirks(quirks: list[Quirk], budget: int) -> Text:
+    text = Text(f"ctx quirks at work at budget {budget:,}\n\n", style="bold")
+    if not quirks:
+        text.append("None of ctx's surprising behaviours affects this packet.")
+    for quirk in quirks:
+        text.append(f"{quirk.number:>2}. {quirk.title}\n", style="bold")
+        text.append(f"    {clean_line(quirk.detail)}\n\n")
+    text.append("The packet reproduces them on purpose: it is what the agent really receives.", style="italic")
+    return text
+
+
+class QuirksScreen(ModalScreen):
+    BINDINGS = [Binding("escape,q,exclamation_mark", "dismiss", "Close")]
+    DEFAULT_CSS = """
+    QuirksScreen { align: center middle; }
+    QuirksScreen > VerticalScroll { width: 90; max-height: 80%; height: auto; padding: 1 2;
+                                    border: round $primary; background: $panel; }
+    """
+
+    def __init__(self, quirks: list[Quirk], budget: int) -> None:
+        super().__init__()
+        self._content = render_quirks(quirks, budget)
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Static(self._content)

@@ -34,7 +34,7 @@ def test_every_quirk_is_found():
     assert large[3].count == 3 and "nested" in large[3].detail and "fence" in large[3].detail
     assert 4 in small and "tier 1 alone" in small[4].detail
     assert 5 in large and 6 in large
-    assert large[7].count == 6
+    assert large[7].count == 5
     assert large[8].count == 1 and "1 entry says" in large[8].detail
     assert 9 in large and "bad.md" in large[9].detail
     assert large[10].count == 1

@@ -177,9 +177,9 @@ class Engine:
             plan.tokens_used = self.tier1
             return plan
 
-        plan.task_cap = min(pct_cap(budget, self.policy.task_pct), remaining)
-        plan.task_count, plan.task_forced = fit_prefix(self.task_cum, plan.task_cap)
-        plan.task_tokens = self.task_cum[plan.task_count]
+        # Tiers 2 and 3 follow the same rule: a share of the whole budget, capped by what is left.
+        plan.task_cap, plan.task_count, plan.task_forced, plan.task_tokens = _prefix_tier(
+            budget, self.policy.task_pct, remaining, self.task_cum)
         remaining -= plan.task_tokens
         plan.remaining_before_conventions = remaining
         if remaining <= 0:
@@ -187,9 +187,8 @@ class Engine:
             plan.tokens_used = budget - remaining
             return plan
 
-        plan.convention_cap = min(pct_cap(budget, self.policy.convention_pct), remaining)
-        plan.convention_count, plan.convention_forced = fit_prefix(self.convention_cum, plan.convention_cap)
-        plan.convention_tokens = self.convention_cum[plan.convention_count]
+        plan.convention_cap, plan.convention_count, plan.convention_forced, plan.convention_tokens = _prefix_tier(
+            budget, self.policy.convention_pct, remaining, self.convention_cum)
         remaining -= plan.convention_tokens
         plan.remaining_before_scored = remaining
         if remaining <= 0:
@@ -444,6 +443,13 @@ class Engine:
         while len(self._breakdowns) > 8:
             self._breakdowns.popitem(last=False)
         return result
+
+
+def _prefix_tier(budget: int, pct: float, remaining: int, cumulative: list[int]) -> tuple[int, int, bool, int]:
+    """A stop-at-first-misfit tier: (cap, items taken, first forced, tokens)."""
+    cap = min(pct_cap(budget, pct), remaining)
+    count, forced = fit_prefix(cumulative, cap)
+    return cap, count, forced, cumulative[count]
 
 
 @contextmanager

@@ -124,11 +124,21 @@ class CtxtuiApp(ThemeVariablesMixin, App):
 
         for notice in [*self._notices, *apply_theme(self, self._theme_name)]:
             self.notify(notice, severity="warning", markup=False, timeout=8)
+        self._theme_changed()
+        self.theme_changed_signal.subscribe(self, lambda theme: self._theme_changed())
         if self._keymap:
             self.set_keymap(self._keymap)
         self.load_project(first=True)
         if self._watch:
             self.watch_files()
+
+    def _theme_changed(self) -> None:
+        """The theme's fate symbols, and the colours baked into Text (status line, why panel), follow a switch."""
+        from ctxtui.ui.themes import fate_symbols
+
+        self.query_one(EntriesTable).fate_symbols = fate_symbols(self.theme)
+        self._update_status()
+        self._show_why()
 
     # -- loading --------------------------------------------------------------
 
@@ -223,6 +233,9 @@ class CtxtuiApp(ThemeVariablesMixin, App):
         slider = self.query_one(BudgetSlider)
         if slider.value != self.session.budget:
             slider.set_value(self.session.budget)
+        view = self.view
+        if view is not None and (view.budget, view.generation) == (self.session.budget, self.session.generation):
+            return  # e.g. `[` at budget 0, or a drag's last Changed after a typed value: nothing to redo
         self.refresh_view()
 
     def refresh_view(self) -> None:
@@ -252,6 +265,10 @@ class CtxtuiApp(ThemeVariablesMixin, App):
         self.query_one(EntriesTable).set_rows(rows, version=(view.generation, view.budget))
         self._update_status()
         self._show_why()
+        # `[`/`]` and live reload work under an open preview too: keep it showing what `c` would copy.
+        for screen in self.screen_stack:
+            if isinstance(screen, PreviewScreen):
+                screen.update_texts(*self._texts(), self._preview_title())
         if self._thresholds_for != view.generation:
             # After the first frame of a load: the scan competes for the GIL with everything else.
             self._thresholds_for = view.generation
@@ -470,9 +487,19 @@ class CtxtuiApp(ThemeVariablesMixin, App):
         def relevant(change, path: str) -> bool:
             return names is None or Path(path).name in names
 
-        async for changes in awatch(folder, watch_filter=relevant, debounce=400, step=50, recursive=recursive,
-                                    stop_event=self._stop_watch, ignore_permission_denied=True):
-            self.on_files_changed({Path(path) for _, path in changes})
+        while True:
+            async for changes in awatch(folder, watch_filter=relevant, debounce=400, step=50, recursive=recursive,
+                                        stop_event=self._stop_watch, ignore_permission_denied=True):
+                self.on_files_changed({Path(path) for _, path in changes})
+                if not folder.is_dir():
+                    break  # the watch dies with its folder (`rm -rf .context; ctx init`)
+            # Wait for the folder to come back, give its writer a moment, then read it and watch the new one.
+            while not self._stop_watch.is_set() and not folder.is_dir():
+                await asyncio.sleep(0.5)
+            if self._stop_watch.is_set():
+                return
+            await asyncio.sleep(0.4)
+            self.on_files_changed({folder / name for name in names} if names else {folder})
 
     def on_files_changed(self, changed: set[Path]) -> None:
         if self.view is None:  # still loading: a reload would cancel the first load; do it after

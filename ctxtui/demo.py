@@ -6,19 +6,22 @@ others, entries in every recency bracket, enough content that an 8000-token
 budget has to choose, and a few of ctx's quirks (a `~~Superseded` decision, a
 `**Status**: Superseded` one ctx does not notice, a task hidden in an HTML
 comment, comment bullets counted as conventions, a constitution ctx never
-reads). Dates are relative to the "now" the caller passes, so recency always
-looks the same. The files live in a per-user cache directory and are rewritten
-on every launch.
+reads). Beside the files, `.context/memory.db` holds about 300 memories in
+ctxtui's own schema (decisions, lessons, fixes, errors, facts, procedures...,
+a few archived or superseded, with usage), so the demo also shows database
+memories ranked beside markdown entries. Dates are relative to the "now" the
+caller passes, so recency always looks the same. The files live in a per-user
+cache directory and are rewritten on every launch.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-__all__ = ["demo_memory_db_path", "demo_root", "prepare_demo", "write_demo"]
+__all__ = ["demo_memories", "demo_memory_db_path", "demo_root", "prepare_demo", "write_demo", "write_demo_memory_db"]
 
 PROJECT = "acme-billing"
 MARKER = ".ctxtui-demo"  # not *.md, so ctx never reads it; guards the delete in write_demo
@@ -627,7 +630,8 @@ def demo_files(now: datetime) -> dict[str, str]:
 
 
 def write_demo(target: Path, now: datetime) -> Path:
-    """Write the demo project to `target` (its `.context/` replaced) and return `target`.
+    """Write the demo project to `target` (its `.context/` replaced, the memory
+    database included) and return `target`.
 
     An existing `.context/` is deleted only when an earlier `write_demo` made
     it (it carries a marker file), so pointing this at a real project fails
@@ -644,6 +648,7 @@ def write_demo(target: Path, now: datetime) -> Path:
                                   encoding="utf-8")
     for name, text in demo_files(now).items():
         (context / name).write_bytes(text.encode("utf-8"))
+    write_demo_memory_db(target, now)
     return target
 
 
@@ -662,7 +667,583 @@ def prepare_demo(now: datetime) -> Path:
 def demo_memory_db_path(root: Path) -> Path:
     """Where the demo's memory database belongs: `root/.context/memory.db`.
 
-    `write_demo` removes it with the rest of `.context/` on every launch, so
-    whoever creates it writes it after `write_demo`.
+    `write_demo` removes it with the rest of `.context/` on every launch and
+    then writes it afresh (`write_demo_memory_db`).
     """
     return Path(root) / ".context" / "memory.db"
+
+
+# ---------------------------------------------------------------- the demo memory database
+#
+# What an agent working on acme-billing would have remembered besides the
+# markdown files: about 300 memories of every kind, in ctxtui's own schema, so
+# the demo shows database memories ranked beside markdown entries. A fixed seed
+# makes the file the same for the same "now"; every date is relative to "now".
+
+MEMORY_SEED = 20261121
+MEMORY_PROJECT = PROJECT
+PEOPLE = ("Maya", "Jonas", "Priya", "Tomás", "Aiko", "Sam")
+
+# (Name, name, module, table, metric, slug, tags)
+COMPONENTS = (
+    ("Invoice finalization", "invoice finalization", "acme_billing/invoicing/finalize.py", "invoices",
+     "finalize_duration_seconds", "finalize", ("invoices", "locks")),
+    ("Proration", "proration", "acme_billing/proration.py", "invoice_items", "proration_items_total", "proration",
+     ("proration", "money")),
+    ("The dunning worker", "the dunning worker", "acme_billing/dunning/worker.py", "dunning_attempts",
+     "dunning_retries_total", "dunning", ("dunning", "payments")),
+    ("The Stripe webhook handler", "the Stripe webhook handler", "app/api/webhooks.py", "stripe_events",
+     "webhook_latency_seconds", "webhooks", ("stripe", "webhooks")),
+    ("The outbox relay", "the outbox relay", "bin/outbox_relay.py", "outbox", "outbox_pending", "outbox",
+     ("email", "outbox")),
+    ("Usage ingestion", "usage ingestion", "app/api/usage.py", "usage_events", "usage_ingest_requests_total",
+     "usage", ("usage", "api")),
+    ("The hourly rollup job", "the hourly rollup job", "acme_billing/usage/rollup.py", "usage_rollups",
+     "rollup_lag_seconds", "rollup", ("usage", "rollups")),
+    ("The tax calculator", "the tax calculator", "acme_billing/tax.py", "tax_quotes", "tax_provider_errors_total",
+     "tax", ("tax", "compliance")),
+    ("The PDF renderer", "the PDF renderer", "acme_billing/tasks/pdf.py", "invoice_pdfs", "pdf_render_seconds",
+     "pdf", ("pdf", "celery")),
+    ("The Stripe gateway", "the Stripe gateway", "acme_billing/stripe_gateway.py", "stripe_requests",
+     "stripe_api_errors_total", "gateway", ("stripe", "idempotency")),
+    ("Nightly reconciliation", "nightly reconciliation", "acme_billing/reconcile.py", "reconciliation_runs",
+     "reconcile_mismatches", "reconcile", ("stripe", "reconciliation")),
+    ("Admin invoice search", "admin invoice search", "app/admin/search.py", "admin_saved_searches",
+     "admin_search_seconds", "admin", ("admin", "postgres")),
+    ("The GDPR erasure job", "the GDPR erasure job", "acme_billing/gdpr/erasure.py", "erasure_requests",
+     "erasure_backlog", "gdpr", ("gdpr", "compliance")),
+    ("Feature flags", "feature flags", "acme_billing/flags.py", "feature_flags", "flag_cache_misses_total", "flags",
+     ("flags",)),
+    ("Billing period close", "billing period close", "acme_billing/periods.py", "billing_periods",
+     "period_close_failures_total", "periods", ("time", "periods")),
+    ("The exports API", "the exports API", "app/api/exports.py", "exports", "export_rows_total", "exports",
+     ("api", "exports")),
+)
+
+# (exception, message, what was wrong and what changed)
+ERRORS = (
+    ("sqlalchemy.exc.IntegrityError", "duplicate key value violates unique constraint",
+     "A retried task inserted a row that its first attempt had already committed; the insert now uses "
+     "`ON CONFLICT DO NOTHING` keyed on the idempotency key."),
+    ("asyncpg.exceptions.DeadlockDetectedError", "deadlock detected",
+     "Two transactions took row locks in a different order; locks are now always taken in id order."),
+    ("celery.exceptions.SoftTimeLimitExceeded", "SoftTimeLimitExceeded()",
+     "The largest customers exceed the 5-minute soft limit; the work is now split into pages of 1,000 rows."),
+    ("stripe.error.RateLimitError", "Request rate limit exceeded",
+     "A backfill called Stripe without the shared token bucket; every Stripe call now goes through it."),
+    ("redis.exceptions.ConnectionError", "Error 111 connecting to redis-broker:6379. Connection refused.",
+     "The broker failed over during a node upgrade; clients now retry the connection with backoff for 30 seconds."),
+    ("sqlalchemy.exc.MissingGreenlet", "greenlet_spawn has not been called",
+     "An attribute was read after commit with expire_on_commit on; see the learning on async sessions."),
+    ("zoneinfo.ZoneInfoNotFoundError", "'No time zone found with key US/Pacific-New'",
+     "A customer record carried a retired zone name; zones are validated against "
+     "`zoneinfo.available_timezones()` on save."),
+    ("decimal.InvalidOperation", "[<class 'decimal.ConversionSyntax'>]",
+     "An empty string reached `Money.from_decimal`; the API schema rejects it now."),
+    ("KeyError", "'currency'",
+     "A webhook payload from an older API version had no currency on the line item; the code reads it from "
+     "the invoice instead."),
+    ("psycopg.errors.QueryCanceled", "canceling statement due to statement timeout",
+     "The query missed its index after a migration renamed a column; the index was recreated and EXPLAIN "
+     "is now part of the migration review."),
+    ("httpx.ReadTimeout", "timed out",
+     "The tax provider slowed down during its own deploy; calls now time out at 5 s and retry twice."),
+    ("pydantic.ValidationError", "1 validation error for UsageEventIn",
+     "A client sent `quantity` as a string; integer strings are accepted now, anything else is a 422."),
+)
+
+# (short title, symptom, cause, fix): generic enough for any component.
+FIXES = (
+    ("repeated side effects after a crash",
+     "A worker crash between an external call and the commit repeated the call on retry",
+     "the row was marked done only after the call returned",
+     "the row is marked in progress first and the call carries an idempotency key"),
+    ("stale cached reads", "Readers saw values up to an hour old",
+     "a cache with a one-hour lifetime and no invalidation",
+     "the cache entry is dropped in the same transaction that writes"),
+    ("a flaky test", "Its test suite failed about one run in twenty",
+     "a test depended on the iteration order of a set of ids", "the test sorts before comparing"),
+    ("parallel runs for one customer", "Two runs for the same customer overlapped",
+     "the advisory lock key hashed the customer UUID", "the lock uses the two-integer form with the customer sequence"),
+    ("endless task retries", "A task retried for two days",
+     "it caught every exception and re-queued itself", "it retries only transient errors, at most 8 times"),
+    ("an N+1 query at month end", "Month-end runs took four times longer than in staging",
+     "related rows were loaded one by one", "they are loaded with `selectinload` in one query"),
+    ("slow pagination", "Pages past the first hundred timed out",
+     "pagination used OFFSET", "keyset pagination on `(created_at, id)`"),
+    ("an hour shift after DST", "Timestamps moved by an hour in late March",
+     "naive datetimes were compared with aware ones", "aware UTC datetimes everywhere, from the injected Clock"),
+    ("double-counted metrics", "Grafana showed twice the real volume",
+     "the counter was incremented in the task and again in its retry", "the counter is incremented after commit only"),
+    ("an unbounded cache", "Workers grew until they were OOM-killed",
+     "a module-level dict kept every customer the process had seen", "the cache is an LRU of 10,000 entries"),
+)
+
+SLOW_PARTS = ("waiting for the advisory lock", "Stripe API round trips", "Postgres I/O on the {table} table",
+              "queueing behind PDF renders", "calls to the tax provider")
+WARNINGS = ("retrying after a transient Stripe error", "slow query over 500 ms", "lock wait over one second",
+            "cache miss storm after a deploy")
+WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday")
+
+# Per component: (kind, title, body, how likely a component has one). Slots are
+# the component's fields and numbers drawn per component (see `demo_memories`).
+COMPONENT_TEMPLATES = (
+    ("fact", "Where {name} lives",
+     "{Name} starts in `{module}` and keeps its state in the `{table}` table. Its tests are in `tests/{slug}/`; "
+     "their fixtures build customers with the `billing_customer` factory.", 0.95),
+    ("fact", "{Name} exports `{metric}`",
+     "{Name} exports `{metric}` to Prometheus. The Grafana board \"Billing / {Name}\" plots it beside the error "
+     "rate, and the page alert fires at {n}× the seven-day median.", 0.9),
+    ("fact", "{person} knows {name} best",
+     "{person} wrote most of {name} and reviews every change to `{module}`. Ask in #billing-eng before "
+     "changing its locking or retry behaviour.", 0.8),
+    ("observation", "{Name}: p95 at month end was {b} ms, against {a} ms normally",
+     "During the last month-end run {name} took {b} ms at p95, against {a} ms on an ordinary day. Most of the "
+     "extra time was {wait}.", 0.9),
+    ("observation", "{Name} logged {n} warnings on a {weekday}",
+     "Sentry grouped {n} warnings from `{module}` last {weekday}, nearly all \"{warning}\". None reached a "
+     "customer, but the noise hid a real error for an hour.", 0.9),
+    ("observation", "The {table} table grew {pct}% last month",
+     "`{table}` now holds about {rows} million rows. Growth follows the customer count; autovacuum keeps up, "
+     "and the largest index is still under a quarter of the table size.", 0.85),
+    ("error", "{exc} in {name}",
+     "`{exc}: {message}` was raised from `{module}` {n} times in a week. {why}", 0.95),
+    ("error", "{exc2} during a month-end run of {name}",
+     "`{exc2}: {message2}` appeared in `{module}` only under month-end load. {why2}", 0.8),
+    ("fix", "{Name}: {fix_title}",
+     "{symptom}. Cause: {cause}. Fix: {fix}. `test_regression_{issue}` covers it.", 0.95),
+    ("fix", "{Name}: {fix_title2}",
+     "{symptom2}. Cause: {cause2}. Fix: {fix2}. `test_regression_{issue2}` covers it.", 0.8),
+    ("procedure", "Replay failed {name} work",
+     "1. Find the failures in Sentry by the tag `component:{slug}`.\n"
+     "2. Check that the `{table}` rows they name are still in the state the job expects.\n"
+     "3. Re-enqueue them with `make replay COMPONENT={slug} IDS=...`; the work is idempotent, so a double "
+     "replay is harmless.\n"
+     "4. Watch `{metric}` for ten minutes, and write what happened in the incident channel.", 0.9),
+    ("procedure", "Ship a risky change to {name}",
+     "1. Put the new path behind a per-customer flag in `feature_flags`.\n"
+     "2. Deploy to the canary pods and turn the flag on for the internal test customers.\n"
+     "3. Compare `{metric}` between canary and the rest for a day.\n"
+     "4. Widen the flag to 10%, then everyone; delete the old path a release later.\n"
+     "Never during the last two days of a month.", 0.75),
+    ("lesson", "{Name} needs its own month-end load test",
+     "An ordinary day exercises {name} at a thirtieth of month-end volume, so problems in `{module}` show up "
+     "only on the 1st. The load test replays last month's volume against staging before each month end.", 0.5),
+    ("decision", "{Name} reports to its own Sentry project",
+     "Errors from `{module}` went to the shared project and were missed among webhook noise. {Name} now has "
+     "its own Sentry project whose alerts page {person}'s rotation first.", 0.5),
+    ("gotcha", "Deleting rows from {table} by hand breaks {name}",
+     "{Name} assumes every row in `{table}` went through `{module}`. A manual DELETE during an incident left "
+     "dangling references that failed the next run; use the internal API or the replay tooling instead.", 0.45),
+    ("todo", "Split `{metric}` by legal entity",
+     "Finance asked for {name} numbers per legal entity; add an `entity` label (three values, so cardinality "
+     "stays small) and update the Grafana board in the same pull request.", 0.35),
+    ("note", "{Name} handover notes",
+     "Whoever hands over the on-call rotation writes two lines about {name}: what changed this week and what "
+     "to watch in `{metric}`. The notes live in the #billing-oncall channel topic.", 0.3),
+)
+
+# Hand-written memories: (kind, title, body, importance, tags).
+MEMORIES = (
+    ("decision", "Quote prices in the customer's billing currency and never convert at charge time",
+     "Plans carry a price per currency; a customer is billed in the currency of their plan for the life of the "
+     "subscription. Converting at charge time made totals move with exchange rates, which finance could not "
+     "reconcile and customers could not predict.", 0.9, ("money", "currency")),
+    ("decision", "Refunds go through a refunds table with a reason code",
+     "Every refund is a row in `refunds` with the actor, a reason code and the Stripe refund id. Support issues "
+     "them through the internal API; the Stripe dashboard is read-only for support since the audit.", 0.8,
+     ("refunds", "audit")),
+    ("decision", "Correct a finalized invoice with a credit note, never by editing it",
+     "A finalized invoice is immutable: its number is allocated and it may already be in the customer's "
+     "accounting. Corrections are credit notes referencing the invoice, numbered in the same series.", 0.9,
+     ("invoices", "compliance")),
+    ("decision", "Reject usage events older than 72 hours at ingestion",
+     "The rollup window re-opens closed hours for 72 hours (late mobile clients); anything older would change "
+     "an invoice that may already be final. The API answers 422 with `event_too_old` and the client logs it.",
+     0.8, ("usage", "rollups")),
+    ("decision", "Price tiers are rows in plan_tiers, not JSON on the plan",
+     "Graduated and volume pricing need validation (no overlapping boundaries, one open-ended top tier) and "
+     "reporting by tier. A `plan_tiers` table with a check constraint gives both; JSON on the plan gave neither.",
+     0.7, ("plans", "pricing")),
+    ("decision", "Graduated pricing is computed per billing period, not per rollup hour",
+     "Tier boundaries apply to the period's total usage. Pricing each hour separately would restart the tiers "
+     "every hour and undercharge heavy users; hourly rollups only feed the period total.", 0.75,
+     ("pricing", "usage")),
+    ("decision", "Admin invoice search uses a trigram index on customer name and invoice number",
+     "`pg_trgm` GIN indexes on `customers.name` and `invoices.number` serve the dashboard's substring search "
+     "in under 50 ms for our largest tenant. Full-text search was rejected: invoice numbers are not words.",
+     0.6, ("admin", "postgres")),
+    ("decision", "Skip dunning retries while a payment dispute is open",
+     "A retry during an open dispute reads as harassment to the customer and complicates the dispute with the "
+     "card network. The dunning worker checks `disputes.status = 'open'` and pauses the schedule until it "
+     "closes.", 0.8, ("dunning", "disputes")),
+    ("decision", "Card-update links are signed tokens valid for 7 days",
+     "The dunning email links to the customer portal with an itsdangerous token carrying the customer id and "
+     "an expiry. No login is needed to update a card; the token is single-use once a card is saved.", 0.7,
+     ("dunning", "portal")),
+    ("decision", "Dunning emails use the customer's invoice language, English as the fallback",
+     "German, French and Spanish templates live beside the English ones; the language comes from "
+     "`customers.invoice_language`, the same field the invoice PDF uses, so a customer never gets a mix.", 0.6,
+     ("dunning", "email", "i18n")),
+    ("decision", "Recovered-revenue counters are labelled by dunning step, not by customer",
+     "`dunning_recovered_minor_total{step=\"3\", currency=\"EUR\"}` answers which retry earns its keep. A "
+     "customer label would explode Prometheus cardinality; per-customer answers come from SQL.", 0.5,
+     ("dunning", "metrics")),
+    ("decision", "Alert on tenfold usage jumps from the rollup job, not from ingestion",
+     "The rollup job already has yesterday's and today's totals per customer; comparing them there costs "
+     "nothing. Checking at ingestion would add a query to the hottest endpoint.", 0.5, ("usage", "alerts")),
+    ("decision", "Reverse-charge invoices carry the customer's VAT id and a fixed legal note",
+     "For EU business customers outside the seller's country, the invoice shows the customer's VAT id and the "
+     "sentence \"Reverse charge: VAT to be accounted for by the recipient\" in the invoice language. The tax "
+     "provider tells us when it applies.", 0.8, ("tax", "invoices", "compliance")),
+    ("decision", "The French legal entity gets its own invoice counter starting at 1",
+     "Numbering is gapless per legal entity, so Acme SAS needs its own `invoice_counters` row and prefix "
+     "(`FR-`). Reusing the German counter would break both series.", 0.85, ("invoices", "compliance")),
+    ("decision", "Staging uses the tax provider's sandbox and nothing else",
+     "The table-driven fake stays in unit tests; staging talks to the real sandbox so address verification "
+     "and its warnings behave as in production.", 0.6, ("tax", "staging")),
+    ("decision", "Webhook tasks retry with exponential backoff for up to 10 minutes when the payment row is missing",
+     "The webhook can win the race against the request that created the payment. The task retries at 2, 4, "
+     "8... seconds up to 10 minutes, then alerts: by then the row is missing for a real reason.", 0.85,
+     ("stripe", "webhooks", "celery")),
+    ("decision", "Rename amount columns in the exports API with a one-release deprecation window",
+     "Exports gain `*_minor` columns next to the old ones for one release, with a `Deprecation` header; the "
+     "old columns go in the release after. Customers' spreadsheets break otherwise.", 0.5, ("exports", "api")),
+    ("decision", "Keep Celery on Redis this year; no move to SQS",
+     "SQS would remove the eviction risk but needs new tooling for visibility timeouts and local development. "
+     "Redis with `noeviction` and an alert covers the risk we actually had.", 0.55, ("celery", "redis")),
+    ("decision", "Format customer-facing amounts with Babel from minor units",
+     "`format_money(amount_minor, currency, locale)` divides by the ISO 4217 exponent and formats with Babel, so "
+     "1234 JPY prints as ¥1,234 and 1234 EUR as 12,34 € in German.", 0.5, ("money", "i18n")),
+    ("decision", "Decimal only inside proration; integer minor units everywhere else",
+     "Proration needs fractional intermediate values (days in period, per-seat credits); everything it returns "
+     "is rounded per line into minor units. No Decimal leaves `proration.py`.", 0.75, ("money", "proration")),
+    ("decision", "Freeze the plan catalogue during the last two days of a month",
+     "Plan edits during finalization produced invoices priced from two catalogue versions. The admin API "
+     "refuses plan changes from the day before the last day until the 2nd, 09:00 UTC.", 0.6,
+     ("plans", "month-end")),
+    ("decision", "Move invoice PDFs to one bucket per legal entity (proposed)",
+     "Proposed by Aiko, not agreed: separate buckets would make each entity's retention and erasure rules "
+     "explicit. Open question: cost of migrating 4 million objects.", 0.4, ("pdf", "gdpr")),
+    ("lesson", "pg_trgm must be installed in every environment, CI included",
+     "The trigram migration passed locally (the extension was installed by hand years ago) and failed in CI. "
+     "Migrations now run `CREATE EXTENSION IF NOT EXISTS pg_trgm` themselves.", 0.5, ("postgres", "ci")),
+    ("lesson", "Month-end is thirty times an ordinary day for the pdf queue",
+     "Renders cluster in the first six hours of the 1st. Capacity plans that use the daily average are wrong "
+     "by an order of magnitude; size the pool for the first morning.", 0.7, ("pdf", "month-end")),
+    ("lesson", "Customers read the invoice preview as a promise",
+     "Support tickets quote the preview, not the invoice. Any difference between the two is a bug report, so "
+     "the preview runs exactly the finalization code path in a rolled-back transaction.", 0.8,
+     ("invoices", "support")),
+    ("lesson", "Finance reconciles by invoice number, never by Stripe id",
+     "Exports that only carried the Stripe invoice id were useless to finance. Every export and report carries "
+     "our invoice number and legal entity first.", 0.6, ("exports", "finance")),
+    ("lesson", "Dunning email translations need legal review in Germany",
+     "A German dunning email threatened \"Kündigung\" (termination) where we only pause. Translations of dunning "
+     "and invoice texts now go through the legal reviewer for each country.", 0.55, ("dunning", "i18n")),
+    ("lesson", "Take the advisory lock before reading the draft, not after",
+     "Reading the draft first and locking second let two workers read the same draft state. The lock is the "
+     "first statement of the finalization transaction.", 0.9, ("locks", "invoices")),
+    ("lesson", "Late usage events cluster on Monday mornings",
+     "Mobile clients that were offline over the weekend reconnect on Monday between 07:00 and 10:00 local time; "
+     "rollup re-opens peak then, so rollup capacity is planned for Monday, not month end.", 0.5, ("usage",)),
+    ("lesson", "Staging and production shared one tax provider key and its rate limit",
+     "A staging load test exhausted the rate limit and production tax calls failed for twenty minutes. Each "
+     "environment has its own key now.", 0.75, ("tax", "staging")),
+    ("lesson", "Backfills in batches of 10,000 rows keep replication lag under a second",
+     "Batches of 100,000 made the replica fall minutes behind and the admin dashboard (which reads the "
+     "replica) showed stale invoices. 10,000 rows with a 200 ms pause is the measured sweet spot.", 0.6,
+     ("postgres", "backfill")),
+    ("lesson", "A legal entity's address change means regenerating unsent PDFs",
+     "PDFs rendered before the address change still showed the old registered office. Renders are keyed on the "
+     "entity's address version, so a change invalidates drafts and unsent invoices.", 0.5, ("pdf", "invoices")),
+    ("lesson", "Changing a Prometheus label set breaks existing Grafana panels",
+     "Adding a `currency` label split every series, and panels that summed without `by` doubled. Label changes "
+     "ship with the dashboard change in the same pull request.", 0.4, ("metrics",)),
+    ("lesson", "A retry during an open dispute turns one complaint into two",
+     "Customers who disputed a charge and then received a retry email escalated to their bank and to support. "
+     "Disputes now pause dunning (see the decision).", 0.7, ("dunning", "disputes")),
+    ("lesson", "Gapless numbering rules differ per country",
+     "Spain allows separate series per invoice type, France wants one series per entity, Germany accepts "
+     "several series if each is gapless. Legal checks each new entity's rules before launch.", 0.6,
+     ("invoices", "compliance")),
+    ("lesson", "A customer's billing timezone can change in the middle of a period",
+     "A customer moved from Berlin to New York and the period end jumped six hours. The period in progress keeps "
+     "its boundaries; the new zone applies from the next period.", 0.55, ("time", "periods")),
+    ("lesson", "Verify webhook signatures on the raw body, before any parsing",
+     "A middleware that parsed and re-serialised JSON changed whitespace, and every signature check failed. "
+     "The webhook route reads the raw bytes and verifies them first.", 0.85, ("stripe", "webhooks")),
+    ("lesson", "Stripe test clocks advance asynchronously",
+     "Advancing a test clock returns at once; the clock's status is `advancing` until Stripe has caught up. "
+     "Tests poll until it is `ready` before asserting on invoices.", 0.6, ("stripe", "testing")),
+    ("lesson", "A grouped Renovate pull request hides which upgrade broke the build",
+     "When the weekly group failed, bisecting twelve upgrades took a morning. Payment-path libraries (stripe, "
+     "sqlalchemy, celery) are now excluded from the group and upgraded alone.", 0.4, ("dependencies",)),
+    ("gotcha", "`make lock` on the host silently produces a macOS lock file",
+     "The Makefile target only warns when it is not in the dev container. Run it through `make shell` first.",
+     0.4, ("dependencies",)),
+    ("gotcha", "The admin dashboard reads the replica, so fresh writes can look missing",
+     "Support sometimes reports an invoice \"not created\" seconds after creating it. Replica lag; the invoice "
+     "page has a \"read from primary\" toggle for that case.", 0.5, ("admin", "postgres")),
+    ("gotcha", "`flags.enabled()` caches for 30 seconds, also in tests",
+     "A test that flips a flag and asserts immediately sees the old value. Use the `flags_override` fixture, "
+     "which bypasses the cache.", 0.45, ("flags", "testing")),
+    ("fix", "Webhook handler returned 500 for events of an unknown type",
+     "New event types Stripe started sending failed the handler's dispatch table and were retried for three "
+     "days. Unknown types are now acknowledged with 200 and logged at info level.", 0.7, ("stripe", "webhooks")),
+    ("fix", "Proration credited cancelled seats twice when two changes landed in one day",
+     "Two seat changes on the same day both computed a credit from the period start. Proration now starts "
+     "from the later of the period start and the last change.", 0.8, ("proration", "money")),
+    ("fix", "Invoice preview showed tax-exclusive totals for Australian customers",
+     "Australian prices are tax-inclusive; the preview added GST on top. The plan's `tax_behavior` now decides "
+     "inclusive or exclusive for both preview and invoice.", 0.65, ("tax", "invoices")),
+    ("fix", "The outbox relay stalled on one oversized attachment",
+     "A 30 MB PDF attachment was rejected by the provider and retried forever at the head of the queue. "
+     "Attachments over 10 MB are sent as a signed download link instead.", 0.5, ("outbox", "email", "pdf")),
+    ("error", "`CardError: do_not_honor` retried seven times by dunning",
+     "Hard declines came back on every retry. The decline code now decides: hard declines skip the schedule "
+     "and send the update-your-card email at once.", 0.75, ("dunning", "payments")),
+    ("error", "`IdempotencyError` from Stripe after changing a request's parameters",
+     "Stripe rejects a reused idempotency key when the parameters differ. The attempt group in the key is "
+     "bumped whenever an operation is genuinely retried with new parameters.", 0.7, ("stripe", "idempotency")),
+    ("fact", "The largest customer sends about 2.1 million usage events a day",
+     "Helio Robotics, on the usage plan, peaks at 90 events a second. Their rollups are the slowest; they are "
+     "the first customer to check after a rollup change.", 0.6, ("usage", "customers")),
+    ("fact", "Three legal entities issue invoices: Acme GmbH, Acme Ltd and Acme SAS",
+     "Each has its own invoice counter, prefix (DE-, UK-, FR-), registered address and bank details on the "
+     "PDF. The customer's contract decides the entity.", 0.7, ("invoices", "compliance")),
+    ("fact", "Month-end finalization covers about 38,000 invoices",
+     "It runs from 00:00 UTC on the 1st, parallel across customers, and normally finishes by 03:30 UTC. The "
+     "load test target is 50,000.", 0.6, ("invoices", "month-end")),
+    ("fact", "Stripe's webhook endpoint is pinned to API version 2024-06-20",
+     "The same version is set in `stripe.api_version`; change both together and replay a day of events in "
+     "staging first.", 0.65, ("stripe", "webhooks")),
+    ("fact", "Support can pause dunning for a customer from the admin dashboard",
+     "The \"Hold collections\" button sets `dunning_hold_until`; the worker skips the customer until then. "
+     "Finance sees held customers in the weekly AR report.", 0.45, ("dunning", "support")),
+    ("preference", "Small pull requests, one concern each",
+     "Reviewers here prefer three small pull requests over one large one; a migration, the code that uses it "
+     "and the cleanup go separately.", 0.5, ("process",)),
+    ("preference", "Explicit SQL in `text()` for reports, the ORM for domain code",
+     "Reports are easier to review as SQL; domain code keeps the ORM so invariants live in one place.", 0.45,
+     ("postgres", "style")),
+    ("preference", "Name money fields with their unit",
+     "`amount_minor`, `credit_minor`, `fee_bps`: a field name says its unit so no one has to guess.", 0.6,
+     ("money", "style")),
+    ("preference", "Tests use the injected Clock, never freezegun",
+     "Maya prefers explicit clocks passed to constructors; freezegun misses C extensions and the database.",
+     0.55, ("testing", "time")),
+    ("preference", "Log with structured fields, not f-strings",
+     "`log.info(\"invoice.finalized\", invoice_id=..., entity=...)` so every field is searchable.", 0.4,
+     ("logging", "style")),
+    ("preference", "Prefer returning domain errors to raising HTTP exceptions in the domain",
+     "Domain code raises `acme_billing.errors.*`; only the API layer knows HTTP status codes.", 0.5,
+     ("api", "style")),
+    ("preference", "Write the runbook step before automating it",
+     "Jonas wants a manual procedure that worked twice before anyone scripts it.", 0.35, ("process",)),
+    ("preference", "Answer support in the customer's invoice language",
+     "Templates for the common billing questions exist in all four invoice languages.", 0.3,
+     ("support", "i18n")),
+    ("pattern", "Idempotency key first, side effects second",
+     "Every money-moving path records its idempotency key in the same transaction that decides to act, then "
+     "performs the side effect; a retry finds the key and returns the recorded result.", 0.9,
+     ("idempotency", "payments")),
+    ("pattern", "Outbox for every side effect that leaves the database",
+     "Emails, Stripe calls that can be deferred and export uploads are written as outbox rows in the business "
+     "transaction and performed by a relay.", 0.8, ("outbox",)),
+    ("pattern", "Read-decide-write under one advisory lock per customer",
+     "Finalization, proration and dunning for one customer take the customer's advisory lock first, so two "
+     "workers never decide from the same state.", 0.85, ("locks",)),
+    ("pattern", "Celery tasks take ids and reload state",
+     "A task argument is an id; the task loads fresh state and checks it is still relevant before acting, so a "
+     "delayed or duplicated task does no harm.", 0.7, ("celery",)),
+    ("pattern", "Table-driven fakes for external providers",
+     "The tax provider, the email provider and the exchange-rate feed each have a fake driven by a table of "
+     "inputs and answers, shared by unit tests and local development.", 0.55, ("testing",)),
+    ("pattern", "Feature flag, canary, widen, delete",
+     "Risky changes ship dark behind a per-customer flag, run on canary pods, widen in steps and lose the old "
+     "path one release later.", 0.6, ("flags", "deploys")),
+    ("procedure", "Re-run month-end finalization for one customer",
+     "1. Hold collections for the customer in the admin dashboard.\n2. `make finalize CUSTOMER=<id> "
+     "PERIOD=<yyyy-mm> DRY_RUN=1` and compare with the preview.\n3. Run it without DRY_RUN; the advisory lock "
+     "makes a concurrent run wait.\n4. Release the hold.", 0.7, ("invoices", "month-end")),
+    ("procedure", "Rotate the Stripe webhook signing secret",
+     "1. Add a second endpoint secret in the Stripe dashboard (Stripe signs with both for 24 hours).\n2. Deploy "
+     "with both secrets in `STRIPE_WEBHOOK_SECRETS`.\n3. After 24 hours remove the old secret from Stripe and "
+     "from the config.", 0.6, ("stripe", "webhooks", "security")),
+    ("procedure", "Issue a credit note",
+     "1. Open the finalized invoice in the admin dashboard and choose \"Credit note\".\n2. Pick the lines and a "
+     "reason code; the amount is computed, never typed.\n3. The credit note is numbered in the invoice's series "
+     "and emailed through the outbox.", 0.55, ("invoices", "support")),
+    ("procedure", "Handle a GDPR erasure request",
+     "1. Verify the requester through support's identity check.\n2. Queue the request in the admin dashboard; "
+     "the erasure job runs nightly.\n3. Check the job's report lists PDFs, exports and email logs as handled.\n"
+     "4. Reply within 30 days with the report's reference.", 0.7, ("gdpr", "compliance")),
+    ("observation", "Hard declines are 18% of failed payments",
+     "Over the last quarter, `do_not_honor`, `stolen_card` and `lost_card` made up 18% of failures and none "
+     "recovered by retrying.", 0.6, ("dunning", "payments")),
+    ("observation", "Day-3 retries recover the most revenue",
+     "Of the revenue dunning recovered last quarter, 41% came on the day-3 retry, 27% on day 1, 19% on day 5 "
+     "and 13% on day 7.", 0.55, ("dunning", "metrics")),
+    ("preference", "Migrations named after what they change, not the ticket",
+     "`add_plan_tiers_table`, not `billing_1234`: the Alembic history should read like a changelog.", 0.3,
+     ("migrations", "style")),
+    ("preference", "Review money-moving code with two approvals",
+     "Anything under `acme_billing/` that creates a charge, refund or credit note waits for two reviewers, one "
+     "of them from the payments rotation.", 0.65, ("process", "money")),
+    ("preference", "Keep Celery task bodies under 50 lines",
+     "A task loads state, calls one domain function and records the result; logic lives in the domain module "
+     "where it can be tested without a broker.", 0.4, ("celery", "style")),
+    ("preference", "Prefer `pytest.mark.parametrize` tables for currency cases",
+     "JPY, USD and BHD (0, 2 and 3 decimals) appear in every money test as one parametrized table.", 0.35,
+     ("testing", "money")),
+    ("pattern", "Every scheduled job records a run row",
+     "Beat jobs insert a row with start time, end time, counts and error into their `*_runs` table, so \"did "
+     "last night's reconciliation run?\" is a query, not a log search.", 0.55, ("celery", "observability")),
+    ("pattern", "Compute in the domain, render at the edge",
+     "Domain functions return `Money` and aware datetimes; only templates, PDFs and the API format them for a "
+     "locale or timezone.", 0.6, ("money", "time")),
+    ("pattern", "Preview and commit share one code path",
+     "Invoice previews run the real finalization inside a transaction that is rolled back, so the preview "
+     "cannot drift from the invoice.", 0.75, ("invoices",)),
+    ("pattern", "Provider responses are validated like user input",
+     "Stripe, the tax provider and the email provider answers go through pydantic models; a 200 with an "
+     "unexpected shape is an error, not data.", 0.7, ("stripe", "tax")),
+    ("observation", "Support tickets about invoices drop after the preview redesign",
+     "Invoice-related tickets fell from about 140 to 85 a month once the preview showed per-line proration.",
+     0.4, ("support", "invoices")),
+    ("observation", "Most late usage events come from the Android client",
+     "Of the events that re-opened a closed rollup hour last month, 83% came from Android app versions before "
+     "4.12, which buffer offline events without a cap.", 0.5, ("usage", "mobile")),
+    ("observation", "Test suite runtime is dominated by Stripe test clock tests",
+     "The 40 tests that use test clocks take 6 of the suite's 9 minutes; they run in a separate CI job.", 0.35,
+     ("testing", "ci")),
+    ("fact", "Invoices are retained for ten years, PDFs included",
+     "German and French law both require ten years; the erasure job pseudonymises personal fields but keeps "
+     "the documents.", 0.8, ("compliance", "gdpr")),
+    ("todo", "Document the advisory lock keys in ARCHITECTURE.md",
+     "Which entity id and which customer sequence, and who takes the lock; asked for twice in review.", 0.3,
+     ("locks", "docs")),
+    ("todo", "Ask finance whether credit notes need their own series in Spain",
+     "Spain allows a rectifying-invoice series; finance has to choose before the Spanish entity launches.", 0.35,
+     ("compliance",)),
+    ("note", "Month-end war room starts at 23:30 UTC on the last day",
+     "Whoever is on call joins the #month-end channel; finance joins at 07:00 UTC on the 1st.", 0.3,
+     ("month-end",)),
+)
+
+# Older memories a later one replaced: (start of the newer one's title, kind, title, body).
+SUPERSEDED_MEMORIES = (
+    ("Reject usage events older than 72", "decision", "Reject usage events older than 24 hours at ingestion",
+     "Events older than a day are rejected with 422; late clients must drop them."),
+    ("Dunning emails use the customer's", "decision", "Dunning emails are sent in English only",
+     "One template set is all we can maintain for now; translations later."),
+    ("Admin invoice search uses a trigram", "decision", "Admin invoice search uses ILIKE on the customer name",
+     "A sequential scan is fine at our size; revisit when it passes 500 ms."),
+    ("Webhook tasks retry with", "decision", "Webhook tasks fail at once when the payment row is missing",
+     "A missing row means a bug; fail loudly and let Sentry tell us."),
+)
+
+
+def demo_memories(now: datetime) -> list[dict]:
+    """The demo's memories, as `schema.add_memories` takes them; the same for the same `now`."""
+    import random
+
+    rng = random.Random(MEMORY_SEED)
+    drafts: list[dict] = []
+
+    def draft(kind, title, body, importance, tags, age=None, project=MEMORY_PROJECT) -> dict:
+        memory = dict(kind=kind, title=title, body=body, importance=round(importance, 2), tags=list(tags),
+                      project=project, age=age if age is not None else min(420.0, rng.expovariate(1 / 70)))
+        drafts.append(memory)
+        return memory
+
+    for kind, title, body, importance, tags in MEMORIES:
+        draft(kind, title, body, importance, tags, project=None if kind == "preference" else MEMORY_PROJECT)
+    handwritten = list(drafts)
+    for newer, kind, title, body in SUPERSEDED_MEMORIES:
+        replacement = next(m for m in handwritten if m["title"].startswith(newer))
+        old = draft(kind, title, body, max(0.1, replacement["importance"] - 0.2), replacement["tags"],
+                    age=replacement["age"] + rng.uniform(40, 200))
+        old["superseded_by"] = replacement
+
+    for Name, name, module, table, metric, slug, tags in COMPONENTS:
+        (exc, message, why), (exc2, message2, why2) = rng.sample(ERRORS, 2)
+        fix_a, fix_b = rng.sample(FIXES, 2)
+        a = rng.randrange(40, 400)
+        slots = dict(
+            Name=Name, name=name, module=module, table=table, metric=metric, slug=slug,
+            person=rng.choice(PEOPLE), n=rng.randrange(3, 60), a=a, b=a * rng.randrange(3, 12),
+            pct=rng.randrange(3, 25), rows=rng.randrange(2, 480), wait=rng.choice(SLOW_PARTS).format(table=table),
+            warning=rng.choice(WARNINGS), weekday=rng.choice(WEEKDAYS), exc=exc, message=message, why=why,
+            exc2=exc2, message2=message2, why2=why2,
+            fix_title=fix_a[0], symptom=fix_a[1], cause=fix_a[2], fix=fix_a[3], issue=rng.randrange(200, 990),
+            fix_title2=fix_b[0], symptom2=fix_b[1], cause2=fix_b[2], fix2=fix_b[3], issue2=rng.randrange(200, 990),
+        )
+        for kind, title, body, likely in COMPONENT_TEMPLATES:
+            if rng.random() >= likely:
+                continue  # not every component has a memory of every sort
+            importance = rng.betavariate(2, 2.5) + (0.15 if kind in ("decision", "procedure") else 0)
+            draft(kind, title.format(**slots), body.format(**slots), min(1.0, importance), tags)
+
+    # Some old observations are archived; a few decisions are still proposals.
+    observations = sorted((m for m in drafts if m["kind"] == "observation"), key=lambda m: -m["age"])
+    for memory in observations[:8]:
+        memory["status"] = "archived"
+    for memory in drafts:
+        if memory["title"].endswith("(proposed)"):
+            memory["status"] = "pending"
+
+    memories = []
+    ids = {id(m): f"demo-{n:03d}" for n, m in enumerate(drafts, start=1)}
+    for memory in drafts:
+        created = (now - timedelta(days=memory["age"])).replace(microsecond=0)
+        if memory.get("superseded_by") is not None:
+            memory["status"] = "superseded"
+        events = _demo_events(rng, created, now)
+        memories.append(dict(
+            id=ids[id(memory)], kind=memory["kind"], title=memory["title"], body=memory["body"],
+            tags=memory["tags"], project=memory["project"], importance=memory["importance"],
+            status=memory.get("status", "active"),
+            superseded_by=ids[id(memory["superseded_by"])] if memory.get("superseded_by") else None,
+            created_at=_utc(created), updated_at=_utc(created),
+            last_accessed=_utc(max(at for at, _ in events)) if events else None,
+            events=[(_utc(at), event, f"demo-session-{at:%m%d}") for at, event in events],
+        ))
+    return memories
+
+
+def _demo_events(rng, created: datetime, now: datetime) -> list[tuple[datetime, str]]:
+    """Usage for about half the memories: some always used when retrieved, some never."""
+    if rng.random() < 0.5:
+        return []
+    usefulness = rng.choice((0.0, 0.2, 0.5, 0.8, 1.0))
+    span = max(60.0, (now - created).total_seconds())
+    events = []
+    for _ in range(rng.randint(1, 9)):
+        at = min(now, created + timedelta(seconds=rng.uniform(0, span))).replace(microsecond=0)
+        events.append((at, "retrieved"))
+        if rng.random() < 0.5:
+            events.append((at + timedelta(seconds=1), "included"))
+        if rng.random() < usefulness:
+            events.append((at + timedelta(seconds=2), "referenced"))
+    return sorted(set(events))
+
+
+def _utc(when: datetime) -> str:
+    return when.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def write_demo_memory_db(root: Path, now: datetime) -> Path:
+    """Create the demo's `.context/memory.db` (ctxtui's schema) and return its path.
+
+    Called by `write_demo` after `.context/` is written; refuses to touch an
+    existing file, as `write_demo` has just removed the old one.
+    """
+    from ctxtui.engine.memory.schema import add_memories
+
+    path = demo_memory_db_path(root)
+    if path.exists():
+        raise FileExistsError(f"{path} exists; the demo database is only written fresh")
+    add_memories(path, demo_memories(now))
+    return path

@@ -83,7 +83,9 @@ class Session:
         """
         report = progress or (lambda stage, step: None)
         context_dir = self.project / ".context"
-        context_changed = changed is None or any(context_dir in p.parents or p == context_dir for p in changed)
+        # The database may live in .context/ (the default): its commits are not .context/ edits.
+        context_changed = changed is None or any(
+            (context_dir in p.parents or p == context_dir) and not self._is_db_file(p) for p in changed)
         db_changed = changed is None or self.db is None or any(p.name.startswith(self.db.name) for p in changed)
         if not context_changed:
             if not db_changed or self._memory_source is None or not self._memory_source.changed():
@@ -97,6 +99,12 @@ class Session:
         if db_changed:
             self._memory_entries = None
         return self._finish_load(workspace, None, True, report)
+
+    def _is_db_file(self, path: Path) -> bool:
+        """The memory database or one of SQLite's files beside it (-wal, -shm, -journal)."""
+        if self.db is None or path.name not in {self.db.name + s for s in ("", "-wal", "-shm", "-journal")}:
+            return False
+        return path.absolute().parent == self.db.absolute().parent
 
     def _finish_load(self, workspace: Workspace, budget, keep_budget, report) -> list[Problem]:
         now = self.clock()

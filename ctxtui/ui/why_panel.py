@@ -114,4 +114,9 @@ class WhyPanel(VerticalScroll):
         yield Static(id="why-body")
 
     def show(self, content: Text) -> None:
-        self.query_one("#why-body", Static).update(content)
+        body = self.query_one("#why-body", Static)
+        # Textual 8.2.8 caches a widget's box model by `_layout_updates`, which `refresh(layout=True)`
+        # bumps only when no layout is pending. Two updates in one frame (thresholds arrive, then the
+        # first selection) could keep the first text's height: a 12-line explanation cut to 1 line.
+        body._layout_updates += 1
+        body.update(content)

@@ -1,0 +1,257 @@
+"""TUI benchmarks: slider step to updated screen, and start-up to the first full screen.
+
+Prints figures; it asserts nothing. Run with `.venv/bin/python bench/bench_tui.py`
+(`--quick` for fewer samples, `--skip-tmux`, `--skip-50k`). Targets: a slider
+step ≤ 30 ms on ctx-large and ≤ 60 ms on 10,000 entries; start-up ≤ 1 s.
+
+How a step is timed, headless (`App.run_test`), on the real app:
+- `_show_view` is wrapped: its end is when every widget has been given the new
+  budget's packet (status, tier bars, table rows, why panel);
+- `App._display` is wrapped: it is called right after the compositor has
+  rendered a frame's update, and here the update is also encoded to terminal
+  escape codes (what a real driver writes), so "frame" is the first frame
+  finished after `_show_view`;
+- a step starts when the key event is handed to the driver, exactly as a
+  terminal's key would be, and its time is `key → show` and `key → frame`.
+Between steps all workers (real-token count, thresholds) are let finish, so
+each step is measured alone; the real-token count a step starts still runs
+during that step's own paint, as in the app.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from textual import events  # noqa: E402
+from textual._compositor import CompositorUpdate  # noqa: E402
+
+from ctxtui.app import LARGE_WORKSPACE, CtxtuiApp  # noqa: E402
+from ctxtui.session import Session  # noqa: E402
+
+CORPUS = Path(os.environ.get("CTXTUI_CORPUS", ROOT.parent / "shared" / "corpus"))
+NOW = datetime(2026, 11, 21, 23, 56, 8, tzinfo=timezone.utc)
+NOW_ARG = "2026-11-21T23:56:08Z"
+SIZE = (160, 45)
+CHARACTERS = {"right_square_bracket": "]"}
+
+
+class Probe:
+    """Timestamps of `_show_view` ends and of finished frames, for one app."""
+
+    def __init__(self, app: CtxtuiApp) -> None:
+        self.shows: list[tuple[float, int]] = []  # (time, budget shown)
+        self.frames: list[float] = []
+        self.changed: asyncio.Event | None = None  # set on both; waiting costs the app nothing
+        show_view, display = app._show_view, app._display
+
+        def timed_show_view(view, rows) -> None:
+            show_view(view, rows)
+            self.shows.append((time.perf_counter(), view.budget))
+            self._notify()
+
+        def timed_display(screen, renderable) -> None:
+            if isinstance(renderable, CompositorUpdate):
+                renderable.render_segments(app.console)  # the escape codes a terminal driver would write
+            display(screen, renderable)
+            self.frames.append(time.perf_counter())
+            self._notify()
+
+        app._show_view = timed_show_view
+        app._display = timed_display
+
+    def _notify(self) -> None:
+        if self.changed is not None:
+            self.changed.set()
+
+    async def until(self, condition, timeout: float = 60.0, what: str = "") -> None:
+        """Wait, without polling (a polling loop would take the GIL from the app's workers)."""
+        if self.changed is None:
+            self.changed = asyncio.Event()
+        deadline = time.perf_counter() + timeout
+        while not condition():
+            self.changed.clear()
+            if condition():
+                return
+            remaining = deadline - time.perf_counter()
+            if remaining <= 0:
+                raise TimeoutError(f"timed out waiting for {what}")
+            try:
+                await asyncio.wait_for(self.changed.wait(), remaining)
+            except TimeoutError:
+                pass
+
+    def show_of(self, budget: int, after: float) -> float | None:
+        return next((t for t, b in self.shows if b == budget and t >= after), None)
+
+    def frame_after(self, moment: float) -> float | None:
+        return next((t for t in self.frames if t >= moment), None)
+
+
+def make_app(project: Path, db: Path | None = None, budget: int = 4000, real_tokens: bool = True) -> CtxtuiApp:
+    session = Session(project=project, db=db, clock=lambda: NOW, root_path="/project")
+    return CtxtuiApp(session, budget=budget, theme_name="ctxtui-dark", watch=False, real_tokens=real_tokens)
+
+
+@dataclass
+class StepTimes:
+    show: list[float] = field(default_factory=list)
+    frame: list[float] = field(default_factory=list)
+
+
+@dataclass
+class Run:
+    startup_show: float
+    startup_frame: float
+    entries: int
+    steps: dict[str, StepTimes]
+
+
+async def run_app(project: Path, db: Path | None, keys: dict[str, int], steps: int, real_tokens: bool = True) -> Run:
+    """Start the app, time its first screen, then time `steps` presses of each key."""
+    started = time.perf_counter()
+    app = make_app(project, db, real_tokens=real_tokens)
+    probe = Probe(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await probe.until(lambda: probe.shows, what="the first screen")
+        first_show = probe.shows[0][0]
+        await probe.until(lambda: probe.frame_after(first_show) is not None, what="the first frame")
+        startup = (first_show - started, probe.frame_after(first_show) - started)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        app.query_one("#slider").focus()
+        await pilot.pause()
+        results: dict[str, StepTimes] = {}
+        for key, delta in keys.items():
+            times = results.setdefault(key, StepTimes())
+            for _ in range(steps):
+                target = app.session.budget + delta
+                t0 = time.perf_counter()
+                app._driver.send_message(events.Key(key, CHARACTERS.get(key)))
+                await probe.until(lambda: probe.show_of(target, t0) is not None, what=f"budget {target}")
+                shown = probe.show_of(target, t0)
+                await probe.until(lambda: probe.frame_after(shown) is not None, what="the frame")
+                times.show.append(shown - t0)
+                times.frame.append(probe.frame_after(shown) - t0)
+                await app.workers.wait_for_complete()
+                await pilot.pause()
+        return Run(*startup, app.session.entry_count, results)
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:7.1f} ms"
+
+
+def p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+
+
+def report_steps(label: str, run: Run, target_ms: float, note: str = "") -> None:
+    for key, times in run.steps.items():
+        name = {"right": "→ (+1)", "right_square_bracket": "] (+100)"}.get(key, key)
+        print(f"  {note}slider step {name:9s} key→show  median {ms(statistics.median(times.show))}  "
+              f"p95 {ms(p95(times.show))}   key→frame  median {ms(statistics.median(times.frame))}  "
+              f"p95 {ms(p95(times.frame))}  max {ms(max(times.frame))}  (n={len(times.frame)}, "
+              f"target ≤ {target_ms:.0f} ms)")
+
+
+def bench_workspace(label: str, project: Path, db: Path | None, steps: int, target_ms: float,
+                    startups: int = 1, diagnose: bool = False) -> None:
+    keys = {"right": 1, "right_square_bracket": 100}
+    first = asyncio.run(run_app(project, db, keys, steps))
+    path = "worker" if first.entries > LARGE_WORKSPACE else "UI thread"
+    print(f"{label}: {first.entries:,} entries (recompute on the {path})")
+    report_steps(label, first, target_ms)
+    if diagnose:  # how much of a frame's wait is the o200k_base count a step starts (a thread, sharing the GIL)
+        report_steps(label, asyncio.run(run_app(project, db, keys, steps, real_tokens=False)), target_ms,
+                     note="[diagnostic, real-token count off] ")
+    starts = [first] + [asyncio.run(run_app(project, db, {}, 0)) for _ in range(startups - 1)]
+    later = starts[1:]
+    line = (f"  start-up headless (app constructed → first _show_view / first frame): first run "
+            f"{ms(first.startup_show)} / {ms(first.startup_frame)}")
+    if later:
+        line += (f"; later runs median {ms(statistics.median(r.startup_show for r in later))} / "
+                 f"{ms(statistics.median(r.startup_frame for r in later))} (n={len(later)})")
+    print(line + "  (target ≤ 1 s)")
+
+
+def bench_tmux_startup(project: Path, runs: int, extra: list[str] | None = None) -> None:
+    """A real process in a real terminal: spawn → status line on screen (capture-pane polling)."""
+    from tests.e2e.terminal import CTXTUI, TMUX, Terminal
+
+    if TMUX is None:
+        print("  start-up in tmux: skipped (tmux not installed)")
+        return
+    times = []
+    for _ in range(runs):
+        with tempfile.TemporaryDirectory(prefix="ctxtui-bench-") as work:
+            with Terminal(Path(work), *SIZE) as term:
+                start = time.perf_counter()
+                term.start([str(CTXTUI), str(project), "--budget", "4000", "--now", NOW_ARG, *(extra or [])])
+                term.wait_for(lambda s: "budget 4,000" in s and "●" in s, "the status line",
+                              timeout=60, settle=False, interval=0.005)
+                times.append(time.perf_counter() - start)
+                term.send("q")
+                try:
+                    term.wait_until_ended(timeout=10)
+                except AssertionError:
+                    pass
+    print(f"  start-up in tmux (spawn → status line visible, capture-pane every ~5 ms): median "
+          f"{ms(statistics.median(times))}, min {ms(min(times))}, max {ms(max(times))} (n={runs}, target ≤ 1 s)")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description="TUI latency benchmarks (prints figures, asserts nothing).")
+    parser.add_argument("--quick", action="store_true", help="fewer samples")
+    parser.add_argument("--skip-tmux", action="store_true")
+    parser.add_argument("--skip-50k", action="store_true")
+    args = parser.parse_args()
+    steps = 15 if args.quick else 40
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, terminal {SIZE[0]}×{SIZE[1]}")
+
+    large = CORPUS / "ctx-large"
+    if (large / ".context").is_dir():
+        bench_workspace("ctx-large (real corpus)", large, None, steps, 30, startups=1 if args.quick else 6,
+                        diagnose=True)
+        if not args.skip_tmux:
+            bench_tmux_startup(large, 3 if args.quick else 8)
+    else:
+        print(f"ctx-large: skipped (no corpus at {CORPUS}; set CTXTUI_CORPUS)")
+
+    from ctxtui.engine.synth import write_workspace
+
+    with tempfile.TemporaryDirectory(prefix="ctxtui-bench-") as scratch:
+        synth = write_workspace(Path(scratch) / "synth10k", tasks=2000, decisions=5000, learnings=5000,
+                                conventions=80, steering=3, seed=1, now=NOW)
+        bench_workspace("synthetic 10k (2,000 tasks, 5,000 decisions, 5,000 learnings)", synth, None,
+                        max(10, steps // 2), 60, startups=1 if args.quick else 4, diagnose=True)
+
+        if not args.skip_50k:
+            from ctxtui.engine.memory.synth import build_native_db
+
+            db = Path(scratch) / "memories-50k.db"
+            started = time.perf_counter()
+            build_native_db(db, 50_000, 1, NOW)
+            base = large if (large / ".context").is_dir() else synth
+            print(f"(50,000-memory database built in {time.perf_counter() - started:.1f} s, joined to {base.name})")
+            bench_workspace(f"{base.name} + 50,000 memories", base, db, max(8, steps // 4), 60,
+                            startups=1 if args.quick else 3)
+            if not args.skip_tmux:
+                bench_tmux_startup(base, 2 if args.quick else 3, ["--db", str(db)])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,205 @@
+#!/usr/bin/env python3
+"""Regenerate `screenshots/`: the app, headless, in each state the README shows.
+
+Each shot runs `CtxtuiApp` under `App.run_test(size=...)` with a pinned "now"
+(2026-11-21T23:56:08Z) and root path (`/project`), waits for every worker
+(load, thresholds, real-token count) and writes `App.save_screenshot` SVGs;
+where `rsvg-convert` exists (Debian: `apt-get install librsvg2-bin`) a PNG
+beside each. Without the shared corpus only the demo workspace is shot.
+
+    .venv/bin/python scripts/screenshots.py            # everything
+    .venv/bin/python scripts/screenshots.py demo why   # shots whose name contains "demo" or "why"
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from ctxtui.app import CtxtuiApp  # noqa: E402
+from ctxtui.engine.model import Fate  # noqa: E402
+from ctxtui.session import Session  # noqa: E402
+from ctxtui.ui.entries_table import EntriesTable  # noqa: E402
+
+NOW = datetime(2026, 11, 21, 23, 56, 8, tzinfo=timezone.utc)
+ROOT_PATH = "/project"
+CORPUS = Path(os.environ.get("CTXTUI_CORPUS", ROOT.parent / "shared" / "corpus"))
+OUT = ROOT / "screenshots"
+WIDE = (160, 45)
+
+Setup = Callable[[CtxtuiApp, object], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class Shot:
+    name: str
+    project: str  # a corpus folder name, or "demo"
+    budget: int
+    theme: str = "ctxtui-dark"
+    size: tuple[int, int] = WIDE
+    setup: Setup | None = None
+    note: str = ""
+
+
+async def select_summarized_learning(app: CtxtuiApp, pilot) -> None:
+    assert app.view is not None
+    key = next(o.entry.key for o in app.view.packet.outcomes
+               if o.entry.section == "learnings" and o.fate is Fate.SUMMARIZED)
+    table = app.query_one(EntriesTable)
+    table.focus()
+    if not table.select_key(key):
+        raise RuntimeError(f"summarized learning {key} is not in the table")
+
+
+async def open_preview(app: CtxtuiApp, pilot) -> None:
+    await pilot.press("p")
+
+
+SHOTS: tuple[Shot, ...] = (
+    Shot("main-dark", "ctx-large", 4000, note="ctx-large at 4,000 tokens"),
+    Shot("why-summarized-learning", "ctx-large", 4000, setup=select_summarized_learning,
+         note="the why panel on a summarized learning"),
+    Shot("preview-markdown", "ctx-large", 4000, setup=open_preview, note="the Markdown preview"),
+    Shot("dogfood-16000", "ctx-dogfood", 16000, note="ctx-dogfood at 16,000 tokens"),
+    Shot("theme-light", "ctx-large", 4000, theme="ctxtui-light"),
+    Shot("theme-high-contrast", "ctx-large", 4000, theme="ctxtui-high-contrast"),
+    Shot("demo", "demo", 8000, note="the built-in demo workspace"),
+    Shot("small-80x24", "ctx-large", 4000, size=(80, 24), note="an 80×24 terminal"),
+)
+
+
+def project_for(shot: Shot, scratch: Path) -> tuple[Path, Path | None]:
+    """(project folder, memory database or None) for a shot."""
+    if shot.project != "demo":
+        return CORPUS / shot.project, None
+    from ctxtui.demo import demo_memory_db_path, write_demo
+
+    project = write_demo(scratch / "demo", NOW)  # as `ctxtui demo` does, at the pinned "now"
+    db = demo_memory_db_path(project)
+    return project, db if db.exists() else None
+
+
+async def settled(app: CtxtuiApp, pilot, rounds: int = 100) -> None:
+    """Until no worker runs and two frames in a row are identical.
+
+    A finished worker may start another, and the table's `Selected` reaches the
+    why panel a message later than the rows, so "workers done" alone is not enough.
+    """
+    previous = None
+    for _ in range(rounds):
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        if app.view is None or any(w.is_running for w in app.workers):
+            previous = None
+            continue
+        frame = app.export_screenshot()
+        if frame == previous:
+            return
+        previous = frame
+    raise RuntimeError("the app did not settle")
+
+
+def stale_why_layout(app: CtxtuiApp) -> str | None:
+    """A known app bug: the why panel sometimes keeps the one-line height of its first
+    text ("Select an entry…") after the full explanation arrives, until the next resize.
+    Returns a description when the shot caught it."""
+    from textual.widgets import Static
+
+    try:
+        body = app.screen.query_one("#why-body", Static)
+    except Exception:  # another screen (the preview) is showing
+        return None
+    needed = body.visual.get_height(body.styles, body.size.width)
+    if body.size.height < needed:
+        return f"why panel laid out {body.size.height} line(s) high for {needed} lines of text"
+    return None
+
+
+async def take(shot: Shot, out: Path, scratch: Path, attempts: int = 3) -> Path:
+    for attempt in range(1, attempts + 1):
+        project, db = project_for(shot, scratch)
+        session = Session(project=project, db=db, clock=lambda: NOW, root_path=ROOT_PATH)
+        app = CtxtuiApp(session, budget=shot.budget, theme_name=shot.theme, watch=False)
+        async with app.run_test(size=shot.size) as pilot:
+            await settled(app, pilot)
+            if shot.setup is not None:
+                await shot.setup(app, pilot)
+                await settled(app, pilot)
+            if app.theme != shot.theme:
+                raise RuntimeError(f"theme {shot.theme} not applied (got {app.theme})")
+            problem = stale_why_layout(app)
+            if problem is None or attempt == attempts:
+                app.save_screenshot(f"{shot.name}.svg", str(out))
+                if problem:
+                    print(f"warn  {shot.name}: {problem} (kept after {attempts} attempts)", file=sys.stderr)
+                return out / f"{shot.name}.svg"
+        print(f"warn  {shot.name}: {problem}; shooting again", file=sys.stderr)
+    raise AssertionError("unreachable")
+
+
+def to_png(svg: Path, converter: str) -> Path:
+    """Rasterise for the README. Rich writes runs of spaces as NBSP in `textLength`-fitted
+    `<text>` runs; rsvg-convert then drops a leading NBSP and the run starts a cell early
+    (headers and " ⚠ over budget" shift left). Plain spaces with `xml:space="preserve"` draw true.
+    """
+    png = svg.with_suffix(".png")
+    text = svg.read_text(encoding="utf-8").replace("&#160;", " ")
+    text = text.replace("<svg ", '<svg xml:space="preserve" ', 1)
+    with tempfile.NamedTemporaryFile("w", suffix=".svg", encoding="utf-8", delete=False) as plain:
+        plain.write(text)
+    try:
+        subprocess.run([converter, "--format=png", "--output", str(png), plain.name], check=True, timeout=60)
+    finally:
+        os.unlink(plain.name)
+    return png
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("only", nargs="*", help="only shots whose name contains one of these")
+    parser.add_argument("--out", type=Path, default=OUT, help=f"output folder (default: {OUT})")
+    parser.add_argument("--no-png", action="store_true", help="SVG only")
+    args = parser.parse_args(argv)
+
+    have_corpus = (CORPUS / "ctx-large" / ".context").is_dir()
+    if not have_corpus:
+        print(f"corpus not found at {CORPUS} (set CTXTUI_CORPUS): only the demo is shot", file=sys.stderr)
+    converter = None if args.no_png else shutil.which("rsvg-convert")
+    if converter is None and not args.no_png:
+        print("rsvg-convert not found (apt-get install librsvg2-bin): SVG only", file=sys.stderr)
+    args.out.mkdir(parents=True, exist_ok=True)
+
+    with tempfile.TemporaryDirectory(prefix="ctxtui-shots-") as scratch:
+        # Built-in themes only: a user's theme file of the same name must not change the pictures.
+        os.environ["XDG_CONFIG_HOME"] = str(Path(scratch) / "config")
+        for shot in SHOTS:
+            if args.only and not any(word in shot.name for word in args.only):
+                continue
+            if shot.project != "demo" and not (CORPUS / shot.project / ".context").is_dir():
+                print(f"skip  {shot.name}: {CORPUS / shot.project} not found")
+                continue
+            started = time.perf_counter()
+            svg = asyncio.run(take(shot, args.out, Path(scratch)))
+            made = [svg.name]
+            if converter:
+                made.append(to_png(svg, converter).name)
+            print(f"wrote {' + '.join(made)} ({shot.size[0]}×{shot.size[1]}, {shot.theme}"
+                  f"{', ' + shot.note if shot.note else ''}) in {time.perf_counter() - started:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,17 @@
+"""App-level fixtures: no user config or themes from the machine, no real clipboard tool."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def isolated_user_config(tmp_path_factory, monkeypatch):
+    """Point XDG_CONFIG_HOME at an empty folder, so a developer's themes never change a test."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("xdg-config")))
+
+
+@pytest.fixture(autouse=True)
+def no_system_clipboard(monkeypatch):
+    """Copying uses OSC 52 only: no xclip/wl-copy/pbcopy is ever run by a test."""
+    monkeypatch.setattr("ctxtui.ui.clipboard.clipboard_command", lambda *args, **kwargs: None)

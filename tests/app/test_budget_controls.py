@@ -1,0 +1,140 @@
+"""Changing the budget: drag the slider, its keys, `[`/`]`, and typing an exact value with `b`."""
+
+from __future__ import annotations
+
+import pytest
+
+from ctxtui.session import MAX_BUDGET, MIN_BUDGET
+from ctxtui.ui.budget_input import BudgetInputScreen
+from ctxtui.ui.slider import BudgetSlider
+from ctxtui.ui.tier_bars import TierBars
+from tests.app.helpers import SIZE, fates, make_app, settle, status_text
+from tests.conftest import corpus_path, needs_corpus
+
+pytestmark = needs_corpus
+
+
+def assert_shows_budget(app, budget: int) -> None:
+    """Session, packet, slider, status line and tier bars all agree on `budget`."""
+    assert app.session.budget == budget
+    assert app.view is not None and app.view.budget == budget and app.view.packet.budget == budget
+    assert app.query_one(BudgetSlider).value == budget
+    assert f"budget {budget:,} · used ~{app.view.packet.tokens_used:,} ctx" in status_text(app)
+    bars = app.query_one(TierBars)
+    assert bars.budget == budget and list(bars.tiers) == list(app.view.packet.tiers)
+
+
+@pytest.mark.asyncio
+async def test_dragging_the_slider_recomputes_everything():
+    app = make_app(corpus_path("ctx-dogfood"), budget=4000, real_tokens=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        slider = app.query_one(BudgetSlider)
+        assert_shows_budget(app, 4000)
+        before_fates, before_tiers, before_status = fates(app), list(app.view.packet.tiers), status_text(app)
+
+        start = slider.thumb_x()
+        await pilot.mouse_down(slider, offset=(start, 0))  # grab the thumb: no change yet
+        assert slider.dragging
+        await pilot.hover(slider, offset=(start - 12, 0))
+        await pilot.hover(slider, offset=(start - 25, 0))
+        await pilot.mouse_up(slider, offset=(start - 25, 0))
+        await settle(pilot)
+
+        assert not slider.dragging and app.mouse_captured is None
+        dragged = slider.value_at(start - 25)
+        assert MIN_BUDGET < dragged < 2000  # 25 cells left of 4,000 on the log track
+        assert_shows_budget(app, dragged)
+        assert status_text(app) != before_status
+        assert list(app.view.packet.tiers) != before_tiers
+        after_fates = fates(app)
+        assert after_fates.keys() == before_fates.keys()
+        changed = [key for key in before_fates if before_fates[key] != after_fates[key]]
+        assert changed, "a smaller budget must change at least one entry's fate"
+        assert app.view.packet.counts()["included"] < sum(v == "included" for v in before_fates.values())
+
+        # Dragging back to the right, past the end of the track, clamps at the maximum.
+        await pilot.mouse_down(slider, offset=(slider.thumb_x(), 0))
+        await pilot.hover(None, offset=(SIZE[0] - 1, 1))
+        await pilot.mouse_up(None, offset=(SIZE[0] - 1, 1))
+        await settle(pilot)
+        assert_shows_budget(app, MAX_BUDGET)
+
+
+@pytest.mark.asyncio
+async def test_slider_keys_when_focused():
+    app = make_app(corpus_path("ctx-dogfood"), budget=4000, real_tokens=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        slider = app.query_one(BudgetSlider)
+        assert app.focused is slider  # the first load focuses the slider
+
+        await pilot.press("right")
+        await settle(pilot)
+        assert_shows_budget(app, 4001)
+        await pilot.press("left", "left")
+        await settle(pilot)
+        assert_shows_budget(app, 3999)
+
+        await pilot.press("pageup")
+        await settle(pilot)
+        up = app.session.budget
+        assert up > 3999 + 100
+        assert_shows_budget(app, up)
+        await pilot.press("pagedown")
+        await settle(pilot)
+        assert app.session.budget < up
+        assert_shows_budget(app, app.session.budget)
+
+        await pilot.press("end")
+        await settle(pilot)
+        assert_shows_budget(app, MAX_BUDGET)
+        await pilot.press("home")
+        await settle(pilot)
+        assert_shows_budget(app, MIN_BUDGET)
+        # At budget 0 nothing but "always" content can be in the packet.
+        assert app.view.packet.counts()["included"] < 10
+
+
+@pytest.mark.asyncio
+async def test_bracket_keys_nudge_the_budget_from_anywhere():
+    app = make_app(corpus_path("ctx-dogfood"), budget=4000, real_tokens=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("tab")  # focus leaves the slider: the app keys still work
+        assert not isinstance(app.focused, BudgetSlider)
+        await pilot.press("right_square_bracket")
+        await settle(pilot)
+        assert_shows_budget(app, 4100)
+        await pilot.press("left_square_bracket", "left_square_bracket", "left_square_bracket")
+        await settle(pilot)
+        assert_shows_budget(app, 3800)
+        await pilot.press("right_curly_bracket")
+        await settle(pilot)
+        assert_shows_budget(app, 4800)
+        await pilot.press("left_curly_bracket")
+        await settle(pilot)
+        assert_shows_budget(app, 3800)
+
+
+@pytest.mark.asyncio
+async def test_typing_an_exact_budget():
+    app = make_app(corpus_path("ctx-dogfood"), budget=4000, real_tokens=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        before = fates(app)
+        await pilot.press("b")
+        await pilot.pause()
+        assert isinstance(app.screen, BudgetInputScreen)
+        await pilot.press(*"12345", "enter")  # the current value is selected: typing replaces it
+        await settle(pilot)
+        assert not isinstance(app.screen, BudgetInputScreen)
+        assert_shows_budget(app, 12345)
+        assert fates(app) != before
+
+        await pilot.press("b")
+        await pilot.pause()
+        await pilot.press(*"777", "escape")  # Esc cancels: nothing changes
+        await settle(pilot)
+        assert not isinstance(app.screen, BudgetInputScreen)
+        assert_shows_budget(app, 12345)

@@ -1,0 +1,190 @@
+"""Pack preview (Markdown and JSON, byte for byte), copy to the clipboard, save to a file."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import TabbedContent, TextArea
+
+from ctxtui.engine.render import to_json, to_markdown
+from ctxtui.ui.preview import PreviewScreen
+from ctxtui.ui.save_screen import SaveScreen
+from tests.app.helpers import SIZE, make_app, notices, settle, small_workspace, snapshot_ready
+from tests.conftest import corpus_path, needs_corpus
+
+
+@needs_corpus
+@pytest.mark.asyncio
+async def test_preview_shows_exactly_the_rendered_packet():
+    app = make_app(corpus_path("ctx-dogfood"), budget=4000, real_tokens=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("p")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, PreviewScreen)
+        markdown = screen.query_one("#text-md", TextArea)
+        assert markdown.text == to_markdown(app.view.packet)
+        assert markdown.read_only
+        assert screen.current_format == "md"
+        assert "budget 4,000" in str(screen.query_one("#preview-title").content)
+
+        await pilot.press("j")
+        await pilot.pause()
+        assert screen.query_one(TabbedContent).active == "tab-json" and screen.current_format == "json"
+        assert screen.query_one("#text-json", TextArea).text == to_json(app.view.packet)
+        await pilot.press("m")
+        await pilot.pause()
+        assert screen.current_format == "md"
+
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, PreviewScreen)
+
+
+@needs_corpus
+@pytest.mark.asyncio
+async def test_preview_follows_the_budget_it_was_opened_at():
+    app = make_app(corpus_path("ctx-dogfood"), budget=4000, real_tokens=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("right_curly_bracket")  # 5,000
+        await settle(pilot)
+        await pilot.press("p")
+        await pilot.pause()
+        text = app.screen.query_one("#text-md", TextArea).text
+        assert text == to_markdown(app.session.engine.assemble(5000))
+        assert text != to_markdown(app.session.engine.assemble(4000))
+
+
+@needs_corpus
+@pytest.mark.asyncio
+async def test_copy_from_the_preview_puts_the_visible_format_on_the_clipboard():
+    app = make_app(corpus_path("ctx-dogfood"), budget=4000)
+    async with app.run_test(size=SIZE) as pilot:
+        await snapshot_ready(pilot)  # the o200k count is in, so the notice quotes it
+        tokens = app.view.packet.tokens_used
+        real = app._real_count[2]
+        await pilot.press("p")
+        await pilot.pause()
+        await pilot.press("c")
+        await pilot.pause()
+        assert app.clipboard == to_markdown(app.view.packet)
+        copied = [n for n in notices(app) if n.startswith("Copied the Markdown packet")]
+        assert copied and f"~{tokens:,} tokens" in copied[-1] and f"{real:,} o200k_base" in copied[-1]
+        assert "OSC 52" in copied[-1]
+
+        await pilot.press("j", "c")
+        await pilot.pause()
+        assert app.clipboard == to_json(app.view.packet)
+        assert any(n.startswith("Copied the JSON packet") and f"~{tokens:,} tokens" in n for n in notices(app))
+
+
+@needs_corpus
+@pytest.mark.asyncio
+async def test_c_on_the_main_screen_copies_markdown():
+    app = make_app(corpus_path("ctx-dogfood"), budget=2000, real_tokens=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("c")
+        await pilot.pause()
+        assert app.clipboard == to_markdown(app.view.packet)
+        assert any(f"~{app.view.packet.tokens_used:,} tokens" in n for n in notices(app))
+        await pilot.press("C")
+        await pilot.pause()
+        assert app.clipboard == to_json(app.view.packet)
+
+
+@pytest.mark.asyncio
+async def test_copy_also_feeds_a_system_clipboard_tool(tmp_path, monkeypatch):
+    import sys
+
+    out = tmp_path / "clipboard.txt"
+    tool = [sys.executable, "-c", f"import sys; open({str(out)!r}, 'wb').write(sys.stdin.buffer.read())"]
+    monkeypatch.setattr("ctxtui.ui.clipboard.clipboard_command", lambda *a, **k: tool)
+    app = make_app(small_workspace(tmp_path / "proj"), budget=4000, real_tokens=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("c")
+        await pilot.pause()
+        assert out.read_text(encoding="utf-8") == app.clipboard == to_markdown(app.view.packet)
+        assert any("via OSC 52 and python" in n for n in notices(app))
+
+
+async def type_path(pilot, path: str) -> None:
+    """Answer the save prompt. Paths are typed relative to the working folder: each key costs ~0.1 s."""
+    await pilot.pause()
+    assert isinstance(pilot.app.screen, SaveScreen)
+    await pilot.press(*path, "enter")  # the suggested path is selected: typing replaces it
+    await settle(pilot)
+    assert not isinstance(pilot.app.screen, SaveScreen)
+
+
+@pytest.mark.asyncio
+async def test_w_saves_markdown_where_asked(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    app = make_app(small_workspace(tmp_path / "proj"), budget=4000, real_tokens=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        (tmp_path / "out").mkdir()
+        await pilot.press("w")
+        await type_path(pilot, "out/p.md")
+        target = tmp_path / "out" / "p.md"
+        assert target.read_text(encoding="utf-8") == to_markdown(app.view.packet)
+        assert any(n == "Saved out/p.md" for n in notices(app))
+
+        await pilot.press("w")  # Enter takes the suggestion: context-packet-<budget>.md here
+        await pilot.pause()
+        assert isinstance(app.screen, SaveScreen)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert (tmp_path / "context-packet-4000.md").read_text(encoding="utf-8") == to_markdown(app.view.packet)
+
+        await pilot.press("w", "escape")  # Esc: nothing written
+        await settle(pilot)
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["context-packet-4000.md", "out", "proj"]
+
+
+@pytest.mark.asyncio
+async def test_save_from_the_json_preview_and_refusal_inside_context(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    project = small_workspace(tmp_path / "proj")
+    before = sorted(p.name for p in (project / ".context").iterdir())
+    app = make_app(project, budget=4000, real_tokens=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("p", "j", "s")
+        await type_path(pilot, "p.json")
+        assert isinstance(app.screen, PreviewScreen)  # back to the preview
+        assert (tmp_path / "p.json").read_text(encoding="utf-8") == to_json(app.view.packet)
+
+        await pilot.press("s")
+        await type_path(pilot, "proj/.context/P.json")
+        assert sorted(p.name for p in (project / ".context").iterdir()) == before
+        refused = [n for n in notices(app) if n.startswith("Not saved:")]
+        assert refused and "refusing to write inside a .context directory" in refused[-1]
+
+        await pilot.press("s")
+        await type_path(pilot, "nope/p.json")  # a missing folder is an OSError: said, not raised
+        assert any(n.startswith("Not saved:") and "nope" in n for n in notices(app))
+        assert app.is_running and isinstance(app.screen, PreviewScreen)
+
+
+@needs_corpus
+@pytest.mark.asyncio
+async def test_an_open_preview_follows_budget_keys_and_copies_what_it_shows():
+    app = make_app(corpus_path("ctx-dogfood"), budget=4000, real_tokens=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("p")
+        await pilot.pause()
+        screen = app.screen
+        await pilot.press("right_curly_bracket")  # an App key: works under the preview
+        await settle(pilot)
+        assert app.screen is screen and app.view.budget == 5000
+        shown = screen.query_one("#text-md", TextArea).text
+        assert shown == to_markdown(app.session.engine.assemble(5000))
+        assert screen.query_one("#text-json", TextArea).text == to_json(app.view.packet)
+        assert "budget 5,000" in str(screen.query_one("#preview-title").content)
+        await pilot.press("c")
+        await pilot.pause()
+        assert app.clipboard == shown

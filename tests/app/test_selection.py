@@ -1,0 +1,81 @@
+"""The selected entry is tracked by key: a recompute, a sort or a filter keeps it selected."""
+
+from __future__ import annotations
+
+import pytest
+
+from ctxtui.engine.model import Fate
+from ctxtui.ui.entries_table import EntriesTable
+from ctxtui.ui.why_panel import FATE_SYMBOL
+from tests.app.helpers import SIZE, cursor_to, make_app, settle, table, why_text
+from tests.conftest import corpus_path, needs_corpus
+
+pytestmark = needs_corpus
+
+
+def first_key_whose_fate_changes(app, other_budget: int) -> tuple[int, str, Fate, Fate]:
+    """(packet position, key, fate now, fate at other_budget) of the first entry that moves."""
+    other = app.session.engine.assemble(other_budget)
+    for position, outcome in enumerate(app.view.packet.outcomes):
+        later = other.outcome(outcome.entry.key)
+        if later.fate is not outcome.fate and position > 3:
+            return position, outcome.entry.key, outcome.fate, later.fate
+    raise AssertionError("no entry changes fate")
+
+
+@pytest.mark.asyncio
+async def test_selection_survives_a_budget_change():
+    app = make_app(corpus_path("ctx-dogfood"), budget=4000, real_tokens=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        position, key, fate_before, fate_after = first_key_whose_fate_changes(app, 16000)
+        await pilot.press("tab")
+        assert isinstance(app.focused, EntriesTable)
+        await cursor_to(pilot, position)
+        await settle(pilot)
+        entries = table(app)
+        assert entries.selected_key == app.selected_key == key
+        title = app.view.packet.outcome(key).entry.title
+        assert f"{FATE_SYMBOL[fate_before]} {fate_before.value}" in why_text(app)
+        screen_line = entries.cursor_row - entries.scroll_offset.y
+
+        await pilot.press("b")
+        await pilot.pause()
+        await pilot.press(*"16000", "enter")
+        await settle(pilot)
+        assert app.view.budget == 16000
+        assert entries.selected_key == app.selected_key == key
+        assert app.view.packet.outcome(key).fate is fate_after
+        text = why_text(app)
+        assert f"{FATE_SYMBOL[fate_after]} {fate_after.value}" in text  # the panel follows the new fate
+        assert title in text
+        assert entries.cursor_row - entries.scroll_offset.y == screen_line  # and stays on its screen line
+
+
+@pytest.mark.asyncio
+async def test_selection_survives_sort_and_filter_and_click_selects():
+    app = make_app(corpus_path("ctx-dogfood"), budget=4000, real_tokens=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        entries = table(app)
+        await pilot.click(entries, offset=(5, 4))  # the header is line 0: this is the 4th row
+        await settle(pilot)
+        key = app.view.packet.outcomes[3].entry.key
+        assert entries.selected_key == app.selected_key == key
+
+        await pilot.press("s", "s", "s")  # fate, section, title
+        await settle(pilot)
+        assert entries.sort_column == "title"
+        assert entries.selected_key == app.selected_key == key
+        title = app.view.packet.outcome(key).entry.title
+        await pilot.press("slash")
+        await pilot.pause()
+        await pilot.press(*title[2:12], "enter")
+        await settle(pilot)
+        assert 0 < entries.shown_count < entries.total_count
+        assert entries.selected_key == app.selected_key == key
+        await pilot.press("escape")
+        await settle(pilot)
+        assert entries.shown_count == entries.total_count
+        assert entries.selected_key == app.selected_key == key
+        assert title in why_text(app)

@@ -1,0 +1,139 @@
+"""The why panel: fate, the numbers sentence, thresholds (once computed) and where the entry comes from."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from ctxtui.engine.explain import describe_threshold
+from ctxtui.engine.model import Fate
+from ctxtui.session import Session
+from ctxtui.ui.safe_text import clean_line
+from ctxtui.ui.why_panel import WhyPanel
+from tests.app.helpers import (
+    SIZE, assert_why_laid_out, cursor_to, make_app, rendered_lines, settle, small_workspace, table, why_text,
+)
+from tests.conftest import corpus_path, needs_corpus
+
+pytestmark = needs_corpus
+
+
+def first(app, section: str, fate: Fate) -> tuple[int, object]:
+    for position, outcome in enumerate(app.view.packet.outcomes):
+        if outcome.entry.section == section and outcome.fate is fate:
+            return position, outcome
+    raise AssertionError(f"no {fate.value} {section} entry")
+
+
+@pytest.mark.asyncio
+async def test_why_panel_explains_a_summarized_learning():
+    app = make_app(corpus_path("ctx-dogfood"), budget=4000, real_tokens=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert "Select an entry" not in why_text(app)  # the first row is selected from the start
+        position, outcome = first(app, "learnings", Fate.SUMMARIZED)
+        await pilot.press("tab")
+        await cursor_to(pilot, position)
+        await settle(pilot)
+        assert app.selected_key == outcome.entry.key
+
+        text = why_text(app)
+        lines = text.split("\n")
+        assert lines[0].startswith("◐ summarized  ·  learnings (tier 5)")
+        assert f"{outcome.entry.tokens:,} tokens" in lines[0]
+        assert lines[1] == clean_line(outcome.entry.title)
+        assert lines[2] == outcome.entry.source
+        assert outcome.entry.source.startswith(".context/") and ":" in outcome.entry.source  # file:line
+        assert clean_line(outcome.explanation) in lines
+        assert "title only under Also Noted" in outcome.explanation  # the numbers sentence, in words
+        threshold = app.session.thresholds()[outcome.entry.key]
+        assert app.session.thresholds_ready
+        assert lines[lines.index("Budgets") + 1] == describe_threshold(threshold)
+        assert "from budget" in describe_threshold(threshold) or "at all" in describe_threshold(threshold)
+        assert f"  {outcome.score.total:.3f}" in text and f"(rank {outcome.score.rank})" in text
+
+        # What the screen draws, not only the Text: the source line is visible in the panel.
+        assert_why_laid_out(app)
+        drawn = "\n".join(rendered_lines(app.query_one(WhyPanel).query_one("#why-body")))
+        assert outcome.entry.source in drawn
+        assert "◐ summarized" in drawn
+
+
+@pytest.mark.asyncio
+async def test_why_panel_says_computing_until_thresholds_arrive(monkeypatch):
+    gate = threading.Event()
+    original = Session.thresholds
+
+    def slow_thresholds(self):
+        if threading.current_thread() is not threading.main_thread():
+            gate.wait(10)  # only the worker waits; the UI thread never calls it before they are ready
+        return original(self)
+
+    monkeypatch.setattr(Session, "thresholds", slow_thresholds)
+    app = make_app(corpus_path("ctx-dogfood"), budget=4000, real_tokens=False)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            for _ in range(300):
+                await pilot.pause(0.01)
+                if app.view is not None and app.selected_key is not None:
+                    break
+            await pilot.pause()
+            assert not app.session.thresholds_ready
+            assert "Budgets\ncomputing…" in why_text(app)
+            gate.set()
+            await settle(pilot)
+            key = app.selected_key
+            assert "computing…" not in why_text(app)
+            assert describe_threshold(app.session.thresholds()[key]) in why_text(app)
+    finally:
+        gate.set()
+
+
+@pytest.mark.asyncio
+async def test_why_panel_names_the_blocking_entry_and_follows_the_cursor():
+    app = make_app(corpus_path("ctx-dogfood"), budget=1000, real_tokens=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        blocked = [(i, o) for i, o in enumerate(app.view.packet.outcomes) if o.blocked_by]
+        assert blocked, "ctx-dogfood at 1,000 has tasks dropped after a misfit"
+        await pilot.press("tab")
+        position, outcome = blocked[0]
+        await cursor_to(pilot, position)
+        await settle(pilot)
+        blocker = app.view.packet.outcome(outcome.blocked_by)
+        assert f"Blocked by: {clean_line(blocker.entry.title)}" in why_text(app)
+        assert why_text(app).startswith("✕ dropped")
+        # Each cursor move shows that entry.
+        for position in (1, 2):
+            await cursor_to(pilot, position)
+            outcome = table(app).selected_row.outcome
+            assert why_text(app).split("\n")[2] == outcome.entry.source
+
+
+@pytest.mark.asyncio
+async def test_a_longer_text_in_the_same_frame_gets_its_full_height(tmp_path):
+    """Regression: thresholds and the first selection both update the panel in one frame.
+
+    Textual 8.2.8 caches a box model by `_layout_updates`, bumped by `refresh(layout=True)` only
+    when no layout is pending; a layout pass between the two updates cached the first text's height
+    and the panel showed one line of a 12-line explanation. This replays that interleaving with
+    Textual's own layout calls, so it fails every time rather than one run in two.
+    """
+    from rich.text import Text
+
+    app = make_app(small_workspace(tmp_path / "proj"), real_tokens=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        panel = app.query_one(WhyPanel)
+        body = panel.query_one("#why-body")
+        panel.show(Text("one line"))
+        # A layout pass runs before the body's own refresh is processed: it measures the one-line text...
+        panel._clear_arrangement_cache()
+        app.screen._layout_widgets.setdefault(panel, set()).add(body)
+        app.screen._refresh_layout()
+        assert body._layout_required and body.size.height == 1
+        # ...then a longer text arrives in the same frame.
+        panel.show(Text("a\nb\nc\nd"))
+        await pilot.pause()
+        assert body.size.height == 4

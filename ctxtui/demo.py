@@ -17,6 +17,7 @@ cache directory and are rewritten on every launch.
 from __future__ import annotations
 
 import os
+import random
 import shutil
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -1147,8 +1148,6 @@ SUPERSEDED_MEMORIES = (
 
 def demo_memories(now: datetime) -> list[dict]:
     """The demo's memories, as `schema.add_memories` takes them; the same for the same `now`."""
-    import random
-
     rng = random.Random(MEMORY_SEED)
     drafts: list[dict] = []
 
@@ -1186,7 +1185,7 @@ def demo_memories(now: datetime) -> list[dict]:
             importance = rng.betavariate(2, 2.5) + (0.15 if kind in ("decision", "procedure") else 0)
             draft(kind, title.format(**slots), body.format(**slots), min(1.0, importance), tags)
 
-    # Some old observations are archived; a few decisions are still proposals.
+    # The oldest observations are archived; one decision is still a proposal (pending).
     observations = sorted((m for m in drafts if m["kind"] == "observation"), key=lambda m: -m["age"])
     for memory in observations[:8]:
         memory["status"] = "archived"

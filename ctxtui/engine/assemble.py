@@ -9,9 +9,7 @@ it, the outcomes only when someone asks for them.
 
 from __future__ import annotations
 
-import gc
 import posixpath
-from contextlib import contextmanager
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -28,6 +26,7 @@ from ctxtui.engine.budget import (
     pct_cap,
     split_shares,
 )
+from ctxtui.engine.gcpause import gc_paused
 from ctxtui.engine.model import (
     TIER_NAMES,
     Entry,
@@ -450,18 +449,6 @@ def _prefix_tier(budget: int, pct: float, remaining: int, cumulative: list[int])
     cap = min(pct_cap(budget, pct), remaining)
     count, forced = fit_prefix(cumulative, cap)
     return cap, count, forced, cumulative[count]
-
-
-@contextmanager
-def gc_paused():
-    """Pause automatic garbage collection (if it was on) for a burst of allocations."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _recost(parsed: ParsedContext, memories: list[Entry], count: Callable[[str], int]):

@@ -10,8 +10,10 @@ included tasks, so a slider step rarely re-scores anything.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections import OrderedDict
 from collections.abc import Sequence
+from itertools import accumulate
 from datetime import datetime
 
 from ctxtui.engine.gotext import go_lower
@@ -24,6 +26,8 @@ STOP_WORDS = frozenset(
     them could more some other only just see add new update how""".split()
 )
 RELEVANCE_MATCH_CAP = 3
+# Entry × keyword checks above which the vocabulary index pays for itself.
+INDEX_THRESHOLD = 400_000
 _NON_KEYWORD = re.compile(r"[^a-z0-9_-]+")
 
 
@@ -85,6 +89,37 @@ def relevance_of(count: int) -> float:
     return float(count) / float(RELEVANCE_MATCH_CAP)
 
 
+class KeywordIndex:
+    """Which entries contain a keyword, found through the vocabulary of distinct words.
+
+    A keyword is made of [a-z0-9_-] only, so any occurrence lies inside one run
+    of those characters in the lowered text. With tens of thousands of entries,
+    searching the distinct runs once per keyword is far cheaper than searching
+    every entry's text; for a few hundred entries, building it costs more than it saves.
+    """
+
+    _RUN = re.compile(r"[a-z0-9_-]{3,}")
+
+    def __init__(self, lowered: Sequence[str]):
+        postings: dict[str, list[int]] = {}
+        for i, text in enumerate(lowered):
+            for run in set(self._RUN.findall(text)):
+                postings.setdefault(run, []).append(i)
+        self._postings = list(postings.values())
+        self._starts = list(accumulate((len(run) + 1 for run in postings), initial=0))
+        self._text = "\n".join(postings)
+
+    def entries_with(self, keyword: str) -> set[int]:
+        text, starts, postings = self._text, self._starts, self._postings
+        found: set[int] = set()
+        pos = text.find(keyword)
+        while pos >= 0:
+            run = bisect_right(starts, pos) - 1
+            found.update(postings[run])
+            pos = text.find(keyword, starts[run + 1])
+        return found
+
+
 class Scorer:
     """Scores and ranks scored entries for any number of packet tasks.
 
@@ -104,6 +139,7 @@ class Scorer:
         self.weights = list(weights) if weights is not None else [1.0] * len(self.entries)
         self.keyword_groups = keywords_by_task(tasks)
         self._counts: OrderedDict[int, list[int]] = OrderedDict({0: [0] * len(self.entries)})
+        self._index: KeywordIndex | None = None
         self._scores: OrderedDict[int, list[float]] = OrderedDict()
 
     def keywords(self, task_count: int) -> list[str]:
@@ -124,7 +160,16 @@ class Scorer:
         lowered = self.lowered
         cap = RELEVANCE_MATCH_CAP
         searching = [i for i, count in enumerate(counts) if count < cap]
-        for group in self.keyword_groups[base:task_count]:
+        new_keywords = [kw for group in self.keyword_groups[base:task_count] for kw in group]
+        if len(searching) * len(new_keywords) > INDEX_THRESHOLD:
+            if self._index is None:
+                self._index = KeywordIndex(lowered)
+            for keyword in new_keywords:
+                for i in self._index.entries_with(keyword):
+                    if counts[i] < cap:
+                        counts[i] += 1
+            searching = []
+        for group in self.keyword_groups[base:task_count] if searching else ():
             for keyword in group:
                 still = []
                 for i in searching:

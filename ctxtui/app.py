@@ -13,10 +13,11 @@ from datetime import datetime
 from pathlib import Path
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
 from textual.widgets import Footer, Label, ProgressBar, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
@@ -51,7 +52,8 @@ class CtxtuiApp(ThemeVariablesMixin, App):
     #budget-row { height: 1; padding: 0 1; }
     #budget-row > Label { width: auto; padding-right: 1; }
     #budget-row > BudgetSlider { width: 1fr; }
-    #banner { height: auto; max-height: 4; padding: 0 1; background: $warning 20%; color: $text; display: none; }
+    #banner { height: auto; max-height: 4; background: $warning 20%; color: $text; display: none;
+              width: 1fr; text-wrap: nowrap; text-overflow: ellipsis; }
     #banner.shown { display: block; }
     #loading { height: 3; padding: 1 2; display: none; }
     #loading.shown { display: block; }
@@ -193,11 +195,15 @@ class CtxtuiApp(ThemeVariablesMixin, App):
         if not lines:
             banner.remove_class("shown")
             return
-        text = Text(f"⚠ {len(lines)} problem{'s' if len(lines) != 1 else ''} reading the inputs:\n", style="bold")
-        for line in lines[:3]:
-            text.append("  " + clean_line(line) + "\n")
-        if len(lines) > 3:
-            text.append(f"  … and {len(lines) - 3} more (see `ctxtui pack` stderr)")
+        # At most 4 rows (the banner's max-height): the heading, then up to 3 one-row lines, the
+        # last of them saying how many more there are; a longer line ends in "…" instead of wrapping.
+        # Content, not Text, and spaces instead of CSS padding: Textual 8.2.8 puts the "…" only there.
+        parts: list = [(f" ⚠ {len(lines)} problem{'s' if len(lines) != 1 else ''} reading the inputs:", "bold")]
+        shown = lines if len(lines) <= 3 else lines[:2]
+        parts += ["\n   " + clean_line(line) for line in shown]
+        if len(lines) > len(shown):
+            parts.append(f"\n   … and {len(lines) - len(shown)} more (see `ctxtui pack` stderr)")
+        text = Content.assemble(*parts)
         banner.update(text)
         banner.add_class("shown")
 
@@ -276,26 +282,39 @@ class CtxtuiApp(ThemeVariablesMixin, App):
         if self._real_tokens:
             self.count_real_tokens(view.generation, view.budget)
 
-    def _update_status(self) -> None:
+    def _update_status(self, width: int | None = None) -> None:
         view = self.view
         if view is None:
             return
+        text = self._status_text(view, compact=False)
+        width = self.size.width if width is None else width
+        if text.cell_len > width - 2:  # 2: the status line's padding. At 80 columns: keep the counts visible
+            text = self._status_text(view, compact=True)
+        self.query_one("#status", Static).update(text)
+
+    def _status_text(self, view: View, compact: bool) -> Text:
         packet = view.packet
         counts = packet.counts()
         colors = fate_colors(self.get_css_variables())
+        tokenizer = "o200k" if compact else REAL_TOKENIZER
+        gap = " · " if compact else "  ·  "
         text = Text()
         text.append(f"{clean_line(self.session.project.name)}  ", style="bold")
-        text.append(f"budget {view.budget:,} · used ~{packet.tokens_used:,} ctx · ")
+        text.append(f"budget {view.budget:,} · used ~{packet.tokens_used:,}{'' if compact else ' ctx'} · ")
         real = self._real_count
         if real and real[:2] == (view.generation, view.budget):
             over = real[2] > view.budget
-            text.append(f"{real[2]:,} {REAL_TOKENIZER}", style=f"bold {colors[Fate.DROPPED]}" if over else "")
+            text.append(f"{real[2]:,} {tokenizer}", style=f"bold {colors[Fate.DROPPED]}" if over else "")
             if over:
-                text.append(" ⚠ over budget", style=f"bold {colors[Fate.DROPPED]}")
+                text.append(" ⚠ over" if compact else " ⚠ over budget", style=f"bold {colors[Fate.DROPPED]}")
         else:
-            text.append(f"… {REAL_TOKENIZER}", style="dim")
-        text.append(f"  ·  ● {counts['included']:,} ◐ {counts['summarized']:,} ✕ {counts['dropped']:,}")
-        self.query_one("#status", Static).update(text)
+            text.append(f"… {tokenizer}", style="dim")
+        text.append(f"{gap}● {counts['included']:,} ◐ {counts['summarized']:,} ✕ {counts['dropped']:,}")
+        return text
+
+    def on_resize(self, event: events.Resize) -> None:
+        # Runs before App._on_resize records the new size: the status line's form follows the event's width.
+        self._update_status(event.size.width)
 
     @work(thread=True, exclusive=True, group="tokens", exit_on_error=False)
     def count_real_tokens(self, generation: int, budget: int) -> None:
@@ -356,7 +375,14 @@ class CtxtuiApp(ThemeVariablesMixin, App):
         self.push_screen(HelpScreen(self.active_bindings_for_help()))
 
     def active_bindings_for_help(self) -> list[tuple[str, str]]:
-        keys = [(b.key_display or b.key, b.description) for b in self.BINDINGS if isinstance(b, Binding)]
+        keys = []
+        for b in self.BINDINGS:
+            if not isinstance(b, Binding):
+                continue
+            remapped = self._keymap.get(b.id) if b.id else None  # the user's keys, not the defaults
+            display = (", ".join(self.get_key_display(Binding(key.strip(), b.action)) for key in remapped.split(","))
+                       if remapped else b.key_display or b.key)
+            keys.append((display, b.description))
         keys += [("← →", "budget fine step (slider focused)"), ("PgUp PgDn", "budget coarse step (slider focused)"),
                  ("Home End", "budget minimum / maximum (slider focused)"), ("Tab", "move focus"),
                  ("↑ ↓", "select entry (table focused)"), ("ctrl+p", "command palette")]

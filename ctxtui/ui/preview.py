@@ -25,6 +25,8 @@ class PreviewScreen(Screen):
     ]
     DEFAULT_CSS = """
     PreviewScreen #preview-title { height: 1; padding: 0 1; background: $panel; }
+    PreviewScreen TabbedContent { height: 1fr; }  /* auto height overflowed the screen by the title's line */
+    PreviewScreen ContentSwitcher, PreviewScreen TabPane { height: 1fr; }
     PreviewScreen TextArea { height: 1fr; border: none; }
     """
 

@@ -94,7 +94,7 @@ class TierBars(Widget):
     TierBars > .tier-bars--free { color: $foreground 25%; }
     TierBars > .tier-bars--numbers { color: $foreground; }
     TierBars > .tier-bars--over-text { color: $overrun; text-style: bold; }
-    TierBars > .tier-bars--unreached { color: $foreground 40%; }
+    TierBars > .tier-bars--unreached { color: $text-muted; }
     """
 
     tiers: reactive[tuple[TierAllocation, ...]] = reactive((), layout=True)

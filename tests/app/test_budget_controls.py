@@ -32,9 +32,10 @@ async def test_dragging_the_slider_recomputes_everything():
         slider = app.query_one(BudgetSlider)
         assert_shows_budget(app, 4000)
         before_fates, before_tiers, before_status = fates(app), list(app.view.packet.tiers), status_text(app)
+        before_bars = app.query_one(TierBars).render().plain
 
         start = slider.thumb_x()
-        await pilot.mouse_down(slider, offset=(start, 0))  # grab the thumb: no change yet
+        await pilot.mouse_down(slider, offset=(start, 0))  # grab the thumb (snaps to that cell's budget)
         assert slider.dragging
         await pilot.hover(slider, offset=(start - 12, 0))
         await pilot.hover(slider, offset=(start - 25, 0))
@@ -47,6 +48,7 @@ async def test_dragging_the_slider_recomputes_everything():
         assert_shows_budget(app, dragged)
         assert status_text(app) != before_status
         assert list(app.view.packet.tiers) != before_tiers
+        assert app.query_one(TierBars).render().plain != before_bars  # what the bars draw, too
         after_fates = fates(app)
         assert after_fates.keys() == before_fates.keys()
         changed = [key for key in before_fates if before_fates[key] != after_fates[key]]

@@ -87,3 +87,20 @@ async def test_palette_budget_preset_and_system_commands(tmp_path):
         await pilot.press("escape")
         await pilot.pause()
         assert not isinstance(app.screen, CommandPalette)
+
+
+@pytest.mark.asyncio
+async def test_help_shows_the_users_remapped_keys(tmp_path):
+    app = make_app(small_workspace(tmp_path / "proj"), real_tokens=False,
+                   keymap={"app.preview": "v", "app.help": "f1", "app.copy": "y,ctrl+y"})
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("f1")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        lines = [line.strip() for line in app.screen._text().plain.split("\n")]
+        assert "v  Preview" in lines and "f1  Help" in lines and "y, ^y  Copy" in lines
+        assert "p  Preview" not in lines and "?  Help" not in lines
+        await pilot.press("escape", "v")
+        await pilot.pause()
+        assert isinstance(app.screen, PreviewScreen)  # and the remapped key does what the help says

@@ -26,7 +26,10 @@ async def test_preview_shows_exactly_the_rendered_packet():
         assert markdown.text == to_markdown(app.view.packet)
         assert markdown.read_only
         assert screen.current_format == "md"
-        assert "budget 4,000" in str(screen.query_one("#preview-title").content)
+        title = screen.query_one("#preview-title")
+        assert "budget 4,000" in str(title.content)
+        assert title.region.y == 0 and screen.scroll_offset.y == 0  # visible: the screen does not overflow
+        assert screen.query_one("#text-md").region.bottom == SIZE[1] - 1  # the text fills down to the footer
 
         await pilot.press("j")
         await pilot.pause()

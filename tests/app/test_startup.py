@@ -8,7 +8,7 @@ from ctxtui.cli import main
 from ctxtui.demo import write_demo
 from ctxtui.engine.model import Fate
 from tests.app.helpers import (
-    SIZE, CapturedRun, assert_why_laid_out, make_app, settle, small_workspace, status_text, table,
+    SIZE, CapturedRun, assert_why_laid_out, make_app, rendered_lines, settle, small_workspace, status_text, table,
 )
 from tests.conftest import NOW
 
@@ -85,8 +85,23 @@ async def test_a_malformed_steering_file_shows_the_banner_and_the_rest(tmp_path)
         banner = app.query_one("#banner")
         assert banner.has_class("shown") and banner.display
         text = str(banner.content)
-        assert text.startswith("⚠ 1 problem reading the inputs:")
+        assert text.lstrip().startswith("⚠ 1 problem reading the inputs:")
         assert ".context/steering/b.md" in text
         assert any(o.entry.section == "tasks" and o.fate is Fate.INCLUDED for o in app.view.packet.outcomes)
         assert {o.reason.value for o in app.view.packet.outcomes if o.entry.section == "steering"} == {
             "steering-disabled"}
+
+
+@pytest.mark.asyncio
+async def test_many_problems_fit_the_banner_and_say_how_many_more(tmp_path):
+    broken = {f"steering__broken-{n}.md": BROKEN_STEERING for n in range(5)}
+    app = make_app(small_workspace(tmp_path / "proj", **broken), budget=4000, real_tokens=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        banner = app.query_one("#banner")
+        assert banner.has_class("shown")
+        drawn = [line[1:].rstrip() for line in rendered_lines(banner)]  # [1:]: the one-space left margin
+        assert len(drawn) <= 4
+        assert drawn[0].startswith("⚠ 5 problems reading the inputs:")
+        assert drawn[1].startswith("  .context/steering/broken-0.md") and drawn[1].endswith("…")  # one row each
+        assert drawn[-1] == "  … and 3 more (see `ctxtui pack` stderr)"

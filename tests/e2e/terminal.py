@@ -3,8 +3,9 @@
 Each `Terminal` runs its own tmux server on a unique `-L` socket, with no user
 configuration (`-f` points at a file written here), so it never touches a
 user's tmux sessions and their settings cannot change what the test sees.
-`remain-on-exit` keeps the pane after the program ends, so its exit status
-and last output can be read. Used by `test_tmux.py` and `bench/bench_tui.py`.
+The program runs under `sh`, which prints its exit status when it ends, and
+`remain-on-exit` keeps the pane, so that line and the last output can be
+read. Used by `test_tmux.py` and `bench/bench_tui.py`.
 """
 
 from __future__ import annotations

@@ -1,0 +1,36 @@
+"""At 80×24 the status line keeps every number visible (a compact form), also after a resize."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Static
+
+from tests.app.helpers import SIZE, make_app, rendered_lines, snapshot_ready, status_text
+from tests.conftest import corpus_path, needs_corpus
+
+pytestmark = needs_corpus
+
+
+def drawn_status(app) -> str:
+    return rendered_lines(app.query_one("#status", Static))[0]
+
+
+@pytest.mark.asyncio
+async def test_status_line_fits_80_columns_and_follows_a_resize():
+    app = make_app(corpus_path("ctx-dogfood"), budget=4000)
+    async with app.run_test(size=SIZE) as pilot:
+        await snapshot_ready(pilot)
+        counts = app.view.packet.counts()
+        tail = f"● {counts['included']:,} ◐ {counts['summarized']:,} ✕ {counts['dropped']:,}"
+        assert f"used ~{app.view.packet.tokens_used:,} ctx · " in status_text(app)  # the long form
+        assert "o200k_base" in drawn_status(app) and tail in drawn_status(app)
+
+        await pilot.resize_terminal(80, 24)
+        await snapshot_ready(pilot)
+        line = drawn_status(app)
+        assert tail in line and f"budget {app.view.budget:,}" in line and f"{app._real_count[2]:,} o200k" in line
+        assert len(status_text(app)) <= 78
+
+        await pilot.resize_terminal(*SIZE)
+        await snapshot_ready(pilot)
+        assert "o200k_base" in drawn_status(app)

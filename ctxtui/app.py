@@ -9,6 +9,7 @@ runs in workers; the slider path is one engine assembly and a repaint.
 from __future__ import annotations
 
 import asyncio
+import gc
 from datetime import datetime
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from textual.content import Content
 from textual.widgets import Footer, Label, ProgressBar, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
+from ctxtui.engine.gcpause import gc_paused
 from ctxtui.engine.model import Fate
 from ctxtui.engine.reader import ContextMissing
 from ctxtui.session import LOAD_STEPS, MAX_BUDGET, MIN_BUDGET, Session, View
@@ -34,7 +36,7 @@ from ctxtui.ui.safe_text import clean_line
 from ctxtui.ui.slider import BudgetSlider
 from ctxtui.ui.themes import ThemeVariablesMixin
 from ctxtui.ui.tier_bars import TierBars
-from ctxtui.ui.why_panel import WhyPanel, fate_colors, render_why
+from ctxtui.ui.why_panel import WhyPanel, fate_colors, muted_color, render_why
 
 REAL_TOKENIZER = "o200k_base"
 LARGE_WORKSPACE = 5000  # entries; above this, recompute off the UI thread
@@ -79,7 +81,7 @@ class CtxtuiApp(ThemeVariablesMixin, App):
         Binding("C", "copy('json')", "Copy JSON", show=False, id="app.copy_json"),
         Binding("w", "save('md')", "Save", show=False, id="app.save"),
         Binding("r", "reload", "Reload", show=False, id="app.reload"),
-        Binding("escape", "clear_filters", "Clear filters", show=False, id="app.clear_filters"),
+        Binding("escape", "clear_filters", "Clear filters", key_display="Esc", show=False, id="app.clear_filters"),
         Binding("exclamation_mark", "quirks", "Quirks", key_display="!", show=False, id="app.quirks"),
     ]
 
@@ -165,6 +167,12 @@ class CtxtuiApp(ThemeVariablesMixin, App):
             return
         if get_current_worker().is_cancelled:
             return
+        # What was just loaded lives as long as the session: move it out of the
+        # collector's way, or every few slider steps a full collection walks it
+        # all again (100-200 ms pauses measured at 10,000 entries).
+        gc.unfreeze()
+        gc.collect()
+        gc.freeze()
         self.call_from_thread(self._loaded, problems, first)
 
     def _progress(self, stage: str, step: int) -> None:
@@ -260,8 +268,9 @@ class CtxtuiApp(ThemeVariablesMixin, App):
 
     @work(thread=True, exclusive=True, group="recompute", exit_on_error=False)
     def _recompute_in_worker(self, budget: int, generation: int) -> None:
-        view = self.session.view()
-        rows = rows_from_outcomes(view.packet.outcomes)
+        with gc_paused():
+            view = self.session.view()
+            rows = rows_from_outcomes(view.packet.outcomes)
         if not get_current_worker().is_cancelled and (self.session.budget, self.session.generation) == (budget, generation):
             self.call_from_thread(self._show_view, view, rows)
 
@@ -356,9 +365,10 @@ class CtxtuiApp(ThemeVariablesMixin, App):
         session = self.session
         threshold = session.thresholds().get(self.selected_key) if session.thresholds_ready and outcome else None
         blocker = view.packet.outcome(outcome.blocked_by) if outcome and outcome.blocked_by else None
+        variables = self.get_css_variables()
         panel.show(render_why(outcome, threshold, thresholds_ready=session.thresholds_ready,
                               blocker_title=blocker.entry.title if blocker else None,
-                              colors=fate_colors(self.get_css_variables())))
+                              colors=fate_colors(variables), muted=muted_color(variables)))
 
     # -- actions ----------------------------------------------------------------
 

@@ -300,7 +300,7 @@ class Engine:
         return bars
 
     def outcomes(self, plan: Plan) -> list[Outcome]:
-        """An outcome for every candidate, in packet order.
+        """An outcome for every candidate, in packet order (rules ctx cannot see last).
 
         The cyclic garbage collector is paused meanwhile: these are tens of
         thousands of acyclic tuples, and with a large heap (50,000 memories) the
@@ -314,13 +314,16 @@ class Engine:
         stop = plan.stopped_after or 99
         parsed = self.parsed
 
-        rule_reached = bool(self.constitution)
+        # Rules ctx parses lead (tier 1); the rules it cannot see (quirk 1) go last,
+        # after everything that can reach the packet.
+        rules_reached = bool(self.constitution)
+        unseen: list[Outcome] = []
         for entry in parsed.constitution_candidates:
-            if rule_reached:
+            if rules_reached:
                 out.append(Outcome(entry, 1, Fate.INCLUDED, Reason.ALWAYS, {"tier1": self.tier1}))
             else:
-                out.append(Outcome(entry, 1, Fate.DROPPED, Reason.CONSTITUTION_PATTERN,
-                                   {"rules_in_file": len(parsed.constitution_candidates)}))
+                unseen.append(Outcome(entry, 1, Fate.DROPPED, Reason.CONSTITUTION_PATTERN,
+                                      {"rules_in_file": len(parsed.constitution_candidates)}))
 
         out += self._prefix_outcomes(
             self.tasks, 2, reached=stop > 1, cap=plan.task_cap, count=plan.task_count,
@@ -351,7 +354,7 @@ class Engine:
             verdict = parsed.steering_fates[entry.key]
             if verdict != "always":
                 out.append(Outcome(entry, 6, Fate.DROPPED, Reason(verdict), {}))
-        return out
+        return out + unseen
 
     def _prefix_outcomes(self, entries, tier, *, reached, cap, count, forced, cumulative, numbers):
         """Outcomes for a stop-at-first-misfit tier (tasks, conventions, steering)."""

@@ -71,7 +71,8 @@ def describe_outcome(outcome: Outcome) -> str:
     if reason is Reason.SUPERSEDED:
         return "marked ~~Superseded: score 0, skipped (its tokens still count in the split)"
     if reason is Reason.CONSTITUTION_PATTERN:
-        return (f"CONSTITUTION.md has {n.get('rules_in_file', 0)} rules; ctx's single-line pattern "
+        rules = n.get("rules_in_file", 0)
+        return (f"CONSTITUTION.md has {rules} rule{'' if rules == 1 else 's'}; ctx's single-line pattern "
                 "only finds a rule when the whole file is one checkbox line, so none reach the packet")
     if reason is Reason.BEYOND_SCAN_LIMIT:
         return "ctx looks at the first 1,000 bullets of CONVENTIONS.md only"
@@ -355,7 +356,12 @@ def describe_threshold(threshold: Threshold) -> str:
     """"In full from 2,340; as a title from 1,900", or the ranges when not monotone."""
 
     def span(ranges: list[tuple[int, int | None]]) -> str:
-        return ", ".join(f"{_n(lo)}–{_n(hi - 1)}" if hi is not None else f"{_n(lo)}+" for lo, hi in ranges)
+        def one(lo: int, hi: int | None) -> str:
+            if hi is None:
+                return f"{_n(lo)}+"
+            return _n(lo) if hi - 1 == lo else f"{_n(lo)}–{_n(hi - 1)}"
+
+        return ", ".join(one(lo, hi) for lo, hi in ranges)
 
     if threshold.scanned_to is not None:
         limit = f" (budgets above {_n(threshold.scanned_to)} not examined: too many change points)"

@@ -61,7 +61,7 @@ def find_quirks(engine: Engine, packet: Packet) -> list[Quirk]:
     rules = len(parsed.constitution_candidates)
     if parsed.constitution is not None and not parsed.constitution:
         add(1, "Constitution never reaches the packet",
-            f"CONSTITUTION.md has {rules} rules; none reach the packet (ctx's pattern only matches a one-line file)", rules)
+            f"CONSTITUTION.md has {_count(rules, 'rule', 'rules')}; none reach the packet (ctx's pattern only matches a one-line file)", rules)
 
     conventions_text = texts.get("CONVENTIONS.md", "")
     odd = [c for c in parsed.conventions if c.text.startswith(("-", ">"))]

@@ -56,6 +56,10 @@ class PreviewScreen(Screen):
                 yield TextArea(self._json, read_only=True, id="text-json", show_line_numbers=True)
         yield Footer()
 
+    def on_mount(self) -> None:
+        # Start in the text, so arrows and PgUp/PgDn scroll the packet at once.
+        self.query_one(f"#text-{self._initial}", TextArea).focus()
+
     @property
     def current_format(self) -> str:
         active = self.query_one(TabbedContent).active
@@ -63,6 +67,7 @@ class PreviewScreen(Screen):
 
     def action_show(self, fmt: str) -> None:
         self.query_one(TabbedContent).active = f"tab-{fmt}"
+        self.query_one(f"#text-{fmt}", TextArea).focus()
 
     def action_copy(self) -> None:
         self.post_message(self.CopyRequested(self.current_format))

@@ -8,6 +8,7 @@ panel formats, it never computes. Entry text is untrusted: it goes into Rich
 from __future__ import annotations
 
 from rich.text import Text
+from textual.color import Color, ColorParseError
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
@@ -26,6 +27,20 @@ def fate_colors(variables: dict[str, str]) -> dict[Fate, str]:
         Fate.SUMMARIZED: variables.get("fate-summarized", "#E69F00"),
         Fate.DROPPED: variables.get("fate-dropped", "#D55E00"),
     }
+
+
+def muted_color(variables: dict[str, str]) -> str:
+    """Secondary text for this theme: the foreground 35% of the way to the background.
+
+    `$text-muted` is "auto 60%", which Rich cannot use; this keeps ≥ 4.5:1
+    contrast on the dark, light and high-contrast themes alike.
+    """
+    try:
+        background = Color.parse(variables.get("background", "#000000"))
+        foreground = Color.parse(variables.get("foreground", "#ffffff"))
+    except ColorParseError:
+        return "grey50"
+    return foreground.blend(background, 0.35).hex
 
 
 def render_why(outcome: Outcome | None, threshold: Threshold | None, *, thresholds_ready: bool,

@@ -61,8 +61,8 @@ class CtxtuiApp(ThemeVariablesMixin, App):
     #loading.shown { display: block; }
     TierBars { height: auto; padding: 0 1; }
     #main { height: 1fr; }
-    EntriesTable { width: 3fr; }
-    WhyPanel { width: 2fr; min-width: 40; }
+    EntriesTable { width: 2fr; }
+    WhyPanel { width: 1fr; min-width: 40; }
     """
     BINDINGS = [
         Binding("q", "quit", "Quit", id="app.quit"),

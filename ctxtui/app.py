@@ -115,7 +115,7 @@ class CtxtuiApp(ThemeVariablesMixin, App):
             yield BudgetSlider(8000, minimum=MIN_BUDGET, maximum=MAX_BUDGET, id="slider")
         yield Static(id="banner")
         with Vertical(id="loading"):
-            yield Label("Loading…", id="loading-label")
+            yield Label("Loading…", id="loading-label", markup=False)
             yield ProgressBar(total=None, show_eta=False, id="progress")
         yield TierBars(id="tiers")
         with Horizontal(id="main"):
@@ -178,7 +178,7 @@ class CtxtuiApp(ThemeVariablesMixin, App):
     def _progress(self, stage: str, step: int) -> None:
         if self.view is None:  # reloads stay quiet: the old screen stays up until the new one is ready
             self.query_one("#loading").add_class("shown")
-        self.query_one("#loading-label", Label).update(f"Loading {self.session.project.name}: {stage}…")
+        self.query_one("#loading-label", Label).update(f"Loading {clean_line(self.session.project.name)}: {stage}…")
         self.query_one("#progress", ProgressBar).update(total=LOAD_STEPS, progress=step)
 
     def _load_failed(self, message: str) -> None:
@@ -550,7 +550,7 @@ class CtxtuiApp(ThemeVariablesMixin, App):
             error = event.worker.error
             self.log.error(f"worker {event.worker.name} failed: {error!r}")
             self.query_one("#loading").remove_class("shown")
-            self.notify(f"{event.worker.group or event.worker.name} failed: {type(error).__name__}: {error}",
+            self.notify(clean_line(f"{event.worker.group or event.worker.name} failed: {type(error).__name__}: {error}"),
                         severity="error", markup=False, timeout=10)
 
     async def action_quit(self) -> None:

@@ -118,11 +118,9 @@ def load_engine(project: str, args):
         from ctxtui.engine.memory_join import attach_memories
 
         attach_memories(workspace, Path(args.db), project=args.db_project, now=parse_now(args.now))
-    for problem in workspace.problems:
-        print(f"ctxtui: warning: {problem}", file=sys.stderr)
-    budget, _, problems = resolve_budget(args.budget, os.environ, workspace.config)
-    for problem in problems:
-        print(f"ctxtui: warning: {problem}", file=sys.stderr)
+    for problem in [*workspace.problems, *resolve_budget(args.budget, os.environ, workspace.config)[2]]:
+        print(f"ctxtui: warning: {_plain(str(problem))}", file=sys.stderr)
+    budget = resolve_budget(args.budget, os.environ, workspace.config)[0]
     count = None
     if args.tokenizer != "ctx":
         from ctxtui.engine.tokenizers import TokenizerUnavailable, get_tokenizer
@@ -177,22 +175,24 @@ def cmd_explain(args) -> int:
     if len(matches) > 1:
         print(f"ctxtui: {len(matches)} entries match {query!r}; be more specific or pass one key:", file=sys.stderr)
         for outcome in matches[:20]:
-            print(f"  {outcome.entry.source}  [{outcome.entry.section}] {_plain(outcome.entry.title)[:70]}", file=sys.stderr)
+            print(f"  {_plain(outcome.entry.source)}  [{outcome.entry.section}] {_plain(outcome.entry.title)[:70]}",
+                  file=sys.stderr)
         if len(matches) > 20:
             print(f"  … and {len(matches) - 20} more", file=sys.stderr)
         return 1
     outcome = matches[0]
     threshold = thresholds(engine).get(outcome.entry.key)
     if args.format == "json":
-        print(json.dumps(outcome_json(outcome, threshold, budget), indent=2, ensure_ascii=False))
+        # ASCII escapes: valid JSON even when the inputs held invalid UTF-8 (lone surrogates).
+        print(json.dumps(outcome_json(outcome, threshold, budget), indent=2, ensure_ascii=True))
         return 0
     entry = outcome.entry
     lines = [
         f"{_plain(entry.title)}",
-        f"  where:   {entry.source}",
+        f"  where:   {_plain(entry.source)}",
         f"  section: {entry.section} (tier {outcome.tier}), {entry.tokens:,} tokens",
         f"  fate:    {outcome.fate.value} at budget {budget:,} ({outcome.reason.value})",
-        f"  why:     {outcome.explanation}",
+        f"  why:     {_plain(outcome.explanation)}",
     ]
     if outcome.score is not None:
         s = outcome.score
@@ -200,7 +200,7 @@ def cmd_explain(args) -> int:
         lines.append(f"  score:   {s.total:.3f} = recency {s.recency} ({age}) + relevance {s.relevance:.3f}"
                      + (f" × weight (importance {s.importance}, usage {s.usage})" if s.importance is not None else "")
                      + f"; rank {s.rank}" + (" — superseded" if s.superseded else ""))
-        lines.append(f"  matched: {', '.join(s.matched_keywords) or '(no task keyword)'}")
+        lines.append(f"  matched: {_plain(', '.join(s.matched_keywords)) or '(no task keyword)'}")
     if threshold is not None:
         lines.append(f"  budgets: {describe_threshold(threshold)}")
     print("\n".join(lines))
@@ -229,7 +229,9 @@ def outcome_json(outcome, threshold, budget) -> dict:
 
 def _plain(text: str) -> str:
     """Untrusted text for a terminal: control characters shown, never executed."""
-    return "".join(ch if ch.isprintable() else f"\\x{ord(ch):02x}" if ord(ch) < 256 else "�" for ch in text)
+    if text.isascii() and text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else f"\\x{ord(ch):02x}" if ord(ch) < 256 else "\ufffd" for ch in text)
 
 
 def cmd_sweep(args) -> int:
@@ -271,7 +273,7 @@ def cmd_memory(args) -> int:
         else:
             report = schema.import_db(Path(args.db), Path(args.file))
             for problem in report.problems:
-                print(f"ctxtui: warning: {problem}", file=sys.stderr)
+                print(f"ctxtui: warning: {_plain(str(problem))}", file=sys.stderr)
             print(f"imported {report.imported} memories from {args.file} into {args.db}")
     except (MemorySourceError, OSError, ValueError) as exc:
         raise UsageError(f"{args.db if args.memory_command != 'import' else args.file}: {exc}") from None
@@ -295,7 +297,7 @@ def main(argv: list[str] | None = None) -> int:
             return handler(args)
         return run_tui(build_tui_parser().parse_args(argv))
     except UsageError as exc:
-        print(f"ctxtui: {exc}", file=sys.stderr)
+        print(f"ctxtui: {_plain(str(exc))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

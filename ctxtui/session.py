@@ -57,6 +57,7 @@ class Session:
     _thresholds: dict[str, Threshold] | None = None
     _markdown: tuple[int, int, str] | None = None
     _memory_source: object | None = None
+    _entry_count: tuple[int, int] | None = None
     _memory_entries: list | None = None
     _last_memories: list = field(default_factory=list)
     _memory_problems: list = field(default_factory=list)
@@ -150,7 +151,11 @@ class Session:
 
     @property
     def entry_count(self) -> int:
-        return len(self.workspace.all_entries()) if self.workspace else 0
+        """Candidates in this load (asked on every slider step, so counted once per load)."""
+        if self._entry_count is None or self._entry_count[0] != self.generation:
+            count = len(self.workspace.all_entries()) if self.workspace else 0
+            self._entry_count = (self.generation, count)
+        return self._entry_count[1]
 
     def set_budget(self, budget: int) -> None:
         self.budget = max(MIN_BUDGET, min(MAX_BUDGET, int(budget)))

@@ -10,6 +10,7 @@ it, the outcomes only when someone asks for them.
 from __future__ import annotations
 
 import posixpath
+import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -144,6 +145,9 @@ class Engine:
         self.title_tokens = [cost(e.title) for e in self.scored]
         self._rankings: OrderedDict[int, dict[str, list[int]]] = OrderedDict()
         self._breakdowns: OrderedDict[int, list[ScoreBreakdown]] = OrderedDict()
+        # The app assembles on the UI thread while a worker scans thresholds: the
+        # caches above (and the scorer's) are shared, so each call holds this.
+        self._lock = threading.RLock()
 
         self.steering = [e for e in parsed.steering if parsed.steering_fates[e.key] == "always"]
         self.steering_cum = [0, *accumulate(e.tokens for e in self.steering)]
@@ -152,6 +156,10 @@ class Engine:
 
     def ranking(self, task_count: int) -> dict[str, list[int]]:
         """Each section's active entries, best score first (stable: file order on ties)."""
+        with self._lock:
+            return self._ranking(task_count)
+
+    def _ranking(self, task_count: int) -> dict[str, list[int]]:
         cached = self._rankings.get(task_count)
         if cached is not None:
             self._rankings.move_to_end(task_count)
@@ -169,6 +177,10 @@ class Engine:
 
     def plan(self, budget: int) -> Plan:
         """Walk the tiers for one budget; see the spec's "Assembly, tier by tier"."""
+        with self._lock:
+            return self._plan(budget)
+
+    def _plan(self, budget: int) -> Plan:
         plan = Plan(budget=budget, tier1=self.tier1)
         remaining = budget - self.tier1
         if remaining <= 0:
@@ -306,7 +318,7 @@ class Engine:
         thousands of acyclic tuples, and with a large heap (50,000 memories) the
         collections they trigger cost more than building them.
         """
-        with gc_paused():
+        with self._lock, gc_paused():
             return self._outcomes(plan)
 
     def _outcomes(self, plan: Plan) -> list[Outcome]:
@@ -414,6 +426,10 @@ class Engine:
 
     def breakdowns(self, task_count: int) -> list[ScoreBreakdown]:
         """Every scored entry's breakdown with `task_count` packet tasks (cached: they only change with it)."""
+        with self._lock:
+            return self._breakdowns_for(task_count)
+
+    def _breakdowns_for(self, task_count: int) -> list[ScoreBreakdown]:
         cached = self._breakdowns.get(task_count)
         if cached is not None:
             self._breakdowns.move_to_end(task_count)

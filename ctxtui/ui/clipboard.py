@@ -76,7 +76,12 @@ def clipboard_command(env: Mapping[str, str] | None = None, platform: str | None
 
 def copy_text(app, text: str, *, use_system: bool = True, env: Mapping[str, str] | None = None,
               platform: str | None = None, timeout: float = TOOL_TIMEOUT) -> CopyResult:
-    """Copy `text` via OSC 52 and, when available, the system clipboard tool."""
+    """Copy `text` via OSC 52 and, when available, the system clipboard tool.
+
+    Invalid UTF-8 kept from the user's files (lone surrogates) becomes U+FFFD:
+    a clipboard carries text, and encoding a surrogate would raise.
+    """
+    text = as_valid_text(text)
     app.copy_to_clipboard(text)
     if not use_system:
         return CopyResult(osc52=True)
@@ -104,6 +109,15 @@ def copy_text(app, text: str, *, use_system: bool = True, env: Mapping[str, str]
     return CopyResult(osc52=True, tool=name)
 
 
+def as_valid_text(text: str) -> str:
+    """`text` with each invalid byte (kept as a lone surrogate) shown as U+FFFD."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
 class SaveRefused(PermissionError):
     """Refused to write inside a `.context/` directory."""
 
@@ -126,8 +140,9 @@ def save_text(path: str | os.PathLike, text: str, *, allow_context: bool = False
     directory = target.parent
     fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
+        # Bytes as `ctxtui pack` writes them: invalid UTF-8 from the inputs passes through unchanged.
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(text.encode("utf-8", "surrogateescape"))
             handle.flush()
             os.fsync(handle.fileno())
         try:

@@ -36,7 +36,13 @@ _MULTI_LINE = dict(_SINGLE_LINE)
 del _MULTI_LINE[0x0A]  # keep line breaks when showing a body over several lines
 _MULTI_LINE[0x09] = "    "
 
-_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+# Lone surrogates are invalid UTF-8 bytes the engine keeps (surrogateescape):
+# written to a terminal they would become "\udcff" text or an encoding error.
+for _code in range(0xD800, 0xE000):
+    _SINGLE_LINE[_code] = "\ufffd"
+    _MULTI_LINE[_code] = "\ufffd"
+
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 def clean_line(text: str) -> str:

@@ -39,6 +39,7 @@ from ctxtui.ui.tier_bars import TierBars
 from ctxtui.ui.why_panel import WhyPanel, fate_colors, muted_color, render_why
 
 REAL_TOKENIZER = "o200k_base"
+NARROW = 110  # columns below which the why panel becomes a dialog (Enter)
 LARGE_WORKSPACE = 5000  # entries; above this, recompute off the UI thread
 FATE_CYCLE = (None, Fate.INCLUDED, Fate.SUMMARIZED, Fate.DROPPED)
 
@@ -63,6 +64,7 @@ class CtxtuiApp(ThemeVariablesMixin, App):
     #main { height: 1fr; }
     EntriesTable { width: 2fr; }
     WhyPanel { width: 1fr; min-width: 40; }
+    Screen.narrow WhyPanel { display: none; }
     """
     BINDINGS = [
         Binding("q", "quit", "Quit", id="app.quit"),
@@ -324,6 +326,8 @@ class CtxtuiApp(ThemeVariablesMixin, App):
     def on_resize(self, event: events.Resize) -> None:
         # Runs before App._on_resize records the new size: the status line's form follows the event's width.
         self._update_status(event.size.width)
+        # Below NARROW columns the table needs the whole width; Enter shows the why panel as a dialog.
+        self.screen.set_class(event.size.width < NARROW, "narrow")
 
     @work(thread=True, exclusive=True, group="tokens", exit_on_error=False)
     def count_real_tokens(self, generation: int, budget: int) -> None:
@@ -357,18 +361,34 @@ class CtxtuiApp(ThemeVariablesMixin, App):
         self._show_why()
 
     def _show_why(self) -> None:
+        content = self._why_content()
+        if content is not None:
+            self.query_one(WhyPanel).show(content)
+
+    def _why_content(self) -> Text | None:
+        """The why panel's text for the selected entry (None before the first packet)."""
         view = self.view
-        panel = self.query_one(WhyPanel)
         if view is None:
-            return
+            return None
         outcome = view.packet.outcome(self.selected_key) if self.selected_key else None
         session = self.session
         threshold = session.thresholds().get(self.selected_key) if session.thresholds_ready and outcome else None
         blocker = view.packet.outcome(outcome.blocked_by) if outcome and outcome.blocked_by else None
         variables = self.get_css_variables()
-        panel.show(render_why(outcome, threshold, thresholds_ready=session.thresholds_ready,
-                              blocker_title=blocker.entry.title if blocker else None,
-                              colors=fate_colors(variables), muted=muted_color(variables)))
+        return render_why(outcome, threshold, thresholds_ready=session.thresholds_ready,
+                          blocker_title=blocker.entry.title if blocker else None,
+                          colors=fate_colors(variables), muted=muted_color(variables))
+
+    @on(EntriesTable.Activated)
+    def _activated(self, event: EntriesTable.Activated) -> None:
+        """Enter on an entry: in a narrow terminal the why panel is hidden, so show it as a dialog."""
+        self.selected_key = event.key
+        if self.screen.has_class("narrow"):
+            from ctxtui.ui.why_panel import WhyScreen
+
+            content = self._why_content()
+            if content is not None:
+                self.push_screen(WhyScreen(content))
 
     # -- actions ----------------------------------------------------------------
 
@@ -395,7 +415,7 @@ class CtxtuiApp(ThemeVariablesMixin, App):
             keys.append((display, b.description))
         keys += [("← →", "budget fine step (slider focused)"), ("PgUp PgDn", "budget coarse step (slider focused)"),
                  ("Home End", "budget minimum / maximum (slider focused)"), ("Tab", "move focus"),
-                 ("↑ ↓", "select entry (table focused)"), ("ctrl+p", "command palette")]
+                 ("↑ ↓", "select entry (table focused)"), ("Enter", "the why panel as a dialog (narrow terminals)"), ("ctrl+p", "command palette")]
         return keys
 
     def action_filter_text(self) -> None:

@@ -160,6 +160,7 @@ class BudgetSlider(Widget, can_focus=True):
         self.coarse_step = coarse_step
         self.scale = scale if scale is not None else LogScale()
         self._dragging = False
+        self._grab_x: int | None = None
         self.set_reactive(BudgetSlider.value, self._clamp(value))
 
     # -- value -----------------------------------------------------------------
@@ -258,14 +259,21 @@ class BudgetSlider(Widget, can_focus=True):
         event.prevent_default()
         self._dragging = True
         self.capture_mouse()
-        self._user_set(self.value_at(offset.x))
+        self._grab_x = offset.x
+        if offset.x != self.thumb_x():
+            # Grabbing the thumb itself keeps the exact value (a cell spans many budgets).
+            self._user_set(self.value_at(offset.x))
 
     def on_mouse_move(self, event: events.MouseMove) -> None:
         if not self._dragging:
             return
         event.stop()
+        x = event.get_content_offset_capture(self).x
+        if x == self._grab_x:
+            return  # still on the cell where the drag began: nothing moved yet
+        self._grab_x = None
         # Works when the pointer has left the widget: the capture keeps the events coming.
-        self._user_set(self.value_at(event.get_content_offset_capture(self).x))
+        self._user_set(self.value_at(x))
 
     def on_mouse_up(self, event: events.MouseUp) -> None:
         if self._dragging:

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.color import Color, ColorParseError
+from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ctxtui.engine.explain import Threshold, describe_threshold
@@ -135,3 +137,21 @@ class WhyPanel(VerticalScroll):
         # first selection) could keep the first text's height: a 12-line explanation cut to 1 line.
         body._layout_updates += 1
         body.update(content)
+
+
+class WhyScreen(ModalScreen):
+    """The why panel as a dialog, for terminals too narrow to show it beside the table."""
+
+    BINDINGS = [Binding("escape,enter,q", "dismiss", "Close")]
+    DEFAULT_CSS = """
+    WhyScreen { align: center middle; }
+    WhyScreen > VerticalScroll { width: 90%; height: 90%; padding: 0 1; border: round $primary; background: $panel; }
+    """
+
+    def __init__(self, content: Text) -> None:
+        super().__init__()
+        self._content = content
+
+    def compose(self):
+        with VerticalScroll():
+            yield Static(self._content)

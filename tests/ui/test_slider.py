@@ -153,3 +153,22 @@ async def test_fine_steps_reach_every_integer():
             await pilot.press("right")
             seen.append(slider.value)
         assert seen == [10, 11, 12, 13, 14, 15]
+
+
+@pytest.mark.asyncio
+async def test_pressing_on_the_thumb_keeps_the_exact_value():
+    from textual.app import App
+
+    class One(App):
+        def compose(self):
+            yield BudgetSlider(3942, minimum=0, maximum=200_000, id="s")
+
+    app = One()
+    async with app.run_test(size=(60, 3)) as pilot:
+        slider = app.query_one(BudgetSlider)
+        await pilot.pause()
+        thumb = slider.thumb_x()
+        await pilot.mouse_down(slider, offset=(thumb, 0))
+        await pilot.mouse_up(slider, offset=(thumb, 0))
+        await pilot.pause()
+        assert slider.value == 3942

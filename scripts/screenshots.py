@@ -122,6 +122,8 @@ def stale_why_layout(app: CtxtuiApp) -> str | None:
         body = app.screen.query_one("#why-body", Static)
     except Exception:  # another screen (the preview) is showing
         return None
+    if not body.size.width:  # hidden: a narrow terminal shows the why panel as a dialog instead
+        return None
     needed = body.visual.get_height(body.styles, body.size.width)
     if body.size.height < needed:
         return f"why panel laid out {body.size.height} line(s) high for {needed} lines of text"

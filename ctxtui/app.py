@@ -107,6 +107,7 @@ class CtxtuiApp(ThemeVariablesMixin, App):
         self._stop_watch = asyncio.Event()
         self._thresholds_for: int | None = None
         self._missed_changes: set[Path] = set()
+        self._theme_variables: tuple[str, dict[str, str]] | None = None
 
     # -- layout ---------------------------------------------------------------
 
@@ -137,6 +138,13 @@ class CtxtuiApp(ThemeVariablesMixin, App):
         self.load_project(first=True)
         if self._watch:
             self.watch_files()
+
+    def theme_colors(self) -> dict[str, str]:
+        """The theme's CSS variables, resolved once per theme (the slider path asks every step)."""
+        cached = self._theme_variables
+        if cached is None or cached[0] != self.theme:
+            cached = self._theme_variables = (self.theme, self.get_css_variables())
+        return cached[1]
 
     def _theme_changed(self) -> None:
         """The theme's fate symbols, and the colours baked into Text (status line, why panel), follow a switch."""
@@ -306,7 +314,7 @@ class CtxtuiApp(ThemeVariablesMixin, App):
     def _status_text(self, view: View, compact: bool) -> Text:
         packet = view.packet
         counts = packet.counts()
-        colors = fate_colors(self.get_css_variables())
+        colors = fate_colors(self.theme_colors())
         tokenizer = "o200k" if compact else REAL_TOKENIZER
         gap = " · " if compact else "  ·  "
         text = Text()
@@ -374,7 +382,7 @@ class CtxtuiApp(ThemeVariablesMixin, App):
         session = self.session
         threshold = session.thresholds().get(self.selected_key) if session.thresholds_ready and outcome else None
         blocker = view.packet.outcome(outcome.blocked_by) if outcome and outcome.blocked_by else None
-        variables = self.get_css_variables()
+        variables = self.theme_colors()
         return render_why(outcome, threshold, thresholds_ready=session.thresholds_ready,
                           blocker_title=blocker.entry.title if blocker else None,
                           colors=fate_colors(variables), muted=muted_color(variables))

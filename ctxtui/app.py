@@ -103,7 +103,6 @@ class CtxtuiApp(ThemeVariablesMixin, App):
         self.row_filter = RowFilter()
         self._pending_budget: int | None = None
         self._real_count: tuple[int, int, int] | None = None  # (generation, budget, tokens)
-        self._problems: list = []
         self._stop_watch = asyncio.Event()
         self._thresholds_for: int | None = None
         self._missed_changes: set[Path] = set()
@@ -197,7 +196,6 @@ class CtxtuiApp(ThemeVariablesMixin, App):
 
     def _loaded(self, problems: list, first: bool) -> None:
         self.query_one("#loading").remove_class("shown")
-        self._problems = problems
         self._show_banner([str(p) for p in problems])
         slider = self.query_one(BudgetSlider)
         slider.set_value(self.session.budget)
@@ -385,7 +383,8 @@ class CtxtuiApp(ThemeVariablesMixin, App):
         variables = self.theme_colors()
         return render_why(outcome, threshold, thresholds_ready=session.thresholds_ready,
                           blocker_title=blocker.entry.title if blocker else None,
-                          colors=fate_colors(variables), muted=muted_color(variables))
+                          colors=fate_colors(variables), muted=muted_color(variables),
+                          symbols=self.query_one(EntriesTable).fate_symbols)
 
     @on(EntriesTable.Activated)
     def _activated(self, event: EntriesTable.Activated) -> None:

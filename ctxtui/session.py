@@ -35,10 +35,6 @@ class View:
     packet: Packet
     generation: int  # bumps on every reload, so caches keyed by it go stale
 
-    @property
-    def over_budget(self) -> int:
-        return max(0, self.packet.tokens_used - self.budget)
-
 
 @dataclass(slots=True)
 class Session:
@@ -52,7 +48,6 @@ class Session:
     workspace: Workspace | None = None
     engine: Engine | None = None
     budget: int = 8000
-    budget_source: str = "default"
     generation: int = 0
     _thresholds: dict[str, Threshold] | None = None
     _markdown: tuple[int, int, str] | None = None
@@ -116,7 +111,7 @@ class Session:
         engine = workspace.engine(now, self.root_path)
         problems = list(workspace.problems)
         if not keep_budget:
-            self.budget, self.budget_source, more = resolve_budget(budget, os.environ, workspace.config)
+            self.budget, _, more = resolve_budget(budget, os.environ, workspace.config)
             problems += more
         report("assembling", 3)
         engine.assemble(self.budget)  # warm the scorer for the first screen, still off the UI thread

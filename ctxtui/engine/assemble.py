@@ -30,6 +30,7 @@ from ctxtui.engine.budget import (
 from ctxtui.engine.gcpause import gc_paused
 from ctxtui.engine.model import (
     TIER_NAMES,
+    TIER_OF_SECTION,
     Entry,
     Fate,
     Outcome,
@@ -295,7 +296,7 @@ class Engine:
                     else TierAllocation(3, TIER_NAMES[3], 0, 0, reached=False))
         fills = {fill.name: fill for fill in plan.sections}
         for name in self.section_names:
-            tier = 4 if name == "decisions" else 5
+            tier = TIER_OF_SECTION[name]
             label = TIER_NAMES[tier] if name != "memories" else "Tier 5 · memories"
             fill = fills.get(name)
             if fill is None:
@@ -396,7 +397,7 @@ class Engine:
         out = []
         append = out.append
         for name in self.section_names:
-            tier = 4 if name == "decisions" else 5
+            tier = TIER_OF_SECTION[name]
             fill = fills.get(name)
             members = ranking[name]
             if fill is None or fill.share <= 0:

@@ -16,18 +16,9 @@ from dataclasses import dataclass, field
 
 from ctxtui.engine.assemble import Engine, Plan
 from ctxtui.engine.budget import full_limit, pct_cap, split_shares
-from ctxtui.engine.model import Entry, Fate, Outcome, Reason
+from ctxtui.engine.model import REASON_TEXT, Entry, Outcome, Reason
 
 DROPPED, SUMMARIZED, INCLUDED = 0, 1, 2
-SECTION_LABEL = {
-    "tasks": "tasks",
-    "conventions": "conventions",
-    "decisions": "decisions",
-    "learnings": "learnings",
-    "memories": "memories",
-    "steering": "steering",
-    "constitution": "constitution",
-}
 
 
 def _n(value: int) -> str:
@@ -37,7 +28,7 @@ def _n(value: int) -> str:
 def describe_outcome(outcome: Outcome) -> str:
     """The reason for a fate, with the numbers that decided it."""
     n = outcome.numbers
-    section = SECTION_LABEL.get(outcome.entry.section, outcome.entry.section)
+    section = outcome.entry.section
     reason = outcome.reason
     if reason in (Reason.FITS, Reason.FORCED_FIRST, Reason.OVER_CAP, Reason.AFTER_MISFIT):
         cap = n.get("cap", 0)
@@ -78,8 +69,6 @@ def describe_outcome(outcome: Outcome) -> str:
         return "ctx looks at the first 1,000 bullets of CONVENTIONS.md only"
     if reason is Reason.ALWAYS:
         return "tier 1 content is always included"
-    from ctxtui.engine.model import REASON_TEXT
-
     return REASON_TEXT[reason]
 
 
@@ -408,5 +397,3 @@ def sweep(engine: Engine, budgets) -> list[SweepRow]:
         rows.append(SweepRow(budget, plan.tokens_used, included, summarized, len(fates) - included - summarized))
     return rows
 
-
-FATE_OF_CODE = {INCLUDED: Fate.INCLUDED, SUMMARIZED: Fate.SUMMARIZED, DROPPED: Fate.DROPPED}

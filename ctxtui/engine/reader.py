@@ -74,7 +74,6 @@ class ContextFiles:
     problems: list[Problem] = field(default_factory=list)
     steering: list[SteeringFile] = field(default_factory=list)
     steering_error: Problem | None = None  # quirk 9: one bad file disables all
-    steering_present: bool = False
 
 
 @dataclass(slots=True)
@@ -405,7 +404,6 @@ def _read_steering(directory: Path, files: ContextFiles) -> None:
         files.steering_error = Problem(".context/steering", f"cannot list: {exc.strerror or exc}")
         files.problems.append(files.steering_error)
         return
-    files.steering_present = True
     for name in names:
         path = directory / name
         if not name.endswith(".md") or path.is_dir():

@@ -16,18 +16,17 @@ from textual.widgets import Static
 
 from ctxtui.engine.explain import Threshold, describe_threshold
 from ctxtui.engine.model import Fate, Outcome
+from ctxtui.ui.rows import FATE_SYMBOL
 from ctxtui.ui.safe_text import clean_block, clean_line
+from ctxtui.ui.themes import THEME_VARIABLE_DEFAULTS
 
-FATE_SYMBOL = {Fate.INCLUDED: "●", Fate.SUMMARIZED: "◐", Fate.DROPPED: "✕"}
 MAX_TEXT_LINES = 80
 
 
 def fate_colors(variables: dict[str, str]) -> dict[Fate, str]:
     """The theme's fate colours (falling back to colour-blind-safe defaults)."""
     return {
-        Fate.INCLUDED: variables.get("fate-included", "#56B4E9"),
-        Fate.SUMMARIZED: variables.get("fate-summarized", "#E69F00"),
-        Fate.DROPPED: variables.get("fate-dropped", "#D55E00"),
+        fate: variables.get(f"fate-{fate.value}", THEME_VARIABLE_DEFAULTS[f"fate-{fate.value}"]) for fate in Fate
     }
 
 
@@ -46,14 +45,15 @@ def muted_color(variables: dict[str, str]) -> str:
 
 
 def render_why(outcome: Outcome | None, threshold: Threshold | None, *, thresholds_ready: bool,
-               blocker_title: str | None, colors: dict[Fate, str], muted: str = "grey50") -> Text:
-    """The panel's content for one outcome."""
+               blocker_title: str | None, colors: dict[Fate, str], muted: str = "grey50",
+               symbols: dict[Fate, str] | None = None) -> Text:
+    """The panel's content for one outcome; `symbols` are the theme's fate glyphs (the table's)."""
     if outcome is None:
         return Text("Select an entry to see why it landed where it did.", style=muted)
     entry = outcome.entry
     color = colors[outcome.fate]
     out = Text()
-    out.append(f"{FATE_SYMBOL[outcome.fate]} {outcome.fate.value}", style=f"bold {color}")
+    out.append(f"{(symbols or FATE_SYMBOL)[outcome.fate]} {outcome.fate.value}", style=f"bold {color}")
     out.append(f"  ·  {entry.section} (tier {outcome.tier})  ·  {entry.tokens:,} tokens\n", style=muted)
     out.append(clean_line(entry.title) + "\n", style="bold")
     out.append(clean_line(entry.source) + "\n\n", style=muted)

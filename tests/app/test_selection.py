@@ -6,7 +6,7 @@ import pytest
 
 from ctxtui.engine.model import Fate
 from ctxtui.ui.entries_table import EntriesTable
-from ctxtui.ui.why_panel import FATE_SYMBOL
+from ctxtui.ui.rows import FATE_SYMBOL
 from tests.app.helpers import SIZE, cursor_to, make_app, settle, table, why_text
 from tests.conftest import corpus_path, needs_corpus
 

@@ -110,6 +110,10 @@ async def test_a_user_theme_brings_its_colours_and_symbols(tmp_path):
         assert entries.fate_symbols == {Fate.INCLUDED: "+", Fate.SUMMARIZED: "~", Fate.DROPPED: "-"}
         included_line = 1 + next(i for i, row in enumerate(entries.view_rows) if row.fate is Fate.INCLUDED)
         assert entries.render_line(included_line).text[1] == "+"
+        # The why panel draws the same glyphs as the table.
+        entries.select_key(entries.view_rows[included_line - 1].key)
+        await settle(pilot)
+        assert why_text(app).lstrip().startswith("+ included")
 
 
 @pytest.mark.asyncio

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import os
 from datetime import datetime
 from pathlib import Path
 
@@ -32,7 +33,7 @@ from ctxtui.ui.entries_table import EntriesTable
 from ctxtui.ui.help_screen import HelpScreen
 from ctxtui.ui.preview import PreviewScreen
 from ctxtui.ui.rows import RowFilter, rows_from_outcomes
-from ctxtui.ui.safe_text import clean_line
+from ctxtui.safe_text import clean_block, clean_line
 from ctxtui.ui.slider import BudgetSlider
 from ctxtui.ui.themes import ThemeVariablesMixin
 from ctxtui.ui.tier_bars import TierBars
@@ -137,6 +138,11 @@ class CtxtuiApp(ThemeVariablesMixin, App):
         self.load_project(first=True)
         if self._watch:
             self.watch_files()
+
+    def notify(self, message: str, *, title: str = "", severity="information", timeout: float | None = None,
+               markup: bool = False) -> None:
+        """Every toast goes through the sanitiser and is never parsed as markup: messages quote paths and titles."""
+        super().notify(clean_block(message), title=clean_line(title), severity=severity, timeout=timeout, markup=False)
 
     def theme_colors(self) -> dict[str, str]:
         """The theme's CSS variables, resolved once per theme (the slider path asks every step)."""
@@ -507,17 +513,21 @@ class CtxtuiApp(ThemeVariablesMixin, App):
         default = Path.cwd() / f"context-packet-{self.view.budget}.{'json' if fmt == 'json' else 'md'}"
 
         def save(path: str | None) -> None:
-            from ctxtui.ui.clipboard import SaveRefused, save_text
+            from ctxtui.safe_write import WriteRefused, write_atomically
 
             if not path:
                 return
             markdown, json_text = self._texts()
+            text = json_text if fmt == "json" else markdown
             try:
-                written = save_text(Path(path).expanduser(), json_text if fmt == "json" else markdown)
-            except (SaveRefused, OSError) as exc:
-                self.notify(f"Not saved: {exc}", severity="error", markup=False)
+                # Bytes as `ctxtui pack` writes them: invalid UTF-8 from the inputs passes through unchanged.
+                written = write_atomically(path, text.encode("utf-8", "surrogateescape"),
+                                           context_dirs=[self.session.project / ".context"])
+            except WriteRefused as exc:
+                self.notify(f"Not saved: {exc}", severity="error")
                 return
-            self.notify(f"Saved {written}", markup=False, timeout=4)
+            given = Path(os.path.abspath(Path(path).expanduser()))
+            self.notify(f"Saved {path}" if given == written else f"Saved {path} → {written}", timeout=4)
 
         self.push_screen(SaveScreen(str(default)), save)
 

@@ -15,6 +15,7 @@ from datetime import datetime
 from pathlib import Path
 
 from ctxtui.engine.config import resolve_budget
+from ctxtui.safe_text import active_controls, clean_for_terminal, clean_line
 
 SUBCOMMANDS = ("pack", "explain", "sweep", "memory", "demo")
 TOKENIZERS = ("ctx", "o200k_base", "cl100k_base")
@@ -119,7 +120,7 @@ def load_engine(project: str, args):
 
         attach_memories(workspace, Path(args.db), project=args.db_project, now=parse_now(args.now))
     for problem in [*workspace.problems, *resolve_budget(args.budget, os.environ, workspace.config)[2]]:
-        print(f"ctxtui: warning: {_plain(str(problem))}", file=sys.stderr)
+        print(f"ctxtui: warning: {clean_line(str(problem))}", file=sys.stderr)
     budget = resolve_budget(args.budget, os.environ, workspace.config)[0]
     count = None
     if args.tokenizer != "ctx":
@@ -136,19 +137,45 @@ def load_engine(project: str, args):
 def cmd_pack(args) -> int:
     from ctxtui.engine.render import to_json, to_markdown
 
-    _, engine, budget = load_engine(args.project, args)
+    workspace, engine, budget = load_engine(args.project, args)
+    if args.output is not None:  # refused before any work: `-o ""` or `-o .context/TASKS.md` never get a packet
+        from ctxtui.safe_write import WriteRefused, check_target
+
+        try:
+            check_target(args.output, context_dirs=[workspace.project / ".context"])
+        except WriteRefused as exc:
+            raise UsageError(f"-o {exc}") from None
     packet = engine.assemble(budget)
     text = to_json(packet) if args.format == "json" else to_markdown(packet)
     data = text.encode("utf-8", "surrogateescape")
-    if args.output:
+    if args.output is not None:
+        from ctxtui.safe_write import WriteRefused, write_atomically
+
         try:
-            Path(args.output).write_bytes(data)
-        except OSError as exc:
-            raise UsageError(f"cannot write {args.output}: {exc.strerror or exc}") from None
+            write_atomically(args.output, data, context_dirs=[workspace.project / ".context"])
+        except WriteRefused as exc:
+            raise UsageError(f"-o {exc}") from None
     else:
-        sys.stdout.buffer.write(data)
-        sys.stdout.flush()
+        write_packet_to_stdout(text, data)
     return 0
+
+
+def write_packet_to_stdout(text: str, data: bytes) -> None:
+    """The exact bytes to a pipe or file; to a terminal, control sequences made visible, with a warning.
+
+    A packet can carry escape sequences from the user's files (an OSC 52 in a
+    task line rewrites the clipboard when a terminal prints it). Pipes and
+    files get the packet byte for byte; a terminal never executes them.
+    """
+    if sys.stdout.isatty() and (count := active_controls(text)):
+        print(f"ctxtui: warning: the packet holds {count} terminal control character{'s' if count != 1 else ''} "
+              "(ESC, BEL, ...): shown here as visible symbols such as ␛; redirect to a file or a pipe, "
+              "or use -o FILE, for the exact bytes", file=sys.stderr)
+        sys.stdout.write(clean_for_terminal(text))
+        sys.stdout.flush()
+        return
+    sys.stdout.buffer.write(data)
+    sys.stdout.flush()
 
 
 def find_entries(packet, query: str):
@@ -175,7 +202,7 @@ def cmd_explain(args) -> int:
     if len(matches) > 1:
         print(f"ctxtui: {len(matches)} entries match {query!r}; be more specific or pass one key:", file=sys.stderr)
         for outcome in matches[:20]:
-            print(f"  {_plain(outcome.entry.source)}  [{outcome.entry.section}] {_plain(outcome.entry.title)[:70]}",
+            print(f"  {clean_line(outcome.entry.source)}  [{outcome.entry.section}] {clean_line(outcome.entry.title)[:70]}",
                   file=sys.stderr)
         if len(matches) > 20:
             print(f"  … and {len(matches) - 20} more", file=sys.stderr)
@@ -188,11 +215,11 @@ def cmd_explain(args) -> int:
         return 0
     entry = outcome.entry
     lines = [
-        f"{_plain(entry.title)}",
-        f"  where:   {_plain(entry.source)}",
+        f"{clean_line(entry.title)}",
+        f"  where:   {clean_line(entry.source)}",
         f"  section: {entry.section} (tier {outcome.tier}), {entry.tokens:,} tokens",
         f"  fate:    {outcome.fate.value} at budget {budget:,} ({outcome.reason.value})",
-        f"  why:     {_plain(outcome.explanation)}",
+        f"  why:     {clean_line(outcome.explanation)}",
     ]
     if outcome.score is not None:
         s = outcome.score
@@ -200,7 +227,7 @@ def cmd_explain(args) -> int:
         lines.append(f"  score:   {s.total:.3f} = recency {s.recency} ({age}) + relevance {s.relevance:.3f}"
                      + (f" × weight (importance {s.importance}, usage {s.usage})" if s.importance is not None else "")
                      + f"; rank {s.rank}" + (" — superseded" if s.superseded else ""))
-        lines.append(f"  matched: {_plain(', '.join(s.matched_keywords)) or '(no task keyword)'}")
+        lines.append(f"  matched: {clean_line(', '.join(s.matched_keywords)) or '(no task keyword)'}")
     if threshold is not None:
         lines.append(f"  budgets: {describe_threshold(threshold)}")
     print("\n".join(lines))
@@ -227,13 +254,6 @@ def outcome_json(outcome, threshold, budget) -> dict:
     return data
 
 
-def _plain(text: str) -> str:
-    """Untrusted text for a terminal: control characters shown, never executed."""
-    if text.isascii() and text.isprintable():
-        return text
-    return "".join(ch if ch.isprintable() else f"\\x{ord(ch):02x}" if ord(ch) < 256 else "\ufffd" for ch in text)
-
-
 def cmd_sweep(args) -> int:
     from ctxtui.engine.explain import sweep
 
@@ -258,7 +278,12 @@ def cmd_memory(args) -> int:
     from datetime import timezone
 
     from ctxtui.engine.memory import MemorySourceError, schema
+    from ctxtui.safe_write import WriteRefused, check_target
 
+    try:
+        check_target(args.db, database=True)
+    except WriteRefused as exc:
+        raise UsageError(f"--db {exc}") from None
     try:
         if args.memory_command == "init":
             schema.init_db(Path(args.db))
@@ -273,7 +298,7 @@ def cmd_memory(args) -> int:
         else:
             report = schema.import_db(Path(args.db), Path(args.file))
             for problem in report.problems:
-                print(f"ctxtui: warning: {_plain(str(problem))}", file=sys.stderr)
+                print(f"ctxtui: warning: {clean_line(str(problem))}", file=sys.stderr)
             print(f"imported {report.imported} memories from {args.file} into {args.db}")
     except (MemorySourceError, OSError, ValueError) as exc:
         raise UsageError(f"{args.db if args.memory_command != 'import' else args.file}: {exc}") from None
@@ -297,7 +322,7 @@ def main(argv: list[str] | None = None) -> int:
             return handler(args)
         return run_tui(build_tui_parser().parse_args(argv))
     except UsageError as exc:
-        print(f"ctxtui: {_plain(str(exc))}", file=sys.stderr)
+        print(f"ctxtui: {clean_line(str(exc))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -15,7 +15,6 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -116,45 +115,3 @@ def as_valid_text(text: str) -> str:
         return text
     except UnicodeEncodeError:
         return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-
-
-class SaveRefused(PermissionError):
-    """Refused to write inside a `.context/` directory."""
-
-
-def inside_context_dir(path: Path) -> bool:
-    """True when `path` (as given or with symlinks resolved) lies inside a `.context` directory."""
-    candidates = [Path(os.path.abspath(path)), path.resolve()]
-    return any(".context" in p.parent.parts for p in candidates)
-
-
-def save_text(path: str | os.PathLike, text: str, *, allow_context: bool = False) -> Path:
-    """Write `text` to `path` atomically (temporary file + rename); returns the path.
-
-    Raises `SaveRefused` for a path inside `.context/` unless
-    `allow_context` is true. The parent directory must exist.
-    """
-    target = Path(path).expanduser()
-    if not allow_context and inside_context_dir(target):
-        raise SaveRefused(f"refusing to write inside a .context directory: {target}")
-    directory = target.parent
-    fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
-    try:
-        # Bytes as `ctxtui pack` writes them: invalid UTF-8 from the inputs passes through unchanged.
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(text.encode("utf-8", "surrogateescape"))
-            handle.flush()
-            os.fsync(handle.fileno())
-        try:
-            mode = os.stat(target).st_mode & 0o777
-        except FileNotFoundError:
-            mode = 0o644  # mkstemp's 0600 would surprise; reading the umask is not thread-safe
-        os.chmod(temporary, mode)
-        os.replace(temporary, target)
-    except BaseException:
-        try:
-            os.unlink(temporary)
-        except FileNotFoundError:
-            pass
-        raise
-    return target

@@ -1,7 +1,10 @@
 """Pack preview: the packet exactly as the CLI prints it, as Markdown or JSON.
 
-The text shown is the engine's rendering, byte for byte (a read-only
-TextArea never interprets markup). Copy and save act on the visible format.
+The text shown is the engine's rendering with terminal controls made visible
+(`clean_block`: an ESC shows as ␛), so an escape sequence hidden in a task
+line can never reach the terminal; a read-only TextArea never interprets
+markup. Copy and save act on the visible format and keep the exact bytes:
+they take the packet from the session, never from the widget.
 """
 
 from __future__ import annotations
@@ -11,6 +14,8 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Static, TabbedContent, TabPane, TextArea
+
+from ctxtui.ui.safe_text import clean_block, clean_line
 
 
 class PreviewScreen(Screen):
@@ -48,12 +53,12 @@ class PreviewScreen(Screen):
         self._initial = initial
 
     def compose(self) -> ComposeResult:
-        yield Static(self._title, id="preview-title", markup=False)
+        yield Static(clean_line(self._title), id="preview-title", markup=False)
         with TabbedContent(initial=f"tab-{self._initial}"):
             with TabPane("Markdown", id="tab-md"):
-                yield TextArea(self._markdown, read_only=True, id="text-md", show_line_numbers=True)
+                yield TextArea(clean_block(self._markdown), read_only=True, id="text-md", show_line_numbers=True)
             with TabPane("JSON", id="tab-json"):
-                yield TextArea(self._json, read_only=True, id="text-json", show_line_numbers=True)
+                yield TextArea(clean_block(self._json), read_only=True, id="text-json", show_line_numbers=True)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -78,6 +83,6 @@ class PreviewScreen(Screen):
     def update_texts(self, markdown: str, json_text: str, title: str) -> None:
         """Live reload while the preview is open."""
         self._markdown, self._json = markdown, json_text
-        self.query_one("#text-md", TextArea).load_text(markdown)
-        self.query_one("#text-json", TextArea).load_text(json_text)
-        self.query_one("#preview-title", Static).update(title)
+        self.query_one("#text-md", TextArea).load_text(clean_block(markdown))
+        self.query_one("#text-json", TextArea).load_text(clean_block(json_text))
+        self.query_one("#preview-title", Static).update(clean_line(title))

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from ctxtui.engine.render import to_markdown
-from ctxtui.ui.clipboard import save_text
+from textual.widgets import Input
 from tests.app.helpers import make_app, settle, why_text
 from tests.conftest import ROOT, write_context
 
@@ -31,7 +31,12 @@ async def test_copy_and_save_keep_the_app_alive(project, tmp_path):
         assert app.is_running
         assert "Caf\ufffd \ufffd\ufffd choice" in app.clipboard
         markdown = to_markdown(app.view.packet)
-        written = save_text(tmp_path / "packet.md", markdown)
+        written = tmp_path / "packet.md"
+        await pilot.press("w")
+        await pilot.pause()
+        app.screen.query_one(Input).value = str(written)
+        await pilot.press("enter")
+        await settle(pilot)
         # Saved bytes are what `ctxtui pack` prints: invalid bytes pass through unchanged.
         assert written.read_bytes() == markdown.encode("utf-8", "surrogateescape")
         assert b"Caf\xe9 \xff\xfe choice" in written.read_bytes()

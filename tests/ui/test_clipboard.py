@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from ctxtui.ui.clipboard import SaveRefused, clipboard_command, copy_text, save_text
+from ctxtui.ui.clipboard import clipboard_command, copy_text
 from tests.ui.gallery import Gallery
 
 
@@ -67,36 +67,3 @@ def test_clipboard_command_choice(tmp_path):
     assert clipboard_command({"PATH": path, "DISPLAY": ":0"}, "linux")[0].endswith("xsel")
     assert clipboard_command({"PATH": path}, "darwin")[0].endswith("pbcopy")
     assert clipboard_command({"PATH": path}, "linux") is None
-
-
-def test_save_writes_atomically_and_keeps_the_mode(tmp_path):
-    target = tmp_path / "packet.md"
-    assert save_text(target, "one") == target
-    assert target.read_text(encoding="utf-8") == "one"
-    assert stat.S_IMODE(target.stat().st_mode) == 0o644
-    target.chmod(0o600)
-    save_text(target, "two")
-    assert target.read_text(encoding="utf-8") == "two"
-    assert stat.S_IMODE(target.stat().st_mode) == 0o600
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["packet.md"]  # no temporary left
-
-
-def test_save_refuses_context_dirs_unless_allowed(tmp_path):
-    context = tmp_path / "project" / ".context"
-    context.mkdir(parents=True)
-    with pytest.raises(SaveRefused):
-        save_text(context / "PACKET.md", "x")
-    (tmp_path / "link").symlink_to(context)
-    with pytest.raises(SaveRefused):
-        save_text(tmp_path / "link" / "PACKET.md", "x")  # a symlink into .context/ too
-    assert not (context / "PACKET.md").exists()
-    save_text(context / "PACKET.md", "x", allow_context=True)
-    assert (context / "PACKET.md").read_text(encoding="utf-8") == "x"
-
-
-def test_save_into_a_missing_folder_fails_cleanly(tmp_path):
-    with pytest.raises(OSError):
-        save_text(tmp_path / "nope" / "packet.md", "x")
-    assert not (tmp_path / "nope").exists()
-    assert isinstance(SaveRefused("x"), OSError)
-    assert os.listdir(tmp_path) == []

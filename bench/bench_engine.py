@@ -9,6 +9,8 @@ thresholds for every ctx-large entry ≤ 1 s.
 
 from __future__ import annotations
 
+from ctxtui.engine.packers.ctx.assemble import packer_for
+
 import os
 import random
 import statistics
@@ -22,8 +24,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from ctxtui.engine.explain import thresholds  # noqa: E402
-from ctxtui.engine.workspace import load_workspace  # noqa: E402
+from ctxtui.engine.explain.thresholds import thresholds  # noqa: E402
+from ctxtui.engine.sources.workspace import load_workspace  # noqa: E402
 
 CORPUS = Path(os.environ.get("CTXTUI_CORPUS", ROOT.parent / "shared" / "corpus"))
 NOW = datetime(2026, 11, 21, 23, 56, 8, tzinfo=timezone.utc)
@@ -49,22 +51,22 @@ def cold_pack(corpus: str, runs: int = 15) -> None:
 
 def recompute(label: str, project: Path, samples: int = 400) -> None:
     """Assemble at random budgets with everything parsed (the slider's engine cost)."""
-    engine = load_workspace(project).engine(NOW, "/project")
+    engine = packer_for(load_workspace(project), now=NOW, root_path="/project")
     rng = random.Random(7)
     budgets = [rng.randint(0, 32000) for _ in range(samples)]
     for budget in budgets[:50]:
-        engine.assemble(budget)  # warm the per-task-count caches, as a slider session does
+        engine.plan(budget)  # warm the per-task-count caches, as a slider session does
     plan_times, outcome_times = [], []
     for budget in budgets:
         start = time.perf_counter()
-        packet = engine.assemble(budget)
+        packet = engine.plan(budget)
         plan_times.append(time.perf_counter() - start)
         start = time.perf_counter()
         packet.outcomes  # noqa: B018 - materialise every entry's Outcome
         outcome_times.append(time.perf_counter() - start)
-    cold_engine = load_workspace(project).engine(NOW, "/project")
+    cold_engine = packer_for(load_workspace(project), now=NOW, root_path="/project")
     start = time.perf_counter()
-    cold_engine.assemble(8000)
+    cold_engine.plan(8000)
     first = time.perf_counter() - start
     print(f"recompute {label}: median {ms(statistics.median(plan_times))}, p95 "
           f"{ms(sorted(plan_times)[int(len(plan_times) * 0.95)])}; + all outcomes "
@@ -72,7 +74,7 @@ def recompute(label: str, project: Path, samples: int = 400) -> None:
 
 
 def threshold_time(corpus: str) -> None:
-    engine = load_workspace(CORPUS / corpus).engine(NOW, "/project")
+    engine = packer_for(load_workspace(CORPUS / corpus), now=NOW, root_path="/project")
     start = time.perf_counter()
     found = thresholds(engine)
     elapsed = time.perf_counter() - start
@@ -80,7 +82,7 @@ def threshold_time(corpus: str) -> None:
 
 
 def synthetic(tasks: int, decisions: int, learnings: int) -> Path:
-    from ctxtui.engine.synth import write_workspace
+    from tests.factories.workspace import write_workspace
 
     root = Path(tempfile.mkdtemp(prefix="ctxtui-bench-"))
     write_workspace(root, tasks=tasks, conventions=80, decisions=decisions, learnings=learnings, steering=3,

@@ -3,7 +3,7 @@ budget recompute with 50,000 memories joined to ctx-large.
 
 Prints figures; it asserts nothing. Run with `.venv/bin/python bench/bench_memory.py`
 (optionally `--n 10000 --runs 9 --samples 200`). Targets (memory brief):
-50,000 memories load in ≤ 1 s; a budget recompute (`engine.assemble(b)` at a
+50,000 memories load in ≤ 1 s; a budget recompute (`engine.plan(b)` at a
 random budget, the slider's cost) with 50,000 memories joined to ctx-large
 takes ≤ 30 ms at the median. Each schema's database is built once by `synth`,
 then loaded `runs` times with `load_memories` (a one-shot, immutable read:
@@ -14,6 +14,8 @@ entries table needs).
 """
 
 from __future__ import annotations
+
+from ctxtui.engine.packers.ctx.assemble import packer_for
 
 import argparse
 import sqlite3
@@ -29,10 +31,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from ctxtui.engine.memory import MemorySource, load_memories  # noqa: E402
-from ctxtui.engine.memory.synth import build_cortex_db, build_native_db, build_shabka_db  # noqa: E402
-from ctxtui.engine.memory_join import attach_memories  # noqa: E402
-from ctxtui.engine.workspace import load_workspace  # noqa: E402
+from ctxtui.engine.sources.memory import MemorySource, load_memories  # noqa: E402
+from tests.factories.memory_dbs import build_cortex_db, build_native_db, build_shabka_db  # noqa: E402
+from ctxtui.engine.packers.ctx.memories import attach_memories  # noqa: E402
+from ctxtui.engine.sources.workspace import load_workspace  # noqa: E402
 
 NOW = datetime(2026, 5, 1, 12, tzinfo=timezone.utc)
 CORPUS = Path(os.environ.get("CTXTUI_CORPUS", ROOT.parent / "shared" / "corpus"))
@@ -81,28 +83,28 @@ def recompute_joined(tmp: str, n: int, samples: int) -> None:
     attach_memories(workspace, db, project=None, now=CORPUS_NOW)
     joined = time.perf_counter() - start
     start = time.perf_counter()
-    engine = workspace.engine(CORPUS_NOW, "/project")
+    engine = packer_for(workspace, now=CORPUS_NOW, root_path="/project")
     built = time.perf_counter() - start
     start = time.perf_counter()
-    engine.assemble(8000)
+    engine.plan(8000)
     first = time.perf_counter() - start
     rng = random.Random(7)
     budgets = [rng.randint(0, 200_000) for _ in range(samples + 50)]
     for budget in budgets[:50]:
-        engine.assemble(budget).outcomes  # noqa: B018 - warm-up: rankings and breakdowns per task count
+        engine.plan(budget).outcomes  # noqa: B018 - warm-up: rankings and breakdowns per task count
     warm = {engine.plan(b).task_count for b in budgets[:50]}
 
     # The slider's cost: a packet per budget, nothing else.
     plan_times = []
     for budget in budgets[50:]:
         start = time.perf_counter()
-        engine.assemble(budget)
+        engine.plan(budget)
         plan_times.append(time.perf_counter() - start)
     # The entries table's cost: the packet and every entry's outcome.
     with_outcomes = []
     for budget in budgets[50:]:
         start = time.perf_counter()
-        packet = engine.assemble(budget)
+        packet = engine.plan(budget)
         packet.outcomes  # noqa: B018 - materialise every entry's Outcome
         with_outcomes.append(time.perf_counter() - start)
         # Free the old packet (50,000 outcomes) outside the timed region: a UI drops
@@ -121,10 +123,10 @@ def recompute_joined(tmp: str, n: int, samples: int) -> None:
     print(f"ctx-large + {n:,} memories ({len(engine.scored):,} scored entries, sections "
           f"{', '.join(engine.section_names)}): read+join {joined:.3f} s, engine {built:.3f} s, "
           f"first assembly {ms(first)} (scores every entry against the packet's task keywords)")
-    print(f"  recompute engine.assemble(b), {samples} random budgets 0-200,000 after a 50-budget warm-up "
+    print(f"  recompute engine.plan(b), {samples} random budgets 0-200,000 after a 50-budget warm-up "
           f"({cold} needed a task count the warm-up had not scored): {spread(plan_times)} "
           f"(target median ≤ {ms(RECOMPUTE_TARGET_S)}: {'met' if median <= RECOMPUTE_TARGET_S else 'MISSED'})")
-    print(f"  recompute with all {len(engine.assemble(0).outcomes):,} outcomes materialised: {spread(with_outcomes)}")
+    print(f"  recompute with all {len(engine.plan(0).outcomes):,} outcomes materialised: {spread(with_outcomes)}")
 
 
 def main() -> None:

@@ -230,7 +230,7 @@ def main() -> int:
     else:
         print(f"ctx-large: skipped (no corpus at {CORPUS}; set CTXTUI_CORPUS)")
 
-    from ctxtui.engine.synth import write_workspace
+    from tests.factories.workspace import write_workspace
 
     with tempfile.TemporaryDirectory(prefix="ctxtui-bench-") as scratch:
         synth = write_workspace(Path(scratch) / "synth10k", tasks=2000, decisions=5000, learnings=5000,
@@ -239,7 +239,7 @@ def main() -> int:
                         max(10, steps // 2), 60, startups=1 if args.quick else 4, diagnose=True)
 
         if not args.skip_50k:
-            from ctxtui.engine.memory.synth import build_native_db
+            from tests.factories.memory_dbs import build_native_db
 
             db = Path(scratch) / "memories-50k.db"
             started = time.perf_counter()

@@ -16,10 +16,10 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 try:
-    from ctxtui.engine.synth import write_workspace
+    from tests.factories.workspace import write_workspace
 except ImportError:  # run from a checkout without `pip install -e .`
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-    from ctxtui.engine.synth import write_workspace
+    from tests.factories.workspace import write_workspace
 
 
 def parse_now(text: str | None) -> datetime:

@@ -25,7 +25,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from ctxtui.engine.gcpause import gc_paused
 from ctxtui.engine.model import Fate
-from ctxtui.engine.reader import ContextMissing
+from ctxtui.engine.sources.context import ContextMissing
 from ctxtui.session import LOAD_STEPS, MAX_BUDGET, MIN_BUDGET, Session, View
 from ctxtui.ui.budget_input import BudgetEntered, BudgetInputScreen
 from ctxtui.ui.commands import CtxtuiCommands
@@ -231,9 +231,11 @@ class CtxtuiApp(ThemeVariablesMixin, App):
 
     @work(thread=True, exclusive=True, group="thresholds", exit_on_error=False)
     def compute_thresholds(self) -> None:
-        generation = self.session.generation
-        self.session.thresholds()
-        if generation == self.session.generation:
+        loaded = self.session.loaded
+        if loaded is None:
+            return
+        loaded.thresholds()
+        if not loaded.stale:
             self.call_from_thread(self._show_why)
 
     # -- the slider path ------------------------------------------------------
@@ -255,7 +257,7 @@ class CtxtuiApp(ThemeVariablesMixin, App):
 
     def _apply_pending_budget(self) -> None:
         budget, self._pending_budget = self._pending_budget, None
-        if budget is None or self.session.engine is None:
+        if budget is None or self.session.loaded is None:
             return
         self.session.set_budget(budget)
         slider = self.query_one(BudgetSlider)
@@ -272,25 +274,25 @@ class CtxtuiApp(ThemeVariablesMixin, App):
         Up to LARGE_WORKSPACE entries this runs right here (a few milliseconds);
         beyond, in a worker, so 50,000 memories never freeze the screen.
         """
-        if self.session.engine is None:
+        if self.session.loaded is None:
             return
         if self.session.entry_count > LARGE_WORKSPACE:
             self._recompute_in_worker(self.session.budget, self.session.generation)
             return
         view = self.session.view()
-        self._show_view(view, rows_from_outcomes(view.packet.outcomes))
+        self._show_view(view, rows_from_outcomes(view.plan.outcomes))
 
     @work(thread=True, exclusive=True, group="recompute", exit_on_error=False)
     def _recompute_in_worker(self, budget: int, generation: int) -> None:
         with gc_paused():
             view = self.session.view()
-            rows = rows_from_outcomes(view.packet.outcomes)
+            rows = rows_from_outcomes(view.plan.outcomes)
         if not get_current_worker().is_cancelled and (self.session.budget, self.session.generation) == (budget, generation):
             self.call_from_thread(self._show_view, view, rows)
 
     def _show_view(self, view: View, rows) -> None:
         self.view = view
-        self.query_one(TierBars).update_tiers(view.packet.tiers, budget=view.budget)
+        self.query_one(TierBars).update_tiers(view.plan.buckets, budget=view.budget)
         self.query_one(EntriesTable).set_rows(rows, version=(view.generation, view.budget))
         self._update_status()
         self._show_why()
@@ -316,14 +318,13 @@ class CtxtuiApp(ThemeVariablesMixin, App):
         self.query_one("#status", Static).update(text)
 
     def _status_text(self, view: View, compact: bool) -> Text:
-        packet = view.packet
-        counts = packet.counts()
+        counts = view.counts
         colors = fate_colors(self.theme_colors())
         tokenizer = "o200k" if compact else REAL_TOKENIZER
         gap = " · " if compact else "  ·  "
         text = Text()
         text.append(f"{clean_line(self.session.project.name)}  ", style="bold")
-        text.append(f"budget {view.budget:,} · used ~{packet.tokens_used:,}{'' if compact else ' ctx'} · ")
+        text.append(f"budget {view.budget:,} · used ~{view.plan.tokens_used:,}{'' if compact else ' ctx'} · ")
         real = self._real_count
         if real and real[:2] == (view.generation, view.budget):
             over = real[2] > view.budget
@@ -344,12 +345,12 @@ class CtxtuiApp(ThemeVariablesMixin, App):
     @work(thread=True, exclusive=True, group="tokens", exit_on_error=False)
     def count_real_tokens(self, generation: int, budget: int) -> None:
         """The real tokenizer's count of the rendered packet (cached by content)."""
-        from ctxtui.engine.tokenizers import get_tokenizer
+        from ctxtui.engine.text.tokenizers import get_tokenizer
 
         view = self.view
         if view is None or (view.generation, view.budget) != (generation, budget):
             return
-        markdown = self.session.markdown(view)
+        markdown = view.markdown
         try:
             tokens = get_tokenizer(REAL_TOKENIZER).count(markdown)
         except Exception as exc:  # a missing vocabulary must not take the app down
@@ -382,12 +383,12 @@ class CtxtuiApp(ThemeVariablesMixin, App):
         view = self.view
         if view is None:
             return None
-        outcome = view.packet.outcome(self.selected_key) if self.selected_key else None
-        session = self.session
-        threshold = session.thresholds().get(self.selected_key) if session.thresholds_ready and outcome else None
-        blocker = view.packet.outcome(outcome.blocked_by) if outcome and outcome.blocked_by else None
+        outcome = view.plan.outcome(self.selected_key) if self.selected_key else None
+        loaded = view.loaded
+        threshold = loaded.thresholds().get(self.selected_key) if loaded.thresholds_ready and outcome else None
+        blocker = view.plan.outcome(outcome.blocked_by) if outcome and outcome.blocked_by else None
         variables = self.theme_colors()
-        return render_why(outcome, threshold, thresholds_ready=session.thresholds_ready,
+        return render_why(outcome, threshold, thresholds_ready=loaded.thresholds_ready,
                           blocker_title=blocker.entry.title if blocker else None,
                           colors=fate_colors(variables), muted=muted_color(variables),
                           symbols=self.query_one(EntriesTable).fate_symbols)
@@ -470,11 +471,11 @@ class CtxtuiApp(ThemeVariablesMixin, App):
 
     def _texts(self) -> tuple[str, str]:
         assert self.view is not None
-        return self.session.markdown(self.view), self.session.json(self.view)
+        return self.view.markdown, self.view.json
 
     def _preview_title(self) -> str:
         view = self.view
-        return (f"Packet at budget {view.budget:,} · used ~{view.packet.tokens_used:,} tokens · "
+        return (f"Packet at budget {view.budget:,} · used ~{view.plan.tokens_used:,} tokens · "
                 "exactly what `ctxtui pack` prints") if view else ""
 
     def action_preview(self, fmt: str = "md") -> None:
@@ -502,7 +503,7 @@ class CtxtuiApp(ThemeVariablesMixin, App):
         real = self._real_count
         real_part = (f", {real[2]:,} {REAL_TOKENIZER}" if real and real[:2] == (self.view.generation, self.view.budget)
                      and fmt == "md" else "")
-        self.notify(f"Copied the {('JSON' if fmt == 'json' else 'Markdown')} packet: ~{self.view.packet.tokens_used:,} "
+        self.notify(f"Copied the {('JSON' if fmt == 'json' else 'Markdown')} packet: ~{self.view.plan.tokens_used:,} "
                     f"tokens (ctx estimate{real_part}) via {result.describe()}", markup=False, timeout=4)
 
     def action_save(self, fmt: str = "md") -> None:
@@ -535,7 +536,7 @@ class CtxtuiApp(ThemeVariablesMixin, App):
         from ctxtui.ui.quirks_screen import QuirksScreen
 
         if self.view is not None:
-            self.push_screen(QuirksScreen(self.session.quirks(self.view), self.view.budget))
+            self.push_screen(QuirksScreen(self.view.quirks(), self.view.budget))
 
     def action_reload(self) -> None:
         self.load_project(changed=None)
@@ -593,30 +594,3 @@ class CtxtuiApp(ThemeVariablesMixin, App):
     async def action_quit(self) -> None:
         self._stop_watch.set()
         self.exit()
-
-
-def run_app(args, demo: bool = False) -> int:
-    """Entry point for `ctxtui [PROJECT]` and `ctxtui demo`."""
-    from ctxtui.cli import UsageError, parse_now
-
-    db = Path(args.db) if getattr(args, "db", None) else None
-    if demo:
-        from ctxtui.demo import demo_memory_db_path, demo_root, write_demo
-
-        now = datetime.now().astimezone()
-        project = write_demo(demo_root(), now)
-        db = db or (demo_memory_db_path(project) if demo_memory_db_path(project).exists() else None)
-    else:
-        project = Path(args.project).absolute()
-        if not (project / ".context").is_dir():
-            raise UsageError(f"no .context/ directory in {project} (try `ctxtui demo`)")
-    fixed_now = getattr(args, "now", None)
-    clock = (lambda: parse_now(fixed_now)) if fixed_now else (lambda: datetime.now().astimezone())
-    from ctxtui.user_config import read_user_config
-
-    config = read_user_config()
-    session = Session(project=project, db=db, db_project=getattr(args, "db_project", None), clock=clock)
-    app = CtxtuiApp(session, budget=args.budget, theme_name=getattr(args, "theme", None) or config.theme,
-                    keymap=config.keys, notices=list(config.problems))
-    app.run()
-    return 0

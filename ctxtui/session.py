@@ -1,39 +1,110 @@
-"""The app's model: one project, its engine, the current budget and what it produced.
+"""The app's model: one project, its packer, and a `View` per budget that owns what derives from it.
 
-Plain Python with no Textual, so the TUI's behaviour (reload keeps the budget,
-thresholds computed once per load, real-token counts cached by content) is
-testable without a screen. Widgets read `Session.view`; they never compute.
+Plain Python with no Textual, so the TUI's behaviour (a reload keeps the
+budget, thresholds are computed once per load, memories reload alone when
+only the database changed) is testable without a screen. The TUI sends
+intents (a budget, a reload) and shows the `View` it gets back; it never
+computes, and it keeps no copies of what a view already knows.
 """
 
 from __future__ import annotations
 
 import os
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Callable
 
-from ctxtui.engine.assemble import Engine
-from ctxtui.engine.config import resolve_budget
-from ctxtui.engine.explain import Threshold, thresholds
-from ctxtui.engine.model import Packet, Problem
-from ctxtui.engine.quirks import Quirk, find_quirks
-from ctxtui.engine.render import to_json, to_markdown
-from ctxtui.engine.workspace import Workspace, load_workspace
+from ctxtui.engine.explain.quirks import Quirk, find_quirks
+from ctxtui.engine.explain.thresholds import Threshold, thresholds
+from ctxtui.engine.model import Plan, Problem
+from ctxtui.engine.packers.ctx.assemble import CtxPacker, packer_for
+from ctxtui.engine.packers.ctx.memories import MemoryJoin
+from ctxtui.engine.sources.ctxrc import resolve_budget
+from ctxtui.engine.sources.workspace import Workspace, load_workspace
 
 MIN_BUDGET = 0
 MAX_BUDGET = 200_000
 LOAD_STEPS = 4
 THRESHOLD_SECONDS = 5.0
+THRESHOLD_SECONDS_LARGE = 2.0
+LARGE_FOR_THRESHOLDS = 5000  # entries
 
 
-@dataclass(slots=True)
+class Loaded:
+    """One load of the sources: the workspace, its packer, and what derives from them alone.
+
+    Thresholds are computed at most once per load, in whatever thread asks
+    first; a newer load makes an older one `stale`, which cuts its scan short.
+    """
+
+    def __init__(self, generation: int, workspace: Workspace, packer: CtxPacker) -> None:
+        self.generation = generation
+        self.workspace = workspace
+        self.packer = packer
+        self.entry_count = len(workspace.all_entries())
+        self.stale = False
+        self._thresholds: dict[str, Threshold] | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def thresholds_ready(self) -> bool:
+        return self._thresholds is not None
+
+    def thresholds(self) -> dict[str, Threshold]:
+        """Every entry's thresholds (about 0.4 s on ctx-large); {} when this load went stale meanwhile.
+
+        Bounded in time: a workspace of tens of thousands of entries has too
+        many change points to scan completely, and each threshold then says how
+        far it was examined.
+        """
+        with self._lock:
+            if self._thresholds is None:
+                seconds = THRESHOLD_SECONDS if self.entry_count <= LARGE_FOR_THRESHOLDS else THRESHOLD_SECONDS_LARGE
+                found = thresholds(self.packer, max_seconds=seconds, should_stop=lambda: self.stale)
+                if self.stale:
+                    return {}
+                self._thresholds = found
+            return self._thresholds
+
+
 class View:
-    """Everything the screen shows for one budget."""
+    """What the screen shows for one budget of one load; derived values are computed once, on use."""
 
-    budget: int
-    packet: Packet
-    generation: int  # bumps on every reload, so caches keyed by it go stale
+    __slots__ = ("loaded", "budget", "plan", "_counts", "real_tokens")
+
+    def __init__(self, loaded: Loaded, budget: int) -> None:
+        self.loaded = loaded
+        self.budget = budget
+        self.plan: Plan = loaded.packer.plan(budget)
+        self._counts: dict[str, int] | None = None
+        self.real_tokens: int | None = None  # the real tokenizer's count of the Markdown, once a worker has it
+
+    @property
+    def generation(self) -> int:
+        return self.loaded.generation
+
+    @property
+    def markdown(self) -> str:
+        return self.plan.render("md")
+
+    @property
+    def json(self) -> str:
+        return self.plan.render("json")
+
+    @property
+    def counts(self) -> dict[str, int]:
+        if self._counts is None:
+            self._counts = self.plan.counts()
+        return self._counts
+
+    def quirks(self) -> list[Quirk]:
+        return find_quirks(self.loaded.packer, self.plan)
+
+    def same_as(self, other: View | None) -> bool:
+        """The same load at the same budget: nothing on screen would change."""
+        return other is not None and other.loaded is self.loaded and other.budget == self.budget
 
 
 @dataclass(slots=True)
@@ -45,17 +116,10 @@ class Session:
     db_project: str | None = None
     root_path: str | None = None
     clock: Callable[[], datetime] = field(default=lambda: datetime.now().astimezone())
-    workspace: Workspace | None = None
-    engine: Engine | None = None
     budget: int = 8000
-    generation: int = 0
-    _thresholds: dict[str, Threshold] | None = None
-    _markdown: tuple[int, int, str] | None = None
-    _memory_source: object | None = None
-    _entry_count: tuple[int, int] | None = None
-    _memory_entries: list | None = None
-    _last_memories: list = field(default_factory=list)
-    _memory_problems: list = field(default_factory=list)
+    loaded: Loaded | None = None
+    memory_join: MemoryJoin | None = None
+    _generation: int = 0
 
     def load(self, budget: int | None = None, keep_budget: bool = False,
              progress: Callable[[str, int], None] | None = None) -> list[Problem]:
@@ -67,8 +131,7 @@ class Session:
         report = progress or (lambda stage, step: None)
         report("reading .context/", 0)
         workspace = load_workspace(self.project)
-        self._memory_entries = None
-        return self._finish_load(workspace, budget, keep_budget, report)
+        return self._finish_load(workspace, budget, keep_budget, report, memories_changed=True)
 
     def reload(self, changed: set[Path] | None = None,
                progress: Callable[[str, int], None] | None = None) -> list[Problem] | None:
@@ -84,17 +147,15 @@ class Session:
             (context_dir in p.parents or p == context_dir) and not self._is_db_file(p) for p in changed)
         db_changed = changed is None or self.db is None or any(p.name.startswith(self.db.name) for p in changed)
         if not context_changed:
-            if not db_changed or self._memory_source is None or not self._memory_source.changed():
+            if not db_changed or self.memory_join is None or not self.memory_join.changed():
                 return None
-        if context_changed:
+        if context_changed or self.loaded is None:
             report("reading .context/", 0)
             workspace = load_workspace(self.project)
         else:
-            assert self.workspace is not None
-            workspace = Workspace(self.workspace.project, self.workspace.config, self.workspace.parsed)
-        if db_changed:
-            self._memory_entries = None
-        return self._finish_load(workspace, None, True, report)
+            old = self.loaded.workspace
+            workspace = Workspace(old.project, old.config, old.parsed)
+        return self._finish_load(workspace, None, True, report, memories_changed=db_changed)
 
     def _is_db_file(self, path: Path) -> bool:
         """The memory database or one of SQLite's files beside it (-wal, -shm, -journal)."""
@@ -102,98 +163,52 @@ class Session:
             return False
         return path.absolute().parent == self.db.absolute().parent
 
-    def _finish_load(self, workspace: Workspace, budget, keep_budget, report) -> list[Problem]:
+    def _finish_load(self, workspace: Workspace, budget: int | None, keep_budget: bool,
+                     report: Callable[[str, int], None], *, memories_changed: bool) -> list[Problem]:
         now = self.clock()
         if self.db is not None:
             report("loading memories", 1)
-            self._attach_memories(workspace, now)
+            if self.memory_join is None:
+                self.memory_join = MemoryJoin(self.db, self.db_project, live=True)
+            joined = self.memory_join.load(now, refresh=memories_changed)
+            workspace.memories, workspace.memory_problems = joined.entries, joined.problems
         report("scoring", 2)
-        engine = workspace.engine(now, self.root_path)
+        packer = packer_for(workspace, now=now, root_path=self.root_path)
         problems = list(workspace.problems)
         if not keep_budget:
             self.budget, _, more = resolve_budget(budget, os.environ, workspace.config)
             problems += more
         report("assembling", 3)
-        engine.assemble(self.budget)  # warm the scorer for the first screen, still off the UI thread
-        self.workspace, self.engine = workspace, engine
-        self.generation += 1
-        self._thresholds = None
-        self._markdown = None
+        packer.plan(self.budget)  # warm the scorer for the first screen, still off the UI thread
+        if self.loaded is not None:
+            self.loaded.stale = True
+        self._generation += 1
+        self.loaded = Loaded(self._generation, workspace, packer)
         return problems
 
-    def _attach_memories(self, workspace: Workspace, now: datetime) -> None:
-        """Memories through a kept MemorySource, so later reloads can ask it what changed."""
-        from ctxtui.engine.memory import MemorySource, MemorySourceError
-        from ctxtui.engine.memory_join import memory_entry
+    @property
+    def generation(self) -> int:
+        return self._generation
 
-        if self._memory_entries is None:
-            try:
-                if self._memory_source is None:
-                    self._memory_source = MemorySource(self.db, project=self.db_project)
-                    loaded = self._memory_source.load(now=now)
-                else:
-                    loaded = self._memory_source.reload(now=now) or self._memory_source.last
-                self._memory_entries = [memory_entry(r, now) for r in loaded.records]
-                self._memory_problems = list(loaded.problems)
-            except MemorySourceError as exc:
-                # Keep the last good memories, say why they are not fresh.
-                self._memory_problems = [Problem(str(self.db), f"{exc}" + (
-                    "; showing the last good state" if self._last_memories else ""))]
-                self._memory_entries = self._last_memories
-        self._last_memories = self._memory_entries
-        workspace.memories = list(self._memory_entries or [])
-        workspace.memory_problems = list(self._memory_problems)
+    @property
+    def packer(self) -> CtxPacker | None:
+        return self.loaded.packer if self.loaded else None
+
+    @property
+    def workspace(self) -> Workspace | None:
+        return self.loaded.workspace if self.loaded else None
 
     @property
     def entry_count(self) -> int:
-        """Candidates in this load (asked on every slider step, so counted once per load)."""
-        if self._entry_count is None or self._entry_count[0] != self.generation:
-            count = len(self.workspace.all_entries()) if self.workspace else 0
-            self._entry_count = (self.generation, count)
-        return self._entry_count[1]
+        return self.loaded.entry_count if self.loaded else 0
 
     def set_budget(self, budget: int) -> None:
         self.budget = max(MIN_BUDGET, min(MAX_BUDGET, int(budget)))
 
     def view(self) -> View:
-        assert self.engine is not None, "load() first"
-        return View(self.budget, self.engine.assemble(self.budget), self.generation)
-
-    def markdown(self, view: View) -> str:
-        cached = self._markdown
-        if cached and cached[:2] == (view.generation, view.budget):
-            return cached[2]
-        text = to_markdown(view.packet)
-        self._markdown = (view.generation, view.budget, text)
-        return text
-
-    def json(self, view: View) -> str:
-        return to_json(view.packet)
-
-    def thresholds(self) -> dict[str, Threshold]:
-        """Every entry's thresholds; computed once per load (about 0.4 s on ctx-large).
-
-        Bounded in time: a workspace of tens of thousands of entries has too many
-        change points to scan completely, and each threshold then says how far
-        it was examined. A reload abandons a scan that is under way.
-        """
-        if self._thresholds is None:
-            assert self.engine is not None
-            generation = self.generation
-            found = thresholds(self.engine, max_seconds=THRESHOLD_SECONDS if self.entry_count <= 5000 else 2.0,
-                               should_stop=lambda: generation != self.generation)
-            if generation != self.generation:
-                return {}
-            self._thresholds = found
-        return self._thresholds
-
-    @property
-    def thresholds_ready(self) -> bool:
-        return self._thresholds is not None
-
-    def quirks(self, view: View) -> list[Quirk]:
-        assert self.engine is not None
-        return find_quirks(self.engine, view.packet)
+        """The view at the current budget (a new one: the caller decides whether it differs)."""
+        assert self.loaded is not None, "load() first"
+        return View(self.loaded, self.budget)
 
     def watch_paths(self) -> list[Path]:
         paths = [self.project / ".context"]

@@ -56,7 +56,7 @@ class Shot:
 
 async def select_summarized_learning(app: CtxtuiApp, pilot) -> None:
     assert app.view is not None
-    key = next(o.entry.key for o in app.view.packet.outcomes
+    key = next(o.entry.key for o in app.view.plan.outcomes
                if o.entry.section == "learnings" and o.fate is Fate.SUMMARIZED)
     table = app.query_one(EntriesTable)
     table.focus()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ctxtui.engine.packers.ctx.assemble import packer_for
+
 import re
 import subprocess
 import sys
@@ -12,7 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from ctxtui.engine.synth import ENTRY_DAYS, build_workspace, write_workspace
+from tests.factories.workspace import ENTRY_DAYS, build_workspace, write_workspace
 
 ROOT = Path(__file__).resolve().parent.parent
 NOW = datetime(2026, 11, 21, 23, 56, 8, tzinfo=timezone.utc)
@@ -43,7 +45,7 @@ def test_same_seed_same_bytes(tmp_path):
 def test_same_seed_same_bytes_in_a_fresh_interpreter():
     # String hashing is randomised per process; the output must not depend on it.
     code = (
-        "import hashlib, datetime as d; from ctxtui.engine.synth import build_workspace as b;"
+        "import hashlib, datetime as d; from tests.factories.workspace import build_workspace as b;"
         "f = b(seed=5, now=d.datetime(2026, 1, 2, 3, 4, 5));"
         "print(hashlib.sha256(repr(sorted(f.items())).encode()).hexdigest())"
     )
@@ -162,7 +164,7 @@ def test_constitution_is_checkbox_rules(files):
 
 
 def test_the_engine_reads_it(tmp_path):
-    from ctxtui.engine.workspace import load_workspace
+    from ctxtui.engine.sources.workspace import load_workspace
 
     write_workspace(tmp_path, **SIZES, seed=7, now=NOW)
     parsed = load_workspace(tmp_path).parsed
@@ -174,7 +176,7 @@ def test_the_engine_reads_it(tmp_path):
 
 
 def test_task_keywords_find_related_entries(files):
-    from ctxtui.engine.score import task_keywords
+    from ctxtui.engine.packers.ctx.score import task_keywords
 
     pending = [f"- [ ] {m[2].strip()}" for m in TASK.findall(files["TASKS.md"]) if m[1] != "x"][:15]
     keywords = task_keywords(pending)
@@ -251,12 +253,13 @@ def test_demo_quirks(demo):
 
 
 def test_demo_reads_cleanly_and_has_to_choose_at_the_default_budget(demo):
-    from ctxtui.engine.workspace import load_workspace
+    from ctxtui.engine.sources.workspace import load_workspace
 
     workspace = load_workspace(demo)
     assert not workspace.problems
     assert [e.superseded for e in workspace.parsed.decisions].count(True) == 1
-    packet = workspace.engine(NOW).assemble(8000)
+    packer = packer_for(workspace, now=NOW)
+    packet = packer.packet(packer.plan(8000))
     assert packet.summaries and len(packet.decisions) < 25  # the budget bites
     assert len(packet.steering) == 2
 

@@ -10,8 +10,8 @@ import urllib.request
 
 import pytest
 
-from ctxtui.engine import budget
-from ctxtui.engine import tokenizers as tk
+from ctxtui.engine.text import tokenizers as tk
+from ctxtui.engine.text import tokens as budget
 
 
 def test_names_are_the_three_the_cli_offers():

@@ -1,100 +1,34 @@
-"""The engine's vocabulary: entries, outcomes, tier allocations and the packet.
+"""The engine's vocabulary, shared by every packer: entries, fates, outcomes, buckets, plans.
 
-One name per idea, used by the engine, the CLI and the TUI alike: a *tier* is a
-step of ctx's assembly, a *section* is where an entry would be printed, an
-*entry* is a candidate for the packet, its *fate* is what happened to it, and
-its *reason* says why, in numbers.
+One name per idea, used by the engine, the CLI and the TUI alike: an *entry*
+is a candidate for the packet, a *section* is where it would be printed, a
+*bucket* is a slice of the budget (a tier, a section, a file), its *fate* is
+what happened to it at one budget, and its *reason* says why — with the
+numbers behind it as typed fields.
+
+A `Plan` is one packer's decisions at one budget. It is small and cheap to
+make (the slider makes one per step); what derives from it — the outcome of
+every candidate, the bars, the rendered text — is computed on first use and
+kept on the plan, so whoever holds the plan owns those caches.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    from ctxtui.engine.packers.base import Packer
 
 
 class Fate(str, Enum):
     """What happened to a candidate entry at one budget."""
 
     INCLUDED = "included"
-    SUMMARIZED = "summarized"  # only its title, under "Also Noted"
+    SUMMARIZED = "summarized"  # only part of it reached the packet: its title ("Also Noted")
     DROPPED = "dropped"
-
-
-# Sections in packet order. "memories" exists only when a memory database joins.
-SECTIONS = (
-    "constitution",
-    "tasks",
-    "conventions",
-    "decisions",
-    "learnings",
-    "memories",
-    "steering",
-)
-
-# The tier ctx fills each section in.
-TIER_OF_SECTION = {
-    "constitution": 1,
-    "tasks": 2,
-    "conventions": 3,
-    "decisions": 4,
-    "learnings": 5,
-    "memories": 5,
-    "steering": 6,
-}
-
-TIER_NAMES = {
-    1: "Tier 1 · always",
-    2: "Tier 2 · tasks",
-    3: "Tier 3 · conventions",
-    4: "Tier 4 · decisions",
-    5: "Tier 5 · learnings",
-    6: "Tier 6 · steering",
-}
-
-
-class Reason(str, Enum):
-    """Why an entry met its fate. The numbers live in `Outcome.numbers`."""
-
-    ALWAYS = "always"  # tier 1 content
-    CONSTITUTION_PATTERN = "constitution-pattern"  # quirk 1: never parsed
-    FITS = "fits"  # fit under its tier's cap
-    FORCED_FIRST = "forced-first"  # first item forced in over the cap (quirk 4)
-    OVER_CAP = "over-cap"  # the first misfit: stopped the fill
-    AFTER_MISFIT = "after-misfit"  # a stop-at-first-misfit tier had already stopped
-    BEYOND_SCAN_LIMIT = "beyond-scan-limit"  # conventions past the first 1000 bullets
-    NOT_REACHED = "not-reached"  # an earlier tier used the whole budget
-    NO_SHARE = "no-share"  # its section got a share of 0 tokens
-    FULL = "full"  # whole entry within 80% of its section's share
-    OVER_FULL_LIMIT = "over-full-limit"  # would pass 80% of the share: title only
-    SUPERSEDED = "superseded"
-    ARCHIVED = "archived"  # database memory with status archived
-    STEERING_DISABLED = "steering-disabled"  # a steering file failed to parse (quirk 9)
-    NOT_ALWAYS = "not-always"  # steering inclusion is not "always"
-    EMPTY_BODY = "empty-body"
-    TEMPLATE_BODY = "template-body"  # untouched `ctx init` steering template
-
-
-REASON_TEXT = {
-    Reason.ALWAYS: "tier 1 is always included",
-    Reason.CONSTITUTION_PATTERN: "ctx's constitution pattern only matches a one-line file",
-    Reason.FITS: "fits under the tier cap",
-    Reason.FORCED_FIRST: "first item forced in although over the cap",
-    Reason.OVER_CAP: "does not fit: the fill stopped here",
-    Reason.AFTER_MISFIT: "after the first misfit: the fill had stopped",
-    Reason.BEYOND_SCAN_LIMIT: "past the first 1000 bullets ctx scans",
-    Reason.NOT_REACHED: "an earlier tier used the whole budget",
-    Reason.NO_SHARE: "its section got no share of the budget",
-    Reason.FULL: "fits within 80% of the section share",
-    Reason.OVER_FULL_LIMIT: "would pass 80% of the section share: title only",
-    Reason.SUPERSEDED: "superseded: skipped",
-    Reason.ARCHIVED: "archived memory: skipped",
-    Reason.STEERING_DISABLED: "a steering file failed to parse: all steering is off",
-    Reason.NOT_ALWAYS: "steering inclusion is not 'always'",
-    Reason.EMPTY_BODY: "empty steering body",
-    Reason.TEMPLATE_BODY: "untouched steering template",
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +37,7 @@ class Entry:
 
     `text` is exactly what the packet prints when the entry is included in full
     (a task line, a convention without its "- ", a whole decision block...).
-    `tokens` is ctx's estimate of `text`.
+    `tokens` is the packer's cost of `text`.
     """
 
     key: str  # stable across reloads and budgets, e.g. "decisions:.context/DECISIONS.md:12"
@@ -119,15 +53,72 @@ class Entry:
     usage: float | None = None
     status: str | None = None  # memory status: active, archived, superseded...
     kind: str | None = None  # memory kind: decision, lesson, fact...
-    extra: tuple = ()  # (name, value) pairs worth showing, e.g. steering front matter
+    extra: tuple[tuple[str, Any], ...] = ()  # (name, value) pairs worth showing, e.g. steering front matter
+
+
+# -- the numbers behind a reason ---------------------------------------------
+# NamedTuples, not dataclasses: the slider builds thousands per step. Fields a
+# reason does not use stay None and are left out of JSON.
+
+
+class PrefixFit(NamedTuple):
+    """A stop-at-first-misfit fill (ctx's tasks, conventions and steering).
+
+    The cap is min(pct × budget, remaining) when `pct` is set, else what was
+    left; an entry goes in while used_before + needs ≤ cap.
+    """
+
+    cap: int | None = None
+    used_before: int | None = None
+    needs: int | None = None
+    budget: int | None = None
+    pct: float | None = None
+    pct_cap: int | None = None
+    remaining: int | None = None
+
+
+class ShareFit(NamedTuple):
+    """A scored section's fill: whole entries in score order up to 80% of the section's share."""
+
+    rank: int
+    needs: int
+    share: int
+    full_limit: int | None = None
+    used_before: int | None = None
+    title_tokens: int | None = None
+    remaining: int | None = None
+
+
+class AlwaysIn(NamedTuple):
+    """Tier 1: always in, whatever it costs."""
+
+    tier1: int
+
+
+class PatternMiss(NamedTuple):
+    """Rules a reader sees in CONSTITUTION.md that ctx's pattern does not."""
+
+    rules_in_file: int
+
+
+class ScanLimit(NamedTuple):
+    """Bullets past the number ctx looks at."""
+
+    limit: int
+
+
+Numbers = PrefixFit | ShareFit | AlwaysIn | PatternMiss | ScanLimit | None
+
+
+def numbers_dict(numbers: Numbers) -> dict[str, Any]:
+    """The numbers as JSON-ready fields (those the reason does not use left out)."""
+    if numbers is None:
+        return {}
+    return {name: value for name, value in numbers._asdict().items() if value is not None}
 
 
 class ScoreBreakdown(NamedTuple):
-    """How a scored entry (decision, learning, memory) was ranked.
-
-    A NamedTuple, not a dataclass: the slider builds thousands per step, and a
-    frozen dataclass costs several times more to construct.
-    """
+    """How a scored entry (decision, learning, memory) was ranked."""
 
     age_days: int | None  # None when the date does not parse
     recency: float
@@ -146,79 +137,67 @@ class ScoreBreakdown(NamedTuple):
 
 
 class Outcome(NamedTuple):
-    """What happened to one entry at one budget, and why, in numbers."""
+    """What happened to one entry at one budget, and why, in numbers.
+
+    `reason` is a member of the packer's reason enum; its words live in
+    `engine.explain.reasons`, which takes the whole outcome.
+    """
 
     entry: Entry
-    tier: int
+    tier: int  # the step of the packer's assembly that decided it
     fate: Fate
-    reason: Reason
-    numbers: dict = {}
+    reason: Enum
+    numbers: Numbers = None
     score: ScoreBreakdown | None = None
     blocked_by: str | None = None  # key of the entry that stopped a stop-at-first-misfit fill
 
-    @property
-    def explanation(self) -> str:
-        """One sentence with the numbers behind the fate."""
-        from ctxtui.engine.explain import describe_outcome
-
-        return describe_outcome(self)
-
 
 @dataclass(frozen=True, slots=True)
-class TierAllocation:
-    """One tier's (or section's) slice of the budget at one budget."""
+class Bucket:
+    """One slice of the budget at one budget: a bar on screen."""
 
     tier: int
     name: str
-    cap: int | None  # None: uncapped (tier 1); the section share for tiers 4-5
+    cap: int | None  # None: uncapped (tier 1); a section's share for scored sections
     used: int  # tokens of content included in full
     summarized: int = 0  # tokens charged for "Also Noted" titles
-    overrun: int = 0  # tokens forced in past the cap (quirk 4)
-    reached: bool = True  # False when an earlier tier exhausted the budget
-    full_limit: int | None = None  # tiers 4-5: 80% of the share
+    overrun: int = 0  # tokens forced in past the cap
+    reached: bool = True  # False when an earlier step exhausted the budget
+    full_limit: int | None = None  # scored sections: 80% of the share
 
 
-class Packet:
-    """The assembled packet: what ctx prints, plus an outcome for every candidate.
+class Plan:
+    """One packer's decisions at one budget, and everything derived from them, on first use.
 
-    Outcomes are built on first use: the fates and their numbers are already
-    decided by assembly, but materialising thousands of objects on every slider
-    step would cost more than the assembly itself.
+    `state` is the packer's own compact record of what it decided; only the
+    packer reads it. Outcomes, buckets and renderings are cached here, so they
+    live exactly as long as the plan they describe.
     """
 
-    __slots__ = (
-        "budget", "tokens_used", "generated", "read_order", "constitution", "tasks",
-        "conventions", "decisions", "learnings", "memories", "summaries", "steering",
-        "instruction", "tiers", "_outcomes", "_build_outcomes", "_by_key",
-    )
+    __slots__ = ("packer", "budget", "tokens_used", "state", "_outcomes", "_buckets", "_by_key", "_rendered")
 
-    def __init__(self, *, budget, tokens_used, generated, read_order, constitution, tasks,
-                 conventions, decisions, learnings, memories, summaries, steering,
-                 instruction, tiers, outcomes=None, build_outcomes=None):
-        self.budget: int = budget
-        self.tokens_used: int = tokens_used
-        self.generated: str = generated  # RFC 3339 UTC, as printed
-        self.read_order: list[str] = read_order
-        self.constitution: list[str] | None = constitution
-        self.tasks: list[str] = tasks
-        self.conventions: list[str] = conventions
-        self.decisions: list[str] = decisions
-        self.learnings: list[str] = learnings
-        self.memories: list[str] = memories
-        self.summaries: list[str] = summaries
-        self.steering: list[str] = steering
-        self.instruction: str = instruction
-        self.tiers: list[TierAllocation] = tiers
-        self._outcomes: list[Outcome] | None = outcomes
-        self._build_outcomes = build_outcomes
+    def __init__(self, packer: Packer, budget: int, tokens_used: int, state: Any) -> None:
+        self.packer = packer
+        self.budget = budget
+        self.tokens_used = tokens_used
+        self.state = state
+        self._outcomes: list[Outcome] | None = None
+        self._buckets: list[Bucket] | None = None
         self._by_key: dict[str, Outcome] | None = None
+        self._rendered: dict[str, str] = {}
 
     @property
     def outcomes(self) -> list[Outcome]:
+        """An outcome for every candidate."""
         if self._outcomes is None:
-            self._outcomes = self._build_outcomes() if self._build_outcomes else []
-            self._build_outcomes = None
+            self._outcomes = self.packer.outcomes(self)
         return self._outcomes
+
+    @property
+    def buckets(self) -> list[Bucket]:
+        if self._buckets is None:
+            self._buckets = self.packer.buckets(self)
+        return self._buckets
 
     def outcome(self, key: str) -> Outcome | None:
         if self._by_key is None:
@@ -231,6 +210,13 @@ class Packet:
         for outcome in self.outcomes:
             counts[outcome.fate.value] += 1
         return counts
+
+    def render(self, fmt: str) -> str:
+        """The packet as the packer's tool prints it, in `fmt` (cached)."""
+        text = self._rendered.get(fmt)
+        if text is None:
+            text = self._rendered[fmt] = self.packer.render(self, fmt)
+        return text
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ctxtui.engine.quirks import Quirk
+from ctxtui.engine.explain.quirks import Quirk
 from ctxtui.ui.safe_text import clean_line
 
 

@@ -12,7 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from ctxtui.engine.model import SECTIONS, Fate, Outcome, Reason
+from ctxtui.engine.explain.reasons import REASON_SHORT, reason_cell
+from ctxtui.engine.model import Fate, Outcome
+from ctxtui.engine.packers.ctx.sections import SECTIONS
 from ctxtui.ui.safe_text import clean_line
 
 # Display order of the table's columns; also the names `sort_by` accepts.
@@ -27,27 +29,8 @@ FATE_ORDER = {Fate.INCLUDED: 0, Fate.SUMMARIZED: 1, Fate.DROPPED: 2}
 FATE_SYMBOL = {Fate.INCLUDED: "●", Fate.SUMMARIZED: "◐", Fate.DROPPED: "✕"}
 
 _SECTION_ORDER = {name: index for index, name in enumerate(SECTIONS)}
-_REASON_ORDER = {reason: index for index, reason in enumerate(Reason)}
+_REASON_ORDER = {reason: index for index, reason in enumerate(REASON_SHORT)}
 
-REASON_SHORT = {
-    Reason.ALWAYS: "always",
-    Reason.CONSTITUTION_PATTERN: "pattern miss",
-    Reason.FITS: "fits",
-    Reason.FORCED_FIRST: "forced first",
-    Reason.OVER_CAP: "over cap",
-    Reason.AFTER_MISFIT: "after misfit",
-    Reason.BEYOND_SCAN_LIMIT: "past scan limit",
-    Reason.NOT_REACHED: "not reached",
-    Reason.NO_SHARE: "no share",
-    Reason.FULL: "full",
-    Reason.OVER_FULL_LIMIT: "title only",
-    Reason.SUPERSEDED: "superseded",
-    Reason.ARCHIVED: "archived",
-    Reason.STEERING_DISABLED: "steering off",
-    Reason.NOT_ALWAYS: "not always",
-    Reason.EMPTY_BODY: "empty body",
-    Reason.TEMPLATE_BODY: "template",
-}
 
 
 _DISPLAY = ("section", "title", "age", "recency", "relevance", "importance", "usage", "score", "tokens", "reason")
@@ -95,7 +78,7 @@ class Row:
             "" if age_days is None else f"{age_days}d",
             _f(recency), _f(relevance), _f(importance), _f(usage), _f(total),
             _n(entry.tokens),
-            short_reason(outcome),
+            reason_cell(outcome),
         )
         self._cells = cells
         return cells
@@ -170,27 +153,6 @@ def _n(value: int) -> str:
 
 def _f(value: float | None) -> str:
     return "" if value is None else f"{value:.2f}"
-
-
-def short_reason(outcome: Outcome) -> str:
-    """The reason in a few words with its deciding numbers, e.g. "over cap 1,200+340>1,500".
-
-    Only formatting: the sums are written out, never computed, so the cell
-    shows exactly the numbers the engine compared.
-    """
-    reason, n = outcome.reason, outcome.numbers
-    label = REASON_SHORT.get(reason, str(reason.value))
-    if reason in (Reason.FITS, Reason.OVER_CAP) and "cap" in n and "needs" in n:
-        sign = "≤" if reason is Reason.FITS else ">"
-        return f"{label} {_n(n.get('used_before', 0))}+{_n(n['needs'])}{sign}{_n(n['cap'])}"
-    if reason is Reason.FORCED_FIRST and "cap" in n and "needs" in n:
-        return f"{label} {_n(n['needs'])}>{_n(n['cap'])}"
-    if reason in (Reason.FULL, Reason.OVER_FULL_LIMIT) and "full_limit" in n and "needs" in n:
-        sign = "≤" if reason is Reason.FULL else ">"
-        return f"{label} {_n(n.get('used_before', 0))}+{_n(n['needs'])}{sign}{_n(n['full_limit'])}"
-    if reason is Reason.NO_SHARE and "share" in n:
-        return f"{label} ({_n(n['share'])})"
-    return label
 
 
 def rows_from_outcomes(outcomes: Iterable[Outcome]) -> list[Row]:

@@ -15,7 +15,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from ctxtui.engine.model import TierAllocation
+from ctxtui.engine.model import Bucket
 from ctxtui.ui.safe_text import clean_line, fit
 
 GLYPH_USED = "█"
@@ -52,7 +52,7 @@ def apportion(values: Sequence[int], cells: int) -> list[int]:
     return counts
 
 
-def describe_tier(tier: TierAllocation, budget: int | None = None) -> str:
+def describe_tier(tier: Bucket, budget: int | None = None) -> str:
     """The numbers of a tier in words, e.g. "1,240 / 2,000 cap · 300 summarized · +40 over"."""
     if not tier.reached:
         return "not reached"
@@ -72,7 +72,7 @@ def describe_tier(tier: TierAllocation, budget: int | None = None) -> str:
 
 
 class TierBars(Widget):
-    """One bar per `TierAllocation`; `tiers` is reactive (assign a new list to redraw)."""
+    """One bar per `Bucket`; `tiers` is reactive (assign a new list to redraw)."""
 
     COMPONENT_CLASSES = {
         "tier-bars--name",
@@ -97,15 +97,15 @@ class TierBars(Widget):
     TierBars > .tier-bars--unreached { color: $text-muted; }
     """
 
-    tiers: reactive[tuple[TierAllocation, ...]] = reactive((), layout=True)
+    tiers: reactive[tuple[Bucket, ...]] = reactive((), layout=True)
 
-    def __init__(self, tiers: Sequence[TierAllocation] = (), *, budget: int | None = None,
+    def __init__(self, tiers: Sequence[Bucket] = (), *, budget: int | None = None,
                  name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self.budget = budget
         self.set_reactive(TierBars.tiers, tuple(tiers))
 
-    def update_tiers(self, tiers: Sequence[TierAllocation], budget: int | None = None) -> None:
+    def update_tiers(self, tiers: Sequence[Bucket], budget: int | None = None) -> None:
         """Show new allocations. `budget` scales an uncapped tier (tier 1) against the budget."""
         self.budget = budget
         self.tiers = tuple(tiers)
@@ -137,7 +137,7 @@ class TierBars(Widget):
             out.append_text(self._render_tier(tier, numbers[index], width, numbers_width))
         return out
 
-    def _bar(self, tier: TierAllocation, cells: int) -> Text:
+    def _bar(self, tier: Bucket, cells: int) -> Text:
         bar = Text(no_wrap=True)
         if cells <= 0:
             return bar
@@ -162,7 +162,7 @@ class TierBars(Widget):
                 bar.append(glyph * count, self._s(style))
         return bar
 
-    def _numbers(self, tier: TierAllocation) -> Text:
+    def _numbers(self, tier: Bucket) -> Text:
         if not tier.reached:
             return Text("not reached", self._s("tier-bars--unreached"))
         text = Text(describe_tier(tier, self.budget), self._s("tier-bars--numbers"))
@@ -170,7 +170,7 @@ class TierBars(Widget):
             text.highlight_words([f"+{tier.overrun:,} over"], self._s("tier-bars--over-text"))
         return text
 
-    def _render_tier(self, tier: TierAllocation, numbers: Text, width: int, numbers_width: int) -> Text:
+    def _render_tier(self, tier: Bucket, numbers: Text, width: int, numbers_width: int) -> Text:
         dim = not tier.reached
         name_style = self._s("tier-bars--unreached" if dim else "tier-bars--name")
         name = clean_line(tier.name)

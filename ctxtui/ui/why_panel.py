@@ -14,7 +14,8 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ctxtui.engine.explain import Threshold, describe_threshold
+from ctxtui.engine.explain.reasons import describe, describe_threshold
+from ctxtui.engine.explain.thresholds import Threshold
 from ctxtui.engine.model import Fate, Outcome
 from ctxtui.ui.rows import FATE_SYMBOL
 from ctxtui.ui.safe_text import clean_block, clean_line
@@ -59,7 +60,7 @@ def render_why(outcome: Outcome | None, threshold: Threshold | None, *, threshol
     out.append(clean_line(entry.source) + "\n\n", style=muted)
 
     out.append("Why\n", style="bold underline")
-    out.append(clean_line(outcome.explanation) + "\n")
+    out.append(clean_line(describe(outcome)) + "\n")
     if blocker_title:
         out.append("Blocked by: ", style=muted)
         out.append(clean_line(blocker_title) + "\n")

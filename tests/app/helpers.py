@@ -114,7 +114,7 @@ def table(app: CtxtuiApp) -> EntriesTable:
 def fates(app: CtxtuiApp) -> dict[str, str]:
     """Entry key → fate value, for the packet on screen."""
     assert app.view is not None
-    return {o.entry.key: o.fate.value for o in app.view.packet.outcomes}
+    return {o.entry.key: o.fate.value for o in app.view.plan.outcomes}
 
 
 def notices(app: CtxtuiApp) -> list[str]:

@@ -29,7 +29,7 @@ async def wait_until(pilot, condition, timeout: float = 3.0) -> None:
 
 def titles(app) -> str:
     """Every entry title on screen, one per line (for substring checks)."""
-    return "\n".join(o.entry.title for o in app.view.packet.outcomes)
+    return "\n".join(o.entry.title for o in app.view.plan.outcomes)
 
 
 @pytest.mark.asyncio
@@ -40,7 +40,7 @@ async def test_a_new_decision_appears_and_budget_and_selection_stay(tmp_path):
         await settle(pilot)
         await pilot.press("right_curly_bracket")  # budget 5,000
         await pilot.press("tab")
-        keys = [o.entry.key for o in app.view.packet.outcomes]
+        keys = [o.entry.key for o in app.view.plan.outcomes]
         selected = "decisions:.context/DECISIONS.md:15"
         await cursor_to(pilot, keys.index(selected))
         await settle(pilot)
@@ -56,8 +56,8 @@ async def test_a_new_decision_appears_and_budget_and_selection_stay(tmp_path):
         assert app.session.budget == app.view.budget == 5000
         assert app.query_one(BudgetSlider).value == 5000 and "budget 5,000" in status_text(app)
         assert app.selected_key == table(app).selected_key == selected
-        assert app.view.packet.outcome(selected).entry.title in why_text(app)
-        new = next(o for o in app.view.packet.outcomes if o.entry.title == "Adopt watchfiles for live reload")
+        assert app.view.plan.outcome(selected).entry.title in why_text(app)
+        new = next(o for o in app.view.plan.outcomes if o.entry.title == "Adopt watchfiles for live reload")
         assert new.entry.source.startswith(".context/DECISIONS.md:")
         assert any(row.key == new.entry.key for row in table(app).view_rows)
 
@@ -70,25 +70,25 @@ async def test_deleting_a_file_and_breaking_steering(tmp_path):
         await settle(pilot)
         banner = app.query_one("#banner")
         assert not banner.has_class("shown")
-        assert any(o.entry.section == "decisions" for o in app.view.packet.outcomes)
+        assert any(o.entry.section == "decisions" for o in app.view.plan.outcomes)
         await pilot.pause(0.3)
 
         (project / ".context" / "DECISIONS.md").unlink()
-        await wait_until(pilot, lambda: not any(o.entry.section == "decisions" for o in app.view.packet.outcomes))
+        await wait_until(pilot, lambda: not any(o.entry.section == "decisions" for o in app.view.plan.outcomes))
         assert app.is_running and not banner.has_class("shown")
         assert app.view.budget == 4000
-        assert table(app).total_count == len(app.view.packet.outcomes)
+        assert table(app).total_count == len(app.view.plan.outcomes)
 
         (project / ".context" / "steering" / "b.md").write_text(BROKEN_STEERING, encoding="utf-8")
         await wait_until(pilot, lambda: banner.has_class("shown"))
         text = str(banner.content)
         assert ".context/steering/b.md" in text and "no steering at all" in text
-        assert not app.view.packet.steering  # ctx drops every steering file then
+        assert not app.session.packer.packet(app.view.plan).steering  # ctx drops every steering file then
 
         (project / ".context" / "steering" / "b.md").write_text(GOOD_STEERING.replace("name: a", "name: b"),
                                                                 encoding="utf-8")
         await wait_until(pilot, lambda: not banner.has_class("shown"))
-        assert app.view.packet.steering
+        assert app.session.packer.packet(app.view.plan).steering
 
 
 @pytest.mark.asyncio
@@ -97,13 +97,13 @@ async def test_losing_the_context_folder_keeps_the_last_good_state_until_it_retu
     app = make_app(project, budget=4000, watch=True, real_tokens=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        before = [o.entry.key for o in app.view.packet.outcomes]
+        before = [o.entry.key for o in app.view.plan.outcomes]
         await pilot.pause(0.3)
         shutil.rmtree(project / ".context")
         banner = app.query_one("#banner")
         await wait_until(pilot, lambda: banner.has_class("shown"))
         assert "the last good state stays on screen" in str(banner.content)
-        assert [o.entry.key for o in app.view.packet.outcomes] == before
+        assert [o.entry.key for o in app.view.plan.outcomes] == before
         assert app.is_running
         await pilot.press("right_square_bracket")  # the old engine still answers the slider
         await settle(pilot)
@@ -121,8 +121,6 @@ async def test_losing_the_context_folder_keeps_the_last_good_state_until_it_retu
 @pytest.mark.asyncio
 async def test_an_open_preview_is_reloaded_too(tmp_path):
     from textual.widgets import TextArea
-
-    from ctxtui.engine.render import to_markdown
     from ctxtui.ui.preview import PreviewScreen
 
     project = small_workspace(tmp_path / "proj")
@@ -136,4 +134,4 @@ async def test_an_open_preview_is_reloaded_too(tmp_path):
             handle.write("- [ ] Reloaded while previewing #added:2026-11-21-091500\n")
         await wait_until(pilot, lambda: "Reloaded while previewing" in titles(app))
         text = app.screen.query_one("#text-md", TextArea).text
-        assert "Reloaded while previewing" in text and text == to_markdown(app.view.packet)
+        assert "Reloaded while previewing" in text and text == app.view.plan.render("md")

@@ -20,9 +20,9 @@ async def test_status_line_fits_80_columns_and_follows_a_resize():
     app = make_app(corpus_path("ctx-dogfood"), budget=4000)
     async with app.run_test(size=SIZE) as pilot:
         await snapshot_ready(pilot)
-        counts = app.view.packet.counts()
+        counts = app.view.plan.counts()
         tail = f"● {counts['included']:,} ◐ {counts['summarized']:,} ✕ {counts['dropped']:,}"
-        assert f"used ~{app.view.packet.tokens_used:,} ctx · " in status_text(app)  # the long form
+        assert f"used ~{app.view.plan.tokens_used:,} ctx · " in status_text(app)  # the long form
         assert "o200k_base" in drawn_status(app) and tail in drawn_status(app)
 
         await pilot.resize_terminal(80, 24)

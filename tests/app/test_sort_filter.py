@@ -15,7 +15,7 @@ pytestmark = needs_corpus
 
 
 def packet_keys(app) -> list[str]:
-    return [o.entry.key for o in app.view.packet.outcomes]
+    return [o.entry.key for o in app.view.plan.outcomes]
 
 
 async def palette_run(pilot, query: str) -> None:
@@ -57,7 +57,7 @@ async def test_s_cycles_the_sort_column():
         assert entries.sort_column == "section"
         sections = [row.sort_key(1) for row in entries.view_rows]
         assert sections == sorted(sections)
-        assert entries.shown_count == entries.total_count == len(app.view.packet.outcomes)
+        assert entries.shown_count == entries.total_count == len(app.view.plan.outcomes)
 
 
 @pytest.mark.asyncio
@@ -85,7 +85,7 @@ async def test_f_cycles_the_fate_filter_and_survives_a_recompute():
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         entries = table(app)
-        counts = app.view.packet.counts()
+        counts = app.view.plan.counts()
         for fate in (Fate.INCLUDED, Fate.SUMMARIZED, Fate.DROPPED):
             await pilot.press("f")
             await settle(pilot)
@@ -102,7 +102,7 @@ async def test_f_cycles_the_fate_filter_and_survives_a_recompute():
         await settle(pilot)
         assert app.view.budget == 6000
         assert {row.fate for row in entries.view_rows} == {Fate.INCLUDED}
-        assert entries.shown_count == app.view.packet.counts()["included"] > before
+        assert entries.shown_count == app.view.plan.counts()["included"] > before
 
 
 @pytest.mark.asyncio

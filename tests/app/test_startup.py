@@ -55,11 +55,11 @@ async def test_the_demo_workspace_opens(tmp_path):
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert app.view is not None and not app.query_one("#banner").has_class("shown")
-        counts = app.view.packet.counts()
+        counts = app.view.plan.counts()
         assert all(counts[fate.value] > 0 for fate in Fate)  # the demo shows every fate at 4,000
-        assert {o.entry.section for o in app.view.packet.outcomes} >= {
+        assert {o.entry.section for o in app.view.plan.outcomes} >= {
             "tasks", "conventions", "decisions", "learnings", "steering"}
-        assert table(app).total_count == len(app.view.packet.outcomes)
+        assert table(app).total_count == len(app.view.plan.outcomes)
         assert "acme-billing  budget 4,000" in status_text(app)
         assert_why_laid_out(app)  # thresholds and the first selection arrive in one frame here
 
@@ -73,7 +73,7 @@ async def test_ctxtui_demo_command_opens_the_demo(tmp_path, monkeypatch):
     assert app.session.project == tmp_path / "cache" / "ctxtui" / "demo"
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        assert app.view.budget == 2000 and app.view.packet.outcomes
+        assert app.view.budget == 2000 and app.view.plan.outcomes
 
 
 @pytest.mark.asyncio
@@ -87,8 +87,8 @@ async def test_a_malformed_steering_file_shows_the_banner_and_the_rest(tmp_path)
         text = str(banner.content)
         assert text.lstrip().startswith("⚠ 1 problem reading the inputs:")
         assert ".context/steering/b.md" in text
-        assert any(o.entry.section == "tasks" and o.fate is Fate.INCLUDED for o in app.view.packet.outcomes)
-        assert {o.reason.value for o in app.view.packet.outcomes if o.entry.section == "steering"} == {
+        assert any(o.entry.section == "tasks" and o.fate is Fate.INCLUDED for o in app.view.plan.outcomes)
+        assert {o.reason.value for o in app.view.plan.outcomes if o.entry.section == "steering"} == {
             "steering-disabled"}
 
 

@@ -6,9 +6,9 @@ import threading
 
 import pytest
 
-from ctxtui.engine.explain import describe_threshold
+from ctxtui.engine.explain.reasons import describe, describe_threshold
 from ctxtui.engine.model import Fate
-from ctxtui.session import Session
+from ctxtui.session import Loaded
 from ctxtui.ui.safe_text import clean_line
 from ctxtui.ui.why_panel import WhyPanel
 from tests.app.helpers import (
@@ -20,7 +20,7 @@ pytestmark = needs_corpus
 
 
 def first(app, section: str, fate: Fate) -> tuple[int, object]:
-    for position, outcome in enumerate(app.view.packet.outcomes):
+    for position, outcome in enumerate(app.view.plan.outcomes):
         if outcome.entry.section == section and outcome.fate is fate:
             return position, outcome
     raise AssertionError(f"no {fate.value} {section} entry")
@@ -45,10 +45,10 @@ async def test_why_panel_explains_a_summarized_learning():
         assert lines[1] == clean_line(outcome.entry.title)
         assert lines[2] == outcome.entry.source
         assert outcome.entry.source.startswith(".context/") and ":" in outcome.entry.source  # file:line
-        assert clean_line(outcome.explanation) in lines
-        assert "title only under Also Noted" in outcome.explanation  # the numbers sentence, in words
-        threshold = app.session.thresholds()[outcome.entry.key]
-        assert app.session.thresholds_ready
+        assert clean_line(describe(outcome)) in lines
+        assert "title only under Also Noted" in describe(outcome)  # the numbers sentence, in words
+        threshold = app.view.loaded.thresholds()[outcome.entry.key]
+        assert app.view.loaded.thresholds_ready
         assert lines[lines.index("Budgets") + 1] == describe_threshold(threshold)
         assert "from budget" in describe_threshold(threshold) or "at all" in describe_threshold(threshold)
         assert f"  {outcome.score.total:.3f}" in text and f"(rank {outcome.score.rank})" in text
@@ -63,14 +63,14 @@ async def test_why_panel_explains_a_summarized_learning():
 @pytest.mark.asyncio
 async def test_why_panel_says_computing_until_thresholds_arrive(monkeypatch):
     gate = threading.Event()
-    original = Session.thresholds
+    original = Loaded.thresholds
 
     def slow_thresholds(self):
         if threading.current_thread() is not threading.main_thread():
             gate.wait(10)  # only the worker waits; the UI thread never calls it before they are ready
         return original(self)
 
-    monkeypatch.setattr(Session, "thresholds", slow_thresholds)
+    monkeypatch.setattr(Loaded, "thresholds", slow_thresholds)
     app = make_app(corpus_path("ctx-dogfood"), budget=4000, real_tokens=False)
     try:
         async with app.run_test(size=SIZE) as pilot:
@@ -79,13 +79,13 @@ async def test_why_panel_says_computing_until_thresholds_arrive(monkeypatch):
                 if app.view is not None and app.selected_key is not None:
                     break
             await pilot.pause()
-            assert not app.session.thresholds_ready
+            assert not app.view.loaded.thresholds_ready
             assert "Budgets\ncomputing…" in why_text(app)
             gate.set()
             await settle(pilot)
             key = app.selected_key
             assert "computing…" not in why_text(app)
-            assert describe_threshold(app.session.thresholds()[key]) in why_text(app)
+            assert describe_threshold(app.view.loaded.thresholds()[key]) in why_text(app)
     finally:
         gate.set()
 
@@ -95,13 +95,13 @@ async def test_why_panel_names_the_blocking_entry_and_follows_the_cursor():
     app = make_app(corpus_path("ctx-dogfood"), budget=1000, real_tokens=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        blocked = [(i, o) for i, o in enumerate(app.view.packet.outcomes) if o.blocked_by]
+        blocked = [(i, o) for i, o in enumerate(app.view.plan.outcomes) if o.blocked_by]
         assert blocked, "ctx-dogfood at 1,000 has tasks dropped after a misfit"
         await pilot.press("tab")
         position, outcome = blocked[0]
         await cursor_to(pilot, position)
         await settle(pilot)
-        blocker = app.view.packet.outcome(outcome.blocked_by)
+        blocker = app.view.plan.outcome(outcome.blocked_by)
         assert f"Blocked by: {clean_line(blocker.entry.title)}" in why_text(app)
         assert why_text(app).startswith("✕ dropped")
         # Each cursor move shows that entry.

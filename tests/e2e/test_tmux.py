@@ -8,14 +8,16 @@ budget itself and expects the same fate counts, tokens and row fates.
 
 from __future__ import annotations
 
+from ctxtui.engine.packers.ctx.assemble import packer_for
+
 import re
 from dataclasses import dataclass
 from functools import cache
 
 import pytest
 
-from ctxtui.engine.model import Packet
-from ctxtui.engine.workspace import load_workspace
+from ctxtui.engine.model import Plan
+from ctxtui.engine.sources.workspace import load_workspace
 from ctxtui.ui.rows import FATE_SYMBOL
 from ctxtui.ui.safe_text import clean_line
 from tests.conftest import NOW, corpus_path, needs_corpus
@@ -84,12 +86,12 @@ def rows_of(screen: str) -> list[ShownRow]:
 @cache
 def engine():
     # As `ctxtui PROJECT` builds it: absolute project path as the root, ctx's estimate.
-    return load_workspace(PROJECT).engine(NOW)
+    return packer_for(load_workspace(PROJECT), now=NOW)
 
 
 @cache
-def packet(budget: int) -> Packet:
-    return engine().assemble(budget)
+def packet(budget: int) -> Plan:
+    return engine().plan(budget)
 
 
 def expected_status(budget: int) -> Status:

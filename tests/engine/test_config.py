@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ctxtui.engine.config import DEFAULT_BUDGET, read_ctxrc, resolve_budget
+from ctxtui.engine.sources.ctxrc import DEFAULT_BUDGET, read_ctxrc, resolve_budget
 
 
 def test_precedence(tmp_path):
@@ -21,7 +21,7 @@ def test_bad_environment_value_is_ignored_with_a_problem(tmp_path):
 
 def test_percentages_are_clamped(tmp_path):
     (tmp_path / ".ctxrc").write_text("task_budget_pct: 1.7\nconvention_budget_pct: -0.2\n")
-    policy = read_ctxrc(tmp_path).policy
+    policy = read_ctxrc(tmp_path)
     assert (policy.task_pct, policy.convention_pct) == (1.0, 0.0)
 
 

@@ -7,16 +7,17 @@ sum of the parts; thresholds hold at themselves and fail just below.
 
 from __future__ import annotations
 
+from ctxtui.engine.packers.ctx.assemble import packer_for
+
 from datetime import datetime, timezone
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ctxtui.engine.budget import estimate, estimate_list
-from ctxtui.engine.explain import thresholds
+from ctxtui.engine.text.tokens import estimate, estimate_list
+from ctxtui.engine.explain.thresholds import thresholds
 from ctxtui.engine.model import Fate
-from ctxtui.engine.render import to_markdown
-from ctxtui.engine.workspace import load_workspace
+from ctxtui.engine.sources.workspace import load_workspace
 from tests.conftest import write_context
 
 NOW = datetime(2026, 3, 1, 12, tzinfo=timezone.utc)
@@ -58,7 +59,7 @@ def workspaces(draw):
 
 def _engine(tmp_path_factory, files):
     root = write_context(tmp_path_factory.mktemp("ws"), files)
-    return load_workspace(root).engine(NOW, "/project")
+    return packer_for(load_workspace(root), now=NOW, root_path="/project")
 
 
 settings.register_profile("ctxtui", max_examples=60, deadline=None,
@@ -69,43 +70,45 @@ settings.load_profile("ctxtui")
 @given(files=workspaces(), budget=st.integers(-10, 1500))
 def test_outcomes_agree_with_the_rendered_packet(tmp_path_factory, files, budget):
     engine = _engine(tmp_path_factory, files)
-    packet = engine.assemble(budget)
-    markdown = to_markdown(packet)
+    packet = engine.plan(budget)
+    lists = engine.packet(packet)
+    markdown = packet.render("md")
     also_noted = markdown.split("## Also Noted\n", 1)[1].split("\n\n", 1)[0] if "## Also Noted\n" in markdown else ""
-    full_blocks = packet.decisions + packet.learnings
+    full_blocks = lists.decisions + lists.learnings
     for outcome in packet.outcomes:
         entry = outcome.entry
         if entry.section == "tasks":
-            assert (entry.text in packet.tasks) == (outcome.fate is Fate.INCLUDED)
+            assert (entry.text in lists.tasks) == (outcome.fate is Fate.INCLUDED)
         elif entry.section == "conventions":
-            assert (entry.text in packet.conventions) == (outcome.fate is Fate.INCLUDED)
+            assert (entry.text in lists.conventions) == (outcome.fate is Fate.INCLUDED)
         elif entry.section == "steering":
-            assert (entry.text in packet.steering) == (outcome.fate is Fate.INCLUDED)
+            assert (entry.text in lists.steering) == (outcome.fate is Fate.INCLUDED)
         elif entry.section in ("decisions", "learnings"):
             if outcome.fate is Fate.INCLUDED:
                 assert entry.text in full_blocks and entry.text + "\n\n" in markdown
-                assert entry.title not in packet.summaries
+                assert entry.title not in lists.summaries
             elif outcome.fate is Fate.SUMMARIZED:
-                assert entry.title in packet.summaries and f"- {entry.title}" in also_noted
+                assert entry.title in lists.summaries and f"- {entry.title}" in also_noted
                 assert entry.text not in full_blocks
             else:
-                assert entry.text not in full_blocks and entry.title not in packet.summaries
+                assert entry.text not in full_blocks and entry.title not in lists.summaries
                 assert entry.text not in markdown
     counts = packet.counts()
-    assert counts["included"] == (len(packet.tasks) + len(packet.conventions) + len(full_blocks)
-                                  + len(packet.steering) + len(packet.constitution or []))
-    assert counts["summarized"] == len(packet.summaries)
+    assert counts["included"] == (len(lists.tasks) + len(lists.conventions) + len(full_blocks)
+                                  + len(lists.steering) + len(lists.constitution or []))
+    assert counts["summarized"] == len(lists.summaries)
 
 
 @given(files=workspaces(), budget=st.integers(-10, 1500))
 def test_tokens_used_is_the_sum_of_the_parts(tmp_path_factory, files, budget):
     engine = _engine(tmp_path_factory, files)
-    packet = engine.assemble(budget)
-    parts = (estimate_list(packet.read_order) + estimate_list(packet.constitution or []) + estimate(packet.instruction)
-             + estimate_list(packet.tasks) + estimate_list(packet.conventions) + estimate_list(packet.decisions)
-             + estimate_list(packet.learnings) + estimate_list(packet.summaries) + estimate_list(packet.steering))
+    packet = engine.plan(budget)
+    lists = engine.packet(packet)
+    parts = (estimate_list(lists.read_order) + estimate_list(lists.constitution or []) + estimate(lists.instruction)
+             + estimate_list(lists.tasks) + estimate_list(lists.conventions) + estimate_list(lists.decisions)
+             + estimate_list(lists.learnings) + estimate_list(lists.summaries) + estimate_list(lists.steering))
     assert packet.tokens_used == parts
-    bars = packet.tiers
+    bars = packet.buckets
     assert sum(bar.used + bar.summarized for bar in bars) == packet.tokens_used
 
 
@@ -114,26 +117,26 @@ def test_thresholds_hold_at_and_just_below_themselves(tmp_path_factory, files):
     engine = _engine(tmp_path_factory, files)
     for key, threshold in thresholds(engine).items():
         for lo, hi in threshold.full_ranges:
-            assert engine.assemble(lo).outcome(key).fate is Fate.INCLUDED
+            assert engine.plan(lo).outcome(key).fate is Fate.INCLUDED
             if lo > 0:
-                assert engine.assemble(lo - 1).outcome(key).fate is not Fate.INCLUDED
+                assert engine.plan(lo - 1).outcome(key).fate is not Fate.INCLUDED
             if hi is not None:
-                assert engine.assemble(hi - 1).outcome(key).fate is Fate.INCLUDED
-                assert engine.assemble(hi).outcome(key).fate is not Fate.INCLUDED
+                assert engine.plan(hi - 1).outcome(key).fate is Fate.INCLUDED
+                assert engine.plan(hi).outcome(key).fate is not Fate.INCLUDED
         for lo, hi in threshold.any_ranges:
-            assert engine.assemble(lo).outcome(key).fate is not Fate.DROPPED
+            assert engine.plan(lo).outcome(key).fate is not Fate.DROPPED
             if lo > 0:
-                assert engine.assemble(lo - 1).outcome(key).fate is Fate.DROPPED
+                assert engine.plan(lo - 1).outcome(key).fate is Fate.DROPPED
             if hi is not None:
-                assert engine.assemble(hi).outcome(key).fate is Fate.DROPPED
+                assert engine.plan(hi).outcome(key).fate is Fate.DROPPED
 
 
 @given(files=workspaces(), budget=st.integers(0, 1500))
 def test_stretches_match_every_budget(tmp_path_factory, files, budget):
     """Between two computed change points nothing changes: check a random budget."""
-    from ctxtui.engine.explain import FateIndex, budget_stretches
+    from ctxtui.engine.explain.thresholds import budget_stretches
 
     engine = _engine(tmp_path_factory, files)
     stretches = budget_stretches(engine)
     here = next(s for s in stretches if s.start <= budget and (s.end is None or budget < s.end))
-    assert FateIndex(engine).vector(engine.plan(budget)) == here.fates
+    assert engine.fate_vector(engine.plan(budget)) == here.fates

@@ -9,8 +9,8 @@ import pytest
 
 from tests.conftest import ROOT
 
-MODULES = ["ctxtui.engine", "ctxtui.engine.assemble", "ctxtui.engine.reader", "ctxtui.engine.render",
-           "ctxtui.engine.explain", "ctxtui.engine.quirks", "ctxtui.engine.workspace", "ctxtui.engine.config",
+MODULES = ["ctxtui.engine", "ctxtui.engine.packers.ctx.assemble", "ctxtui.engine.sources.context", "ctxtui.engine.packers.ctx.render",
+           "ctxtui.engine.explain", "ctxtui.engine.explain.quirks", "ctxtui.engine.sources.workspace", "ctxtui.engine.sources.ctxrc",
            "ctxtui.cli"]
 
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from ctxtui.engine.packers.ctx.assemble import packer_for
+
 from datetime import datetime, timezone
 
-from ctxtui.engine.quirks import find_quirks
-from ctxtui.engine.workspace import load_workspace
+from ctxtui.engine.explain.quirks import find_quirks
+from ctxtui.engine.sources.workspace import load_workspace
 from tests.conftest import write_context
 
 NOW = datetime(2026, 3, 1, tzinfo=timezone.utc)
@@ -26,9 +28,9 @@ def test_every_quirk_is_found():
     from pathlib import Path
 
     root = write_context(Path(tempfile.mkdtemp()), FILES)
-    engine = load_workspace(root).engine(NOW, "/project")
-    small = {q.number: q for q in find_quirks(engine, engine.assemble(60))}
-    large = {q.number: q for q in find_quirks(engine, engine.assemble(200000))}
+    engine = packer_for(load_workspace(root), now=NOW, root_path="/project")
+    small = {q.number: q for q in find_quirks(engine, engine.plan(60))}
+    large = {q.number: q for q in find_quirks(engine, engine.plan(200000))}
     assert small[1].count == 2 and "2 rules" in small[1].detail
     assert large[2].count == 3  # the commented bullet, `--` and `->`
     assert large[3].count == 3 and "nested" in large[3].detail and "fence" in large[3].detail
@@ -42,5 +44,5 @@ def test_every_quirk_is_found():
 
 def test_a_clean_workspace_has_no_quirks_beyond_absolute_paths(tmp_path):
     root = write_context(tmp_path, {"TASKS.md": "- [ ] one task that is long enough to count\n"})
-    engine = load_workspace(root).engine(NOW, "/project")
-    assert [q.number for q in find_quirks(engine, engine.assemble(8000))] == [7]
+    engine = packer_for(load_workspace(root), now=NOW, root_path="/project")
+    assert [q.number for q in find_quirks(engine, engine.plan(8000))] == [7]

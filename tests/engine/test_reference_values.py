@@ -6,9 +6,10 @@ from datetime import datetime, timezone
 
 import pytest
 
-from ctxtui.engine.budget import estimate, estimate_list, fit_prefix, full_limit, split_shares
+from ctxtui.engine.packers.ctx.budget import fit_prefix, full_limit, split_shares
+from ctxtui.engine.text.tokens import estimate, estimate_list
 from ctxtui.engine.model import Entry
-from ctxtui.engine.score import Scorer, recency_bracket, age_in_days, relevance_of, task_keywords
+from ctxtui.engine.packers.ctx.score import Scorer, recency_bracket, age_in_days, relevance_of, task_keywords
 
 NOON = datetime(2026, 2, 19, 12, 0, tzinfo=timezone.utc)
 

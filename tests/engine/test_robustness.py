@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from ctxtui.engine.packers.ctx.assemble import packer_for
+
 import os
 from datetime import datetime, timezone
 
 import pytest
 
-from ctxtui.engine.reader import ContextMissing
-from ctxtui.engine.render import to_json, to_markdown
-from ctxtui.engine.workspace import load_workspace
+from ctxtui.engine.sources.context import ContextMissing
+from ctxtui.engine.sources.workspace import load_workspace
 from tests.conftest import write_context
 
 NOW = datetime(2026, 3, 1, tzinfo=timezone.utc)
@@ -19,9 +20,10 @@ GOOD_TASKS = "# Tasks\n\n- [ ] Ship the parser\n- [ ] Write the docs\n"
 
 def _pack(root, budget=4000):
     workspace = load_workspace(root)
-    packet = workspace.engine(NOW, "/p").assemble(budget)
-    to_json(packet)
-    return workspace, packet, to_markdown(packet)
+    packer = packer_for(workspace, now=NOW, root_path="/p")
+    plan = packer.plan(budget)
+    plan.render("json")
+    return workspace, packer.packet(plan), plan.render("md")
 
 
 def test_invalid_utf8_is_reported_and_kept(tmp_path):
@@ -30,7 +32,7 @@ def test_invalid_utf8_is_reported_and_kept(tmp_path):
     assert any("not valid UTF-8" in str(p) and p.line == 3 for p in workspace.problems)
     assert packet.decisions and len(packet.tasks) == 1
     assert markdown.encode("utf-8", "surrogateescape").count(b"caf\xe9 \xff\xfe task") == 1
-    assert "\\ufffd" in to_json(packet)
+    assert "\\ufffd" in packer_for(workspace, now=NOW, root_path="/p").plan(4000).render("json")
 
 
 def test_binary_file_named_md(tmp_path):
@@ -51,7 +53,7 @@ def test_huge_learnings_file(tmp_path):
 
 
 def test_file_over_the_size_limit_is_skipped_with_a_message(tmp_path, monkeypatch):
-    monkeypatch.setattr("ctxtui.engine.reader.MAX_FILE_BYTES", 1000)
+    monkeypatch.setattr("ctxtui.engine.sources.context.MAX_FILE_BYTES", 1000)
     root = write_context(tmp_path, {"LEARNINGS.md": "x" * 2000, "TASKS.md": GOOD_TASKS})
     workspace, packet, _ = _pack(root)
     assert any("over the" in str(p) and "LEARNINGS.md" in str(p) for p in workspace.problems)
@@ -91,7 +93,7 @@ def test_file_vanishing_while_read(tmp_path, monkeypatch):
             raise FileNotFoundError(path)
         return real_lstat(path, *args, **kwargs)
 
-    monkeypatch.setattr("ctxtui.engine.reader.os.lstat", vanish)
+    monkeypatch.setattr("ctxtui.engine.sources.context.os.lstat", vanish)
     workspace, packet, _ = _pack(root)
     assert any("vanished" in str(p) for p in workspace.problems)
     assert packet.tasks and not packet.decisions
@@ -123,7 +125,8 @@ def test_malformed_steering_disables_all_steering_with_a_message(tmp_path):
     workspace, packet, _ = _pack(root)
     assert packet.steering == []
     assert any("b.md" in str(p) and "no steering at all" in str(p) for p in workspace.problems)
-    assert {o.reason.value for o in packet.outcomes if o.entry.section == "steering"} == {"steering-disabled"}
+    outcomes = packer_for(workspace, now=NOW, root_path="/p").plan(4000).outcomes
+    assert {o.reason.value for o in outcomes if o.entry.section == "steering"} == {"steering-disabled"}
 
 
 def test_missing_context_directory(tmp_path):

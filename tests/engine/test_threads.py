@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+from ctxtui.engine.packers.ctx.assemble import packer_for
+
 import random
 import threading
 
-from ctxtui.engine.explain import thresholds
-from ctxtui.engine.workspace import load_workspace
+from ctxtui.engine.explain.thresholds import thresholds
+from ctxtui.engine.sources.workspace import load_workspace
 from tests.conftest import NOW, corpus_path, needs_corpus
 
 
 @needs_corpus
 def test_concurrent_assembly_and_threshold_scan():
-    engine = load_workspace(corpus_path("ctx-large")).engine(NOW, "/project")
+    engine = packer_for(load_workspace(corpus_path("ctx-large")), now=NOW, root_path="/project")
     reference = {b: engine.plan(b).tokens_used for b in range(0, 40000, 997)}
     errors: list[BaseException] = []
 
@@ -21,7 +23,7 @@ def test_concurrent_assembly_and_threshold_scan():
         try:
             for _ in range(400):
                 budget = rng.choice(list(reference))
-                packet = engine.assemble(budget)
+                packet = engine.plan(budget)
                 assert packet.tokens_used == reference[budget]
                 packet.outcomes  # noqa: B018
         except BaseException as exc:  # noqa: BLE001 - reported below

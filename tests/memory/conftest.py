@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from ctxtui.engine.memory.schema import init_db
-from ctxtui.engine.memory.synth import CORTEX_DDL, SHABKA_DDL, build_cortex_db, build_native_db, build_shabka_db
+from ctxtui.engine.sources.memory.schema import init_db
+from tests.factories.memory_dbs import CORTEX_DDL, SHABKA_DDL, build_cortex_db, build_native_db, build_shabka_db
 
 NOW = datetime(2026, 5, 1, 12, 0, tzinfo=timezone.utc)
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from ctxtui.engine.memory.schema import add_memories
-from ctxtui.engine.memory.synth import CORTEX_DDL, SHABKA_DDL
+from ctxtui.engine.sources.memory.schema import add_memories
+from tests.factories.memory_dbs import CORTEX_DDL, SHABKA_DDL
 from tests.conftest import write_context
 
 STORES = ("native", "shabka", "cortex")

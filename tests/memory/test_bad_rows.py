@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 
-from ctxtui.engine.memory import load_memories
+from ctxtui.engine.sources.memory import load_memories
 
 from .conftest import empty_store
 

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from ctxtui.cli import main
-from ctxtui.engine.memory import load_memories
-from ctxtui.engine.memory.synth import build_cortex_db, build_shabka_db
+from ctxtui.engine.sources.memory import load_memories
+from tests.factories.memory_dbs import build_cortex_db, build_shabka_db
 
 from . import stores
 from .conftest import NOW, fingerprint

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ctxtui.engine.packers.ctx.assemble import packer_for
+
 import argparse
 import sqlite3
 from collections import Counter
@@ -10,11 +12,11 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from ctxtui.demo import demo_memories, demo_memory_db_path, write_demo
-from ctxtui.engine.memory import load_memories
-from ctxtui.engine.memory_join import attach_memories
-from ctxtui.engine.model import Fate, Reason
-from ctxtui.engine.render import to_markdown
-from ctxtui.engine.workspace import load_workspace
+from ctxtui.engine.sources.memory import load_memories
+from ctxtui.engine.packers.ctx.memories import attach_memories
+from ctxtui.engine.model import Fate
+from ctxtui.engine.packers.ctx.sections import Reason
+from ctxtui.engine.sources.workspace import load_workspace
 
 NOW = datetime(2026, 11, 21, 23, 56, 8, tzinfo=timezone.utc)
 KINDS = {"decision", "lesson", "fix", "error", "fact", "preference", "pattern", "observation", "procedure"}
@@ -50,7 +52,7 @@ def test_memories_are_varied(load):
     assert min(importances) < 0.25 and max(importances) > 0.9
     used = [r for r in records if r.times_retrieved >= 2]
     assert len(used) > 50 and len(used) < len(records)
-    from ctxtui.engine.memory.scoring import usage_of
+    from ctxtui.engine.sources.memory.scoring import usage_of
 
     boosts = [usage_of(r, NOW) for r in used]
     assert min(boosts) < 0.7 and max(boosts) > 1.3
@@ -91,7 +93,7 @@ def test_demo_packet_at_the_default_budget_shows_both_sources(demo):
     workspace = load_workspace(demo)
     attach_memories(workspace, demo_memory_db_path(demo), project=None, now=NOW)
     assert workspace.memory_problems == []
-    packet = workspace.engine(NOW).assemble(8000)
+    packet = packer_for(workspace, now=NOW).plan(8000)
     memories = [o for o in packet.outcomes if o.entry.key.startswith("memory:")]
     fates = Counter((o.entry.section, o.fate) for o in memories)
     for section in ("decisions", "learnings", "memories"):
@@ -100,12 +102,13 @@ def test_demo_packet_at_the_default_budget_shows_both_sources(demo):
     assert reasons[Reason.ARCHIVED] >= 5 and reasons[Reason.SUPERSEDED] >= 3
     markdown_decisions = [o for o in packet.outcomes if o.entry.source.startswith(".context/DECISIONS.md")]
     assert any(o.fate is Fate.INCLUDED for o in markdown_decisions)
-    text = to_markdown(packet)
+    text = packet.render("md")
     assert "## Memories\n" in text and "## Recent Decisions\n" in text and "## Also Noted\n" in text
 
 
 def test_demo_command_opens_the_memory_database(tmp_path, monkeypatch):
     import ctxtui.app as app_module
+    from ctxtui.cli import tui as tui_launch
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
@@ -120,7 +123,7 @@ def test_demo_command_opens_the_memory_database(tmp_path, monkeypatch):
 
     monkeypatch.setattr(app_module, "CtxtuiApp", FakeApp)
     args = argparse.Namespace(db=None, db_project=None, budget=None, theme=None, now=None)
-    assert app_module.run_app(args, demo=True) == 0
+    assert tui_launch.run(args, demo=True) == 0
     session = opened["session"]
     assert opened["ran"] and session.db == demo_memory_db_path(session.project)
     assert session.db.is_file()

@@ -6,8 +6,8 @@ import sqlite3
 
 import pytest
 
-from ctxtui.engine.memory import MemorySourceError, import_db, load_memories
-from ctxtui.engine.memory.errors import REFUSED
+from ctxtui.engine.sources.memory import MemorySourceError, import_db, load_memories
+from ctxtui.engine.sources.memory.errors import REFUSED
 
 from .conftest import fingerprint
 

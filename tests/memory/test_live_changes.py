@@ -7,9 +7,9 @@ import shutil
 
 import pytest
 
-from ctxtui.engine.memory import MemorySource, MemorySourceError
-from ctxtui.engine.memory.errors import MISSING
-from ctxtui.engine.memory.synth import build_native_db
+from ctxtui.engine.sources.memory import MemorySource, MemorySourceError
+from ctxtui.engine.sources.memory.errors import MISSING
+from tests.factories.memory_dbs import build_native_db
 
 from .conftest import NOW
 

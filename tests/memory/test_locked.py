@@ -6,9 +6,9 @@ import time
 
 import pytest
 
-from ctxtui.engine.memory import MemorySource, MemorySourceError, load_memories
-from ctxtui.engine.memory.connect import DEFAULT_DELAYS
-from ctxtui.engine.memory.errors import LOCKED
+from ctxtui.engine.sources.memory import MemorySource, MemorySourceError, load_memories
+from ctxtui.engine.sources.memory.connect import DEFAULT_DELAYS
+from ctxtui.engine.sources.memory.errors import LOCKED
 
 
 def test_back_off_is_bounded_then_a_clear_error(cortex_db, writer):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from ctxtui.engine.memory import load_memories
-from ctxtui.engine.memory.schema import add_memory
+from ctxtui.engine.sources.memory import load_memories
+from ctxtui.engine.sources.memory.schema import add_memory
 
 from .conftest import empty_store, execute
 

@@ -6,6 +6,8 @@ the packet is assembled by the same engine the CLI and the TUI use.
 
 from __future__ import annotations
 
+from ctxtui.engine.packers.ctx.assemble import packer_for
+
 import re
 from collections import Counter
 from pathlib import Path
@@ -15,13 +17,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ctxtui.cli import main
-from ctxtui.engine.budget import split_shares
-from ctxtui.engine.memory.schema import init_db
-from ctxtui.engine.memory.synth import build_native_db
-from ctxtui.engine.memory_join import attach_memories
-from ctxtui.engine.model import Fate, Reason
-from ctxtui.engine.render import to_json, to_markdown
-from ctxtui.engine.workspace import load_workspace
+from ctxtui.engine.packers.ctx.budget import split_shares
+from ctxtui.engine.sources.memory.schema import init_db
+from tests.factories.memory_dbs import build_native_db
+from ctxtui.engine.packers.ctx.memories import attach_memories
+from ctxtui.engine.model import Fate
+from ctxtui.engine.packers.ctx.sections import Reason
+from ctxtui.engine.sources.workspace import load_workspace
 from tests.conftest import CORPUS, generated_time, needs_corpus
 
 from . import stores
@@ -38,7 +40,7 @@ def joined(root: Path, db: Path | None, project: str | None = None, now=NOW, roo
     workspace = load_workspace(root)
     if db is not None:
         attach_memories(workspace, db, project=project, now=now)
-    return workspace, workspace.engine(now, root_path)
+    return workspace, packer_for(workspace, now=now, root_path=root_path)
 
 
 @pytest.fixture(params=STORES)
@@ -75,33 +77,33 @@ def sections(markdown: str) -> dict[str, str]:
 
 def test_kinds_land_in_their_sections(store):
     name, _, engine = store
-    packet = engine.assemble(BIG)
+    packet = engine.plan(BIG)
     found = memory_outcomes(packet)
     assert set(found) == {m.id for m in MEMS}
     for m in MEMS:
         outcome = found[m.id]
         assert outcome.entry.section == SECTION[m.kind], (name, m.id)
         assert outcome.tier == (4 if SECTION[m.kind] == "decisions" else 5)
-    markdown = sections(to_markdown(packet))
+    markdown = sections(packet.render("md"))
     for m in ACTIVE:
         outcome = found[m.id]
         if outcome.fate is Fate.INCLUDED:
             assert outcome.entry.text + "\n\n" in markdown[HEADING_OF[outcome.entry.section]]
             for other in set(HEADING_OF.values()) - {HEADING_OF[outcome.entry.section]}:
                 assert outcome.entry.text not in markdown.get(other, "")
-    assert packet.memories and "## Memories\n" in to_markdown(packet)
+    assert engine.packet(packet).memories and "## Memories\n" in packet.render("md")
 
 
 def test_json_puts_memories_after_learnings(store):
     _, _, engine = store
-    text = to_json(engine.assemble(BIG))
+    text = engine.plan(BIG).render("json")
     keys = re.findall(r'^  "([a-z_]+)":', text, re.MULTILINE)
     assert keys.index("learnings") + 1 == keys.index("memories") < keys.index("summaries")
 
 
 def test_every_entry_says_where_it_came_from(store):
     name, root, engine = store
-    outcomes = engine.assemble(BIG).outcomes
+    outcomes = engine.plan(BIG).outcomes
     for o in outcomes:
         if o.entry.key.startswith("memory:"):
             assert re.fullmatch(rf"{re.escape(PREFIX[name])}:[a-z0-9]+", o.entry.source)
@@ -116,7 +118,7 @@ def test_every_entry_says_where_it_came_from(store):
 
 def test_score_shows_importance_and_usage(store):
     name, _, engine = store
-    found = memory_outcomes(engine.assemble(BIG))
+    found = memory_outcomes(engine.plan(BIG))
     for m in ACTIVE:
         s = found[m.id].score
         assert s.importance == m.importance
@@ -126,7 +128,7 @@ def test_score_shows_importance_and_usage(store):
     expected = {"d1": 1.0, "l1": 1.0} if name == "shabka" else {"d1": 1.5, "l1": 0.5}
     assert {k: found[k].score.usage for k in expected} == pytest.approx(expected)
     assert found["f1"].score.usage == 1.0  # never retrieved: no evidence either way
-    for o in engine.assemble(BIG).outcomes:
+    for o in engine.plan(BIG).outcomes:
         if o.score is not None and not o.entry.key.startswith("memory:"):
             assert (o.score.importance, o.score.usage) == (None, None)
             assert o.score.total == o.score.recency + o.score.relevance
@@ -135,20 +137,20 @@ def test_score_shows_importance_and_usage(store):
 @pytest.mark.parametrize("budget", [0, 150, 300, 600, 1200, BIG])
 def test_archived_and_superseded_memories_are_dropped_with_that_reason(store, budget):
     _, _, engine = store
-    packet = engine.assemble(budget)
+    packet = engine.plan(budget)
     found = memory_outcomes(packet)
     assert (found["a1"].fate, found["a1"].reason) == (Fate.DROPPED, Reason.ARCHIVED)
     assert (found["s1"].fate, found["s1"].reason) == (Fate.DROPPED, Reason.SUPERSEDED)
-    markdown = to_markdown(packet)
+    markdown = packet.render("md")
     for key in ("a1", "s1"):
         assert found[key].entry.title not in markdown
 
 
 def test_inactive_memories_do_not_count_in_the_split(store):
     _, root, engine = store
-    plain = load_workspace(root).engine(NOW)
+    plain = packer_for(load_workspace(root), now=NOW)
     active_tokens = {
-        section: sum(o.entry.tokens for o in memory_outcomes(engine.assemble(BIG)).values()
+        section: sum(o.entry.tokens for o in memory_outcomes(engine.plan(BIG)).values()
                      if o.entry.section == section and o.reason not in (Reason.ARCHIVED, Reason.SUPERSEDED))
         for section in ("decisions", "learnings", "memories")
     }
@@ -225,7 +227,7 @@ def test_three_section_split_in_an_assembly(store):
     _, _, engine = store
     content = sum(engine.section_sizes)
     for budget in range(150, 2000, 7):
-        plan = engine.plan(budget)
+        plan = engine.plan(budget).state
         remaining = plan.remaining_before_scored
         if plan.stopped_after is not None and plan.stopped_after <= 3:
             continue
@@ -282,7 +284,7 @@ def test_empty_database_adds_nothing_at_any_budget(tmp_path):
         now = generated_time(expected.decode())
         workspace, engine = joined(CORPUS / "ctx-large", db, now=now, root_path="/project")
         assert workspace.memories == [] and workspace.memory_problems == []
-        assert to_markdown(engine.assemble(budget)).encode() == expected, path.name
+        assert engine.plan(budget).render("md").encode() == expected, path.name
 
 
 # ---------------------------------------------------------------- outcomes agree with the packet
@@ -301,16 +303,17 @@ def large_with_memories(tmp_path_factory):
 
 @pytest.mark.parametrize("budget", [-5, 0, 500, 1500, 3000, 4000, 8000, 12000, 32000, 200_000])
 def test_outcomes_agree_with_the_rendered_packet(large_with_memories, budget):
-    packet = large_with_memories.assemble(budget)
+    packet = large_with_memories.plan(budget)
+    lists = large_with_memories.packet(packet)
     outcomes = packet.outcomes
     scored = [o for o in outcomes if o.entry.section in HEADING_OF]
     for section in HEADING_OF:
         included = [o.entry.text for o in scored if o.entry.section == section and o.fate is Fate.INCLUDED]
-        assert included == getattr(packet, section), section
+        assert included == getattr(lists, section), section
     summarized = [o.entry.title for o in scored if o.fate is Fate.SUMMARIZED]
-    assert summarized == packet.summaries
+    assert summarized == lists.summaries
 
-    markdown = to_markdown(packet)
+    markdown = packet.render("md")
     parts = sections(markdown)
     for o in scored:
         heading = HEADING_OF[o.entry.section]
@@ -321,7 +324,7 @@ def test_outcomes_agree_with_the_rendered_packet(large_with_memories, budget):
         else:
             assert o.entry.text not in markdown
     # Titles of dropped memories appear only as often as same-titled entries that were summarized.
-    shown = Counter(packet.summaries)
+    shown = Counter(lists.summaries)
     for o in scored:
         if o.fate is Fate.DROPPED:
             assert shown[o.entry.title] == sum(1 for x in scored if x.fate is Fate.SUMMARIZED

@@ -7,14 +7,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-import ctxtui.engine.memory as package
+import ctxtui.engine.sources.memory as package
 
 ROOT = Path(package.__file__).resolve().parents[3]
 SOURCES = sorted(Path(package.__file__).parent.glob("*.py"))
 
 
 def test_importing_loads_neither_textual_nor_rich():
-    code = ("import sys, ctxtui.engine.memory, ctxtui.engine.memory.synth; "
+    code = ("import sys, ctxtui.engine.sources.memory, tests.factories.memory_dbs; "
             "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')); "
             "print(','.join(bad)); sys.exit(1 if bad else 0)")
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)

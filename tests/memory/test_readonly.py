@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from ctxtui.engine.memory import MemorySource, load_memories
+from ctxtui.engine.sources.memory import MemorySource, load_memories
 
 from .conftest import fingerprint
 

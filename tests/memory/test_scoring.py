@@ -6,8 +6,8 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from ctxtui.engine.memory import importance_of, section_for_kind, usage_boost, usage_of
-from ctxtui.engine.memory.records import MemoryRecord
+from ctxtui.engine.sources.memory import importance_of, section_for_kind, usage_boost, usage_of
+from ctxtui.engine.sources.memory.records import MemoryRecord
 
 NOW = datetime(2026, 5, 1, 12, tzinfo=timezone.utc)
 

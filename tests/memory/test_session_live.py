@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from ctxtui.engine.memory import source as source_module
-from ctxtui.engine.memory import adapters
-from ctxtui.engine.memory.synth import build_native_db
+from ctxtui.engine.sources.memory import source as source_module
+from ctxtui.engine.sources.memory import adapters
+from tests.factories.memory_dbs import build_native_db
 from ctxtui.session import Session
 
 from . import stores
@@ -46,7 +46,7 @@ class Spy:
 
 
 def sources(session: Session) -> set[str]:
-    return {o.entry.source for o in session.view().packet.outcomes}
+    return {o.entry.source for o in session.view().plan.outcomes}
 
 
 @pytest.fixture(params=list(DB_PLACES))
@@ -58,8 +58,8 @@ def live(request, tmp_path):
     session = Session(project=root, db=db, clock=lambda: NOW)
     assert session.load(budget=100_000) == []
     yield session, db
-    if session._memory_source is not None:
-        session._memory_source.close()
+    if session.memory_join is not None:
+        session.memory_join.close()
 
 
 def test_commit_by_another_process_reloads_the_memories(live, writer, monkeypatch):
@@ -107,7 +107,7 @@ def test_context_edit_reloads_without_reading_the_database(live, monkeypatch):
                          encoding="utf-8")
     problems = session.reload({decisions})
     assert problems is not None
-    titles = {o.entry.title for o in session.view().packet.outcomes}
+    titles = {o.entry.title for o in session.view().plan.outcomes}
     assert "Watch the -wal, never the -shm" in titles
     assert {s for s in sources(session) if s.startswith("memory.db:")} == memories_before
     assert spy.calls == []  # neither load, reload nor a one-shot read of the database

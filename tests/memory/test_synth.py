@@ -6,8 +6,8 @@ from collections import Counter
 
 import pytest
 
-from ctxtui.engine.memory import load_memories, section_for_kind
-from ctxtui.engine.memory.synth import build_cortex_db, build_native_db, build_shabka_db
+from ctxtui.engine.sources.memory import load_memories, section_for_kind
+from tests.factories.memory_dbs import build_cortex_db, build_native_db, build_shabka_db
 
 from .conftest import NOW
 

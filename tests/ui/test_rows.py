@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from ctxtui.engine.model import Fate
-from ctxtui.ui.rows import COLUMN_IDS, RowFilter, Row, rows_from_outcomes, short_reason, sorted_indices
+from ctxtui.engine.explain.reasons import reason_cell
+from ctxtui.ui.rows import COLUMN_IDS, RowFilter, Row, rows_from_outcomes, sorted_indices
 from tests.ui.fakes import sample_outcomes
 
 
@@ -36,7 +37,7 @@ def test_rows_keep_packet_order_and_sort_keys_follow_columns():
 
 def test_every_reason_has_a_short_text():
     for outcome in sample_outcomes():
-        assert short_reason(outcome)
+        assert reason_cell(outcome)
 
 
 def test_filter_and_sort_helpers():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ctxtui.engine.model import TierAllocation
+from ctxtui.engine.model import Bucket
 from ctxtui.ui.tier_bars import (
     GLYPH_FREE, GLYPH_OVERRUN, GLYPH_SUMMARIZED, GLYPH_USED, TierBars, apportion, describe_tier,
 )
@@ -20,11 +20,11 @@ def test_apportion_fills_exactly_and_keeps_small_parts_visible():
 
 
 def test_describe_tier():
-    assert describe_tier(TierAllocation(2, "t", 2_000, 1_240, summarized=300, overrun=40)) == \
+    assert describe_tier(Bucket(2, "t", 2_000, 1_240, summarized=300, overrun=40)) == \
         "1,240 / 2,000 cap · 300 summarized · +40 over"
-    assert describe_tier(TierAllocation(4, "t", 1_000, 420, full_limit=800)) == "420 / 1,000 cap · full ≤ 800"
-    assert describe_tier(TierAllocation(1, "t", None, 310), budget=4000) == "310 of 4,000 budget · no cap"
-    assert describe_tier(TierAllocation(6, "t", 0, 0, reached=False)) == "not reached"
+    assert describe_tier(Bucket(4, "t", 1_000, 420, full_limit=800)) == "420 / 1,000 cap · full ≤ 800"
+    assert describe_tier(Bucket(1, "t", None, 310), budget=4000) == "310 of 4,000 budget · no cap"
+    assert describe_tier(Bucket(6, "t", 0, 0, reached=False)) == "not reached"
 
 
 @pytest.mark.asyncio
@@ -61,7 +61,7 @@ async def test_update_tiers_redraws():
     app = Gallery()
     async with app.run_test(size=(120, 30)) as pilot:
         bars = app.query_one(TierBars)
-        bars.update_tiers([TierAllocation(2, "Tier 2 · tasks", 100, 50)], budget=1000)
+        bars.update_tiers([Bucket(2, "Tier 2 · tasks", 100, 50)], budget=1000)
         await pilot.pause()
         assert bars.size.height == 1
         assert "50 / 100 cap" in bars.render().plain

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from ctxtui.engine.model import Fate, Outcome, Reason, TierAllocation
+from ctxtui.engine.model import Bucket, Fate, Outcome
+from ctxtui.engine.packers.ctx.sections import Reason
 from ctxtui.ui.entries_table import EntriesTable
 from ctxtui.ui.rows import rows_from_outcomes
 from ctxtui.ui.safe_text import clean_block, clean_line, fit
@@ -67,7 +68,7 @@ async def test_table_renders_markup_and_escapes_literally():
 
 @pytest.mark.asyncio
 async def test_tier_names_are_literal_too():
-    tiers = [TierAllocation(1, "[red]boom[/]\x1b]52\x07", None, 10)]
+    tiers = [Bucket(1, "[red]boom[/]\x1b]52\x07", None, 10)]
     app = Gallery(tiers=tiers)
     async with app.run_test(size=(120, 20)) as pilot:
         bars = app.query_one(TierBars)

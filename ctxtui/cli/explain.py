@@ -1,0 +1,89 @@
+"""`ctxtui explain`: why one entry got its fate, with the numbers, its score and its thresholds."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from ctxtui.cli.common import UsageError, load_packer
+from ctxtui.engine.explain.reasons import describe, describe_threshold
+from ctxtui.engine.explain.thresholds import Threshold, thresholds
+from ctxtui.engine.model import Outcome, Plan, numbers_dict
+from ctxtui.safe_text import clean_line
+
+
+def find_entries(plan: Plan, query: str) -> list[Outcome]:
+    """Outcomes whose key or source equals QUERY, else whose title contains it (case-insensitive)."""
+    exact = [o for o in plan.outcomes if query in (o.entry.key, o.entry.source)]
+    if exact:
+        return exact
+    needle = query.casefold()
+    return [o for o in plan.outcomes if needle in o.entry.title.casefold()]
+
+
+def run(args: argparse.Namespace) -> int:
+    if len(args.args) > 2:
+        raise UsageError("explain takes [PROJECT] QUERY (quote a query with spaces)")
+    project, query = (args.args if len(args.args) == 2 else [".", args.args[0]])
+    _, packer, budget = load_packer(project, args)
+    plan = packer.plan(budget)
+    matches = find_entries(plan, query)
+    if not matches:
+        print(f"ctxtui: no entry matches {clean_line(repr(query))} (try a shorter title substring)", file=sys.stderr)
+        return 1
+    if len(matches) > 1:
+        print(f"ctxtui: {len(matches)} entries match {clean_line(repr(query))}; be more specific or pass one key:",
+              file=sys.stderr)
+        for outcome in matches[:20]:
+            print(f"  {clean_line(outcome.entry.source)}  [{outcome.entry.section}] "
+                  f"{clean_line(outcome.entry.title)[:70]}", file=sys.stderr)
+        if len(matches) > 20:
+            print(f"  … and {len(matches) - 20} more", file=sys.stderr)
+        return 1
+    outcome = matches[0]
+    threshold = thresholds(packer).get(outcome.entry.key)
+    if args.format == "json":
+        # ASCII escapes: valid JSON even when the inputs held invalid UTF-8 (lone surrogates).
+        print(json.dumps(outcome_json(outcome, threshold, budget), indent=2, ensure_ascii=True))
+        return 0
+    entry = outcome.entry
+    lines = [
+        f"{clean_line(entry.title)}",
+        f"  where:   {clean_line(entry.source)}",
+        f"  section: {entry.section} (tier {outcome.tier}), {entry.tokens:,} tokens",
+        f"  fate:    {outcome.fate.value} at budget {budget:,} ({outcome.reason.value})",
+        f"  why:     {clean_line(describe(outcome))}",
+    ]
+    if outcome.score is not None:
+        s = outcome.score
+        age = "unparsable date" if s.age_days is None else f"{s.age_days} days"
+        lines.append(f"  score:   {s.total:.3f} = recency {s.recency} ({age}) + relevance {s.relevance:.3f}"
+                     + (f" × weight (importance {s.importance}, usage {s.usage})" if s.importance is not None else "")
+                     + f"; rank {s.rank}" + (" — superseded" if s.superseded else ""))
+        lines.append(f"  matched: {clean_line(', '.join(s.matched_keywords)) or '(no task keyword)'}")
+    if threshold is not None:
+        lines.append(f"  budgets: {describe_threshold(threshold)}")
+    print("\n".join(lines))
+    return 0
+
+
+def outcome_json(outcome: Outcome, threshold: Threshold | None, budget: int) -> dict[str, Any]:
+    entry = outcome.entry
+    data: dict[str, Any] = {
+        "key": entry.key, "title": entry.title, "section": entry.section, "source": entry.source,
+        "tier": outcome.tier, "tokens": entry.tokens, "budget": budget, "fate": outcome.fate.value,
+        "reason": outcome.reason.value, "explanation": describe(outcome), "numbers": numbers_dict(outcome.numbers),
+        "blocked_by": outcome.blocked_by,
+    }
+    if outcome.score is not None:
+        s = outcome.score
+        data["score"] = {"total": s.total, "recency": s.recency, "age_days": s.age_days, "relevance": s.relevance,
+                         "matched_keywords": list(s.matched_keywords), "superseded": s.superseded, "rank": s.rank,
+                         "importance": s.importance, "usage": s.usage}
+    if threshold is not None:
+        data["thresholds"] = {"full_at": threshold.full_at, "any_at": threshold.any_at,
+                              "monotone": threshold.monotone,
+                              "full_ranges": threshold.full_ranges, "any_ranges": threshold.any_ranges}
+    return data

@@ -1,0 +1,38 @@
+"""`ctxtui memory init|add|import`: the only commands that write, and only to the database named by --db."""
+
+from __future__ import annotations
+
+import argparse
+from datetime import datetime, timezone
+from pathlib import Path
+
+from ctxtui.cli.common import UsageError, warn
+
+
+def run(args: argparse.Namespace) -> int:
+    from ctxtui.engine.sources.memory import MemorySourceError, schema
+    from ctxtui.safe_write import WriteRefused, check_target
+
+    try:
+        check_target(args.db, database=True)
+    except WriteRefused as exc:
+        raise UsageError(f"--db {exc}") from None
+    try:
+        if args.memory_command == "init":
+            schema.init_db(Path(args.db))
+            print(f"created {args.db}")
+        elif args.memory_command == "add":
+            memory_id = schema.add_memory(
+                Path(args.db), kind=args.kind, title=args.title, body=args.body, importance=args.importance,
+                tags=[t.strip() for t in args.tags.split(",") if t.strip()], project=args.mem_project,
+                created_at=datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            )
+            print(f"added {memory_id} to {args.db}")
+        else:
+            report = schema.import_db(Path(args.db), Path(args.file))
+            for problem in report.problems:
+                warn(str(problem))
+            print(f"imported {report.imported} memories from {args.file} into {args.db}")
+    except (MemorySourceError, OSError, ValueError) as exc:
+        raise UsageError(f"{args.db if args.memory_command != 'import' else args.file}: {exc}") from None
+    return 0

@@ -1,0 +1,51 @@
+"""`ctxtui pack`: the packet, byte for byte what the tool prints, to stdout or a file."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ctxtui.cli.common import UsageError, load_packer
+from ctxtui.safe_text import active_controls, clean_for_terminal
+
+
+def run(args: argparse.Namespace) -> int:
+    workspace, packer, budget = load_packer(args.project, args)
+    context_dirs = [workspace.project / ".context"]
+    if args.output is not None:  # refused before any work: `-o ""` or `-o .context/TASKS.md` never get a packet
+        from ctxtui.safe_write import WriteRefused, check_target
+
+        try:
+            check_target(args.output, context_dirs=context_dirs)
+        except WriteRefused as exc:
+            raise UsageError(f"-o {exc}") from None
+    text = packer.plan(budget).render(args.format)
+    data = text.encode("utf-8", "surrogateescape")
+    if args.output is not None:
+        from ctxtui.safe_write import WriteRefused, write_atomically
+
+        try:
+            write_atomically(args.output, data, context_dirs=context_dirs)
+        except WriteRefused as exc:
+            raise UsageError(f"-o {exc}") from None
+    else:
+        write_packet_to_stdout(text, data)
+    return 0
+
+
+def write_packet_to_stdout(text: str, data: bytes) -> None:
+    """The exact bytes to a pipe or file; to a terminal, control sequences made visible, with a warning.
+
+    A packet can carry escape sequences from the user's files (an OSC 52 in a
+    task line rewrites the clipboard when a terminal prints it). Pipes and
+    files get the packet byte for byte; a terminal never executes them.
+    """
+    if sys.stdout.isatty() and (count := active_controls(text)):
+        print(f"ctxtui: warning: the packet holds {count} terminal control character{'s' if count != 1 else ''} "
+              "(ESC, BEL, ...): shown here as visible symbols such as ␛; redirect to a file or a pipe, "
+              "or use -o FILE, for the exact bytes", file=sys.stderr)
+        sys.stdout.write(clean_for_terminal(text))
+        sys.stdout.flush()
+        return
+    sys.stdout.buffer.write(data)
+    sys.stdout.flush()

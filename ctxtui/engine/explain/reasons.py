@@ -1,0 +1,166 @@
+"""Reasons in words: why an entry got its fate, with the numbers that decided it.
+
+Every sentence a user reads about a fate is written here, from the outcome's
+typed numbers; the packers only decide, the CLI and the TUI only show. The
+short forms fill the table's "reason" column.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from ctxtui.engine.explain.thresholds import Threshold
+from ctxtui.engine.model import Outcome, PatternMiss, PrefixFit, ShareFit
+from ctxtui.engine.packers.ctx.sections import Reason
+
+REASON_TEXT: dict[Enum, str] = {
+    Reason.ALWAYS: "tier 1 is always included",
+    Reason.CONSTITUTION_PATTERN: "ctx's constitution pattern only matches a one-line file",
+    Reason.FITS: "fits under the tier cap",
+    Reason.FORCED_FIRST: "first item forced in although over the cap",
+    Reason.OVER_CAP: "does not fit: the fill stopped here",
+    Reason.AFTER_MISFIT: "after the first misfit: the fill had stopped",
+    Reason.BEYOND_SCAN_LIMIT: "past the first 1000 bullets ctx scans",
+    Reason.NOT_REACHED: "an earlier tier used the whole budget",
+    Reason.NO_SHARE: "its section got no share of the budget",
+    Reason.FULL: "fits within 80% of the section share",
+    Reason.OVER_FULL_LIMIT: "would pass 80% of the section share: title only",
+    Reason.SUPERSEDED: "superseded: skipped",
+    Reason.ARCHIVED: "archived memory: skipped",
+    Reason.STEERING_DISABLED: "a steering file failed to parse: all steering is off",
+    Reason.NOT_ALWAYS: "steering inclusion is not 'always'",
+    Reason.EMPTY_BODY: "empty steering body",
+    Reason.TEMPLATE_BODY: "untouched steering template",
+}
+
+REASON_SHORT: dict[Enum, str] = {
+    Reason.ALWAYS: "always",
+    Reason.CONSTITUTION_PATTERN: "pattern miss",
+    Reason.FITS: "fits",
+    Reason.FORCED_FIRST: "forced first",
+    Reason.OVER_CAP: "over cap",
+    Reason.AFTER_MISFIT: "after misfit",
+    Reason.BEYOND_SCAN_LIMIT: "past scan limit",
+    Reason.NOT_REACHED: "not reached",
+    Reason.NO_SHARE: "no share",
+    Reason.FULL: "full",
+    Reason.OVER_FULL_LIMIT: "title only",
+    Reason.SUPERSEDED: "superseded",
+    Reason.ARCHIVED: "archived",
+    Reason.STEERING_DISABLED: "steering off",
+    Reason.NOT_ALWAYS: "not always",
+    Reason.EMPTY_BODY: "empty body",
+    Reason.TEMPLATE_BODY: "template",
+}
+
+
+def short_reason(reason: Enum) -> str:
+    """A few words for the table's reason column."""
+    return REASON_SHORT.get(reason, str(reason.value))
+
+
+def _n(value: int) -> str:
+    return f"{value:,}"
+
+
+def reason_cell(outcome: Outcome) -> str:
+    """The reason in a few words with its deciding numbers, e.g. "over cap 1,200+340>1,500".
+
+    Only formatting: the sums are written out, never computed, so the cell
+    shows exactly the numbers the packer compared.
+    """
+    reason, n = outcome.reason, outcome.numbers
+    label = short_reason(reason)
+    if isinstance(n, PrefixFit) and n.cap is not None and n.needs is not None:
+        if reason in (Reason.FITS, Reason.OVER_CAP):
+            sign = "≤" if reason is Reason.FITS else ">"
+            return f"{label} {_n(n.used_before or 0)}+{_n(n.needs)}{sign}{_n(n.cap)}"
+        if reason is Reason.FORCED_FIRST:
+            return f"{label} {_n(n.needs)}>{_n(n.cap)}"
+    if isinstance(n, ShareFit):
+        if reason in (Reason.FULL, Reason.OVER_FULL_LIMIT) and n.full_limit is not None:
+            sign = "≤" if reason is Reason.FULL else ">"
+            return f"{label} {_n(n.used_before or 0)}+{_n(n.needs)}{sign}{_n(n.full_limit)}"
+        if reason is Reason.NO_SHARE:
+            return f"{label} ({_n(n.share)})"
+    return label
+
+
+def describe(outcome: Outcome) -> str:
+    """The reason for a fate, with the numbers that decided it."""
+    n = outcome.numbers
+    section = outcome.entry.section
+    reason = outcome.reason
+    if reason in (Reason.FITS, Reason.FORCED_FIRST, Reason.OVER_CAP, Reason.AFTER_MISFIT) and isinstance(n, PrefixFit):
+        cap = n.cap or 0
+        if n.pct is not None:
+            head = (f"{section} cap {_n(cap)} (min of {round(n.pct * 100)}% of {_n(n.budget or 0)} = "
+                    f"{_n(n.pct_cap or 0)} and {_n(n.remaining or 0)} remaining)")
+        else:
+            head = f"{section} cap {_n(cap)} (what was left after tiers 1-5)"
+        used, needs = n.used_before or 0, n.needs or 0
+        if reason is Reason.FITS:
+            return f"{head}; {_n(used)} used before it; needs {_n(needs)} → {_n(used + needs)} ≤ {_n(cap)}: included"
+        if reason is Reason.FORCED_FIRST:
+            return (f"{head}; needs {_n(needs)}: nothing fits, so ctx forces the first one in "
+                    f"({_n(needs - cap)} over the cap)")
+        if reason is Reason.OVER_CAP:
+            return (f"{head}; {_n(used)} used before it; needs {_n(needs)} → {_n(used + needs)} > {_n(cap)}: "
+                    "the fill stops here")
+        where = outcome.blocked_by.split(":", 1)[1] if outcome.blocked_by else "an earlier entry"
+        return f"{head}; the fill stopped at {where} ({_n(used)} used), so later entries are not tried"
+    if reason in (Reason.FULL, Reason.OVER_FULL_LIMIT) and isinstance(n, ShareFit):
+        share, limit, used, needs = n.share, n.full_limit or 0, n.used_before or 0, n.needs
+        head = (f"{section} share {_n(share)}; full-entry limit 80% = {_n(limit)}; {_n(used)} used before it; "
+                f"needs {_n(needs)}")
+        if reason is Reason.FULL:
+            return f"{head} → {_n(used + needs)} ≤ {_n(limit)}: included in full (rank {n.rank})"
+        return (f"{head} → {_n(used + needs)} > {_n(limit)}: title only under Also Noted "
+                f"(+{_n(n.title_tokens or 0)} tokens, charged after the budget)")
+    if reason is Reason.NOT_REACHED:
+        return "an earlier tier used the whole budget: this tier was never filled"
+    if reason is Reason.NO_SHARE:
+        return f"the {section} share is {_n(n.share if isinstance(n, ShareFit) else 0)} tokens: nothing can go in"
+    if reason is Reason.SUPERSEDED:
+        return "marked ~~Superseded: score 0, skipped (its tokens still count in the split)"
+    if reason is Reason.CONSTITUTION_PATTERN:
+        rules = n.rules_in_file if isinstance(n, PatternMiss) else 0
+        return (f"CONSTITUTION.md has {rules} rule{'' if rules == 1 else 's'}; ctx's single-line pattern "
+                "only finds a rule when the whole file is one checkbox line, so none reach the packet")
+    if reason is Reason.BEYOND_SCAN_LIMIT:
+        return "ctx looks at the first 1,000 bullets of CONVENTIONS.md only"
+    if reason is Reason.ALWAYS:
+        return "tier 1 content is always included"
+    return REASON_TEXT.get(reason, str(reason.value))
+
+
+def describe_threshold(threshold: Threshold) -> str:
+    """"In full from 2,340; as a title from 1,900", or the ranges when not monotone."""
+
+    def span(ranges: list[tuple[int, int | None]]) -> str:
+        def one(lo: int, hi: int | None) -> str:
+            if hi is None:
+                return f"{_n(lo)}+"
+            return _n(lo) if hi - 1 == lo else f"{_n(lo)}–{_n(hi - 1)}"
+
+        return ", ".join(one(lo, hi) for lo, hi in ranges)
+
+    if threshold.scanned_to is not None:
+        limit = f" (budgets above {_n(threshold.scanned_to)} not examined: too many change points)"
+        if threshold.any_at is None:
+            return f"does not appear at any budget up to {_n(threshold.scanned_to)}" + limit
+        ranges = span(threshold.full_ranges) or "never"
+        return f"in full at {ranges}; at all at {span(threshold.any_ranges)}" + limit
+    if threshold.any_at is None:
+        return "never appears at any budget"
+    if threshold.monotone:
+        parts = []
+        if threshold.full_at is not None:
+            parts.append(f"in full from budget {_n(threshold.full_at)}")
+        else:
+            parts.append("never in full")
+        if threshold.any_at != threshold.full_at:
+            parts.append(f"at all (as a title) from {_n(threshold.any_at)}")
+        return "; ".join(parts)
+    full = span(threshold.full_ranges) or "never"
+    return f"not monotone in the budget: in full at {full}; at all at {span(threshold.any_ranges)}"

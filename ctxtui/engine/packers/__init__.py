@@ -1,0 +1,1 @@
+"""Packers: each reproduces one tool's packet algorithm behind the `Packer` interface (`base`)."""

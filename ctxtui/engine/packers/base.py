@@ -1,0 +1,67 @@
+"""What every packer offers: candidates and knobs in, a `Plan` per budget out, and its renderer.
+
+A packer reproduces one tool's packet-building exactly (ctx agent 0.8.1,
+0.8.0, ctx's MCP resource, Shabka, Cortex, nous). It is built once per load
+from parsed sources and settled knobs, then asked for a plan at any budget —
+that is the slider path, so `plan` must be cheap. Everything else is derived
+from a plan: the outcome of every candidate, the buckets (the bars), the text
+in the tool's own formats.
+
+Explanations that span budgets (thresholds, sweeps, diffs, advice) need only
+`plan`, `candidates`, `fate_vector` and `next_change`, so they work for every
+packer; `next_change` is where a packer can say which budgets are worth
+looking at (the default looks at every one).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from typing import ClassVar
+
+from ctxtui.engine.model import Bucket, Entry, Fate, Outcome, Plan
+
+# A plan as one byte per candidate (in `candidates()` order): compact enough to
+# compare thousands of budgets.
+DROPPED, SUMMARIZED, INCLUDED = 0, 1, 2
+FATE_OF_CODE = {DROPPED: Fate.DROPPED, SUMMARIZED: Fate.SUMMARIZED, INCLUDED: Fate.INCLUDED}
+
+
+class Packer(ABC):
+    """One tool's packet algorithm, bound to one load's candidates and knobs."""
+
+    name: ClassVar[str]  # as `--packer` spells it, e.g. "ctx-0.8.1"
+    title: ClassVar[str]  # in words, e.g. "ctx agent 0.8.1"
+    formats: ClassVar[tuple[str, ...]] = ("md", "json")
+
+    @abstractmethod
+    def plan(self, budget: int) -> Plan:
+        """What the tool decides at `budget`; cheap, called on every slider step."""
+
+    @abstractmethod
+    def render(self, plan: Plan, fmt: str) -> str:
+        """The packet exactly as the tool prints it (`Plan.render` caches this)."""
+
+    @abstractmethod
+    def candidates(self) -> Sequence[Entry]:
+        """Every candidate, in the fixed order `fate_vector` uses."""
+
+    @abstractmethod
+    def fate_vector(self, plan: Plan) -> bytearray:
+        """One byte per candidate (DROPPED, SUMMARIZED, INCLUDED), in `candidates()` order."""
+
+    @abstractmethod
+    def outcomes(self, plan: Plan) -> list[Outcome]:
+        """An outcome for every candidate (`Plan.outcomes` caches this)."""
+
+    @abstractmethod
+    def buckets(self, plan: Plan) -> list[Bucket]:
+        """The budget's slices at this plan (`Plan.buckets` caches this)."""
+
+    def next_change(self, plan: Plan) -> int | None:
+        """The smallest budget above `plan.budget` at which any fate might change; None: never again.
+
+        A safe lower bound is enough: fates must stay as they are on
+        [plan.budget, result). The default examines every budget.
+        """
+        return plan.budget + 1

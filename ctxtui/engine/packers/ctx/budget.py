@@ -1,0 +1,78 @@
+"""ctx's budget arithmetic: caps, the stop-at-first-misfit fill, the split and the full-entry limit.
+
+These are the few formulas every ctx packet, threshold and sweep depends on,
+kept in one place and written to give Go's exact integer and float results.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Sequence
+
+from ctxtui.engine.text.go import go_div
+
+FULL_ENTRY_PCT = 80  # a scored section includes whole entries up to 80% of its share
+SPLIT_MIN_PCT = 30  # each scored section is guaranteed 30% of what is left
+DEFAULT_TASK_PCT = 0.40
+DEFAULT_CONVENTION_PCT = 0.20
+
+
+def pct_cap(budget: int, pct: float) -> int:
+    """int(float64(budget) * pct): Go converts toward zero, as int() does."""
+    return int(float(budget) * pct)
+
+
+def fit_prefix(cumulative: Sequence[int], cap: int) -> tuple[int, bool]:
+    """How many items fit in `cap` taking them in order and stopping at the first misfit.
+
+    `cumulative[i]` is the cost of the first i items (cumulative[0] == 0). When
+    items exist but none fits, ctx forces the first one in; the second value
+    says whether that happened.
+    """
+    count = bisect_right(cumulative, cap) - 1
+    if count == 0 and len(cumulative) > 1:
+        return 1, True
+    return count, False
+
+
+def split_shares(remaining: int, sizes: Sequence[int], present: Sequence[bool]) -> list[int]:
+    """Divide `remaining` between scored sections, generalising ctx's Split.
+
+    With two sections this is exactly ctx's Split: both absent → nothing; one
+    absent → all to the other; empty content → halves; everything fits → each
+    gets its size; else each gets a 30% floor and the rest in proportion to size,
+    the last section taking what rounding leaves. With three sections the floors
+    are 30% each of the same total and the proportional pool is what is left.
+    """
+    live = [i for i, here in enumerate(present) if here]
+    shares = [0] * len(sizes)
+    if not live:
+        return shares
+    if len(live) == 1:
+        shares[live[0]] = remaining
+        return shares
+    total_content = sum(sizes[i] for i in live)
+    if total_content == 0:
+        each = go_div(remaining, len(live))
+        for i in live[:-1]:
+            shares[i] = each
+        shares[live[-1]] = remaining - each * (len(live) - 1)
+        return shares
+    if total_content <= remaining:
+        for i in live:
+            shares[i] = sizes[i]
+        return shares
+    floor = go_div(remaining * SPLIT_MIN_PCT, 100)
+    flex = remaining - floor * len(live)
+    given = 0
+    for i in live[:-1]:
+        proportion = float(sizes[i]) / float(total_content)
+        shares[i] = floor + int(float(flex) * proportion)
+        given += shares[i]
+    shares[live[-1]] = remaining - given
+    return shares
+
+
+def full_limit(share: int) -> int:
+    """budget * FullEntryPct / 100 with Go's truncating division."""
+    return go_div(share * FULL_ENTRY_PCT, 100)

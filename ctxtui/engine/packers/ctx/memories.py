@@ -1,0 +1,124 @@
+"""Database memories joined to the ctx packet: the one join, used by the CLI and the TUI alike.
+
+A memory becomes an entry block rendered like a decision or learning
+(`## [date-time] Title`, blank line, body), joins the section its kind
+decides, and carries what the database knows (importance, usage) into its
+score. Loading problems never stop `.context/` from working: they come back
+as `Problem`s, and a live join keeps the last good memories when a reload fails.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from ctxtui.engine.model import Entry, Problem
+from ctxtui.engine.sources.memory.adapters import load_memories
+from ctxtui.engine.sources.memory.errors import MemorySourceError
+from ctxtui.engine.sources.memory.records import MemoryRecord
+from ctxtui.engine.sources.memory.scoring import section_for_kind, usage_boost
+from ctxtui.engine.sources.memory.source import MemorySource
+from ctxtui.engine.sources.workspace import Workspace
+from ctxtui.engine.text.tokens import estimate
+
+
+def memory_entry(record: MemoryRecord, now: datetime) -> Entry:
+    """One memory record as an entry of its section."""
+    date = record.created_date or "0000-00-00"
+    stamp = _header_time(record.created_at)
+    title = " ".join(record.title.split("\n")) if record.title else f"({record.kind} {record.id})"
+    body = record.body.strip("\n") if record.body else (record.summary or "")
+    text = f"## [{date}-{stamp}] {title}\n\n{body}" if body else f"## [{date}-{stamp}] {title}"
+    usage = usage_boost(record.times_retrieved, record.times_referenced, record.usage_events, now)
+    return Entry(
+        key=f"memory:{record.provenance}",
+        section=section_for_kind(record.kind),
+        title=title,
+        text=text,
+        tokens=estimate(text),
+        source=record.provenance,
+        date=record.created_date,
+        importance=record.importance,
+        usage=usage,
+        status=record.status,
+        kind=record.kind,
+    )
+
+
+def _header_time(created_at: str | None) -> str:
+    """HHMMSS from an ISO timestamp, as ctx's entry headers carry it."""
+    if created_at and len(created_at) >= 19 and created_at[10] in "T ":
+        digits = created_at[11:19].replace(":", "")
+        if digits.isdigit() and len(digits) == 6:
+            return digits
+    return "000000"
+
+
+@dataclass(slots=True)
+class JoinedMemories:
+    """What a join produced: entries for the packer, and what went wrong reading them."""
+
+    entries: list[Entry] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+
+class MemoryJoin:
+    """One memory database joined to the packet.
+
+    One-shot (`live=False`, the CLI): a single read, immutable when no writer is
+    attached. Live (`live=True`, the TUI): through a `MemorySource` that keeps a
+    connection to notice other processes' commits (`changed()`), and keeps the
+    last good memories when a reload fails.
+    """
+
+    def __init__(self, path: str | Path, project: str | None = None, *, live: bool = False) -> None:
+        self.path = Path(path)
+        self.project = project
+        self.source = MemorySource(self.path, project=project) if live else None
+        self._last: list[Entry] = []
+        self._problems: list[Problem] = []
+
+    def changed(self) -> bool:
+        """True when a reload could bring something new (always, for a one-shot join)."""
+        return self.source is None or self.source.changed()
+
+    def load(self, now: datetime, *, refresh: bool = True) -> JoinedMemories:
+        """The memories as entries; a failure is a Problem, never an exception.
+
+        `refresh=False` (a live join after only `.context/` changed) reuses the
+        last good entries without asking the database anything.
+        """
+        if not refresh and self.source is not None and self.source.last is not None:
+            return JoinedMemories(list(self._last), list(self._problems))
+        joined = self._read(now)
+        self._problems = joined.problems
+        return joined
+
+    def _read(self, now: datetime) -> JoinedMemories:
+        try:
+            if self.source is None:
+                loaded = load_memories(self.path, self.project, now=now)
+            elif self.source.last is None or self.source.error is not None:
+                loaded = self.source.load(now=now)
+            else:
+                fresh = self.source.reload(now=now)
+                if fresh is None:  # no commit since: the entries built last time still hold
+                    return JoinedMemories(list(self._last), list(self.source.last.problems))
+                loaded = fresh
+        except MemorySourceError as exc:
+            kept = "; showing the last good state" if self._last else ""
+            return JoinedMemories(list(self._last), [Problem(str(self.path), f"{exc}{kept}")])
+        entries = [memory_entry(record, now) for record in loaded.records]
+        self._last = entries
+        return JoinedMemories(entries, list(loaded.problems))
+
+    def close(self) -> None:
+        if self.source is not None:
+            self.source.close()
+
+
+def attach_memories(workspace: Workspace, path: str | Path, *, project: str | None = None, now: datetime) -> None:
+    """Join a memory database to `workspace` once (the headless commands' way)."""
+    joined = MemoryJoin(path, project).load(now)
+    workspace.memories, workspace.memory_problems = joined.entries, joined.problems

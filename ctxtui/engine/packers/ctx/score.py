@@ -1,0 +1,213 @@
+"""Scoring of decisions, learnings and memories: recency + task relevance.
+
+ctx scores against keywords drawn from the tasks that made it into the packet,
+so a ranking depends on how many tasks fit, which depends on the budget. The
+`Scorer` keeps everything that does not depend on the budget (recency, lowered
+text) and caches the rest by task count, adding only the keywords of newly
+included tasks, so a slider step rarely re-scores anything.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections import OrderedDict
+from collections.abc import Sequence
+from itertools import accumulate
+from datetime import datetime
+
+from ctxtui.engine.text.go import go_lower
+from ctxtui.engine.model import Entry
+
+STOP_WORDS = frozenset(
+    """the and for that this with from are was were been have has had but not you
+    all can her his she its our they will each make like use way may any into
+    when which their about would there what also should after before than then
+    them could more some other only just see add new update how""".split()
+)
+RELEVANCE_MATCH_CAP = 3
+# Entry × keyword checks above which the vocabulary index pays for itself.
+INDEX_THRESHOLD = 400_000
+_NON_KEYWORD = re.compile(r"[^a-z0-9_-]+")
+
+
+def recency_bracket(days: int | None) -> float:
+    """1.0 within a week, 0.7 within a month, 0.4 within a quarter, else 0.2."""
+    if days is None:
+        return 0.2
+    if days <= 7:
+        return 1.0
+    if days <= 30:
+        return 0.7
+    if days <= 90:
+        return 0.4
+    return 0.2
+
+
+def age_in_days(date: str | None, now: datetime) -> int | None:
+    """Whole days from local midnight of `date` to `now`, truncated toward zero.
+
+    The date is read in `now`'s time zone, as Go reads it in time.Local. None
+    when the date does not parse (ctx then scores recency 0.2).
+    """
+    if not date:
+        return None
+    try:
+        midnight = datetime.strptime(date, "%Y-%m-%d").replace(tzinfo=now.tzinfo)
+    except ValueError:
+        return None
+    delta = now - midnight
+    micros = (delta.days * 86400 + delta.seconds) * 1_000_000 + delta.microseconds
+    day = 86_400_000_000
+    return micros // day if micros >= 0 else -((-micros) // day)
+
+
+def task_keywords(tasks: Sequence[str]) -> list[str]:
+    """Keywords of the packet's tasks, in order, deduplicated, stop words removed."""
+    return [kw for group in keywords_by_task(tasks) for kw in group]
+
+
+def keywords_by_task(tasks: Sequence[str]) -> list[tuple[str, ...]]:
+    """For each task, the keywords it adds that no earlier task had."""
+    seen: set[str] = set()
+    groups = []
+    for task in tasks:
+        new = []
+        for word in _NON_KEYWORD.split(go_lower(task)):
+            if len(word) < 3 or word in STOP_WORDS or word in seen:
+                continue
+            seen.add(word)
+            new.append(word)
+        groups.append(tuple(new))
+    return groups
+
+
+def relevance_of(count: int) -> float:
+    """min(count / 3, 1.0), computed as Go does."""
+    if count >= RELEVANCE_MATCH_CAP:
+        return 1.0
+    return float(count) / float(RELEVANCE_MATCH_CAP)
+
+
+class KeywordIndex:
+    """Which entries contain a keyword, found through the vocabulary of distinct words.
+
+    A keyword is made of [a-z0-9_-] only, so any occurrence lies inside one run
+    of those characters in the lowered text. With tens of thousands of entries,
+    searching the distinct runs once per keyword is far cheaper than searching
+    every entry's text; for a few hundred entries, building it costs more than it saves.
+    """
+
+    _RUN = re.compile(r"[a-z0-9_-]{3,}")
+
+    def __init__(self, lowered: Sequence[str]):
+        postings: dict[str, list[int]] = {}
+        for i, text in enumerate(lowered):
+            for run in set(self._RUN.findall(text)):
+                postings.setdefault(run, []).append(i)
+        self._postings = list(postings.values())
+        self._starts = list(accumulate((len(run) + 1 for run in postings), initial=0))
+        self._text = "\n".join(postings)
+
+    def entries_with(self, keyword: str) -> set[int]:
+        text, starts, postings = self._text, self._starts, self._postings
+        found: set[int] = set()
+        pos = text.find(keyword)
+        while pos >= 0:
+            run = bisect_right(starts, pos) - 1
+            found.update(postings[run])
+            pos = text.find(keyword, starts[run + 1])
+        return found
+
+
+class Scorer:
+    """Scores and ranks scored entries for any number of packet tasks.
+
+    `entries` are all scored candidates (decisions, learnings, memories) in
+    file order; `tasks` are all pending task lines in file order.
+    """
+
+    CACHE_SIZE = 64
+
+    def __init__(self, entries: Sequence[Entry], tasks: Sequence[str], now: datetime, weights: Sequence[float] | None = None):
+        self.entries = list(entries)
+        self.now = now
+        self.lowered = [go_lower(entry.text) for entry in self.entries]
+        self.age_days = [age_in_days(entry.date, now) for entry in self.entries]
+        self.recency = [recency_bracket(days) for days in self.age_days]
+        # Database memories multiply their score by importance and usage; 1.0 for markdown.
+        self.weights = list(weights) if weights is not None else [1.0] * len(self.entries)
+        self.keyword_groups = keywords_by_task(tasks)
+        self._counts: OrderedDict[int, list[int]] = OrderedDict({0: [0] * len(self.entries)})
+        self._index: KeywordIndex | None = None
+        self._scores: OrderedDict[int, list[float]] = OrderedDict()
+
+    def keywords(self, task_count: int) -> list[str]:
+        return [kw for group in self.keyword_groups[:task_count] for kw in group]
+
+    def match_counts(self, task_count: int) -> list[int]:
+        """How many of the first `task_count` tasks' keywords each entry contains, capped at 3.
+
+        Relevance saturates at 3 matches, so an entry stops being searched once
+        it has 3: most entries saturate within the first few dozen keywords.
+        """
+        cached = self._counts.get(task_count)
+        if cached is not None:
+            self._counts.move_to_end(task_count)
+            return cached
+        base = max(n for n in self._counts if n <= task_count)
+        counts = list(self._counts[base])
+        lowered = self.lowered
+        cap = RELEVANCE_MATCH_CAP
+        searching = [i for i, count in enumerate(counts) if count < cap]
+        new_keywords = [kw for group in self.keyword_groups[base:task_count] for kw in group]
+        if len(searching) * len(new_keywords) > INDEX_THRESHOLD:
+            if self._index is None:
+                self._index = KeywordIndex(lowered)
+            for keyword in new_keywords:
+                for i in self._index.entries_with(keyword):
+                    if counts[i] < cap:
+                        counts[i] += 1
+            searching = []
+        for group in self.keyword_groups[base:task_count] if searching else ():
+            for keyword in group:
+                still = []
+                for i in searching:
+                    if keyword in lowered[i]:
+                        counts[i] += 1
+                        if counts[i] < cap:
+                            still.append(i)
+                    else:
+                        still.append(i)
+                searching = still
+        self._counts[task_count] = counts
+        while len(self._counts) > self.CACHE_SIZE:
+            oldest = next(k for k in self._counts if k != 0)
+            del self._counts[oldest]
+        return counts
+
+    def scores(self, task_count: int) -> list[float]:
+        """Each entry's total score with the first `task_count` tasks in the packet."""
+        cached = self._scores.get(task_count)
+        if cached is not None:
+            self._scores.move_to_end(task_count)
+            return cached
+        has_keywords = any(self.keyword_groups[:task_count])
+        counts = self.match_counts(task_count)
+        scores = []
+        for i, entry in enumerate(self.entries):
+            if entry.superseded:
+                scores.append(0.0)
+                continue
+            relevance = relevance_of(counts[i]) if has_keywords else 0.0
+            total = self.recency[i] + relevance
+            weight = self.weights[i]
+            scores.append(total * weight if weight != 1.0 else total)
+        self._scores[task_count] = scores
+        while len(self._scores) > self.CACHE_SIZE:
+            self._scores.popitem(last=False)
+        return scores
+
+    def matched_keywords(self, index: int, task_count: int) -> tuple[str, ...]:
+        text = self.lowered[index]
+        return tuple(kw for kw in self.keywords(task_count) if kw in text)

@@ -1,0 +1,483 @@
+"""Read a project's `.context/` directory the way ctx 0.8.1 does, quirks included.
+
+Every rule here mirrors the spec (`ctx-agent-0.8.1.md`, "Inputs" and
+"Parsing"). Each pattern is defined once: ctx's constitution bug came from the
+same pattern compiled twice with different flags, and we reproduce it on
+purpose, by name, below. Nothing here raises on bad input: unreadable files
+become `Problem`s and the rest of the packet is still built.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ctxtui.engine.model import Entry, Problem
+from ctxtui.engine.text.go import RE_WS, decode, go_trim, utf8_len
+from ctxtui.engine.text.tokens import estimate
+
+READ_ORDER = (
+    "CONSTITUTION.md",
+    "TASKS.md",
+    "CONVENTIONS.md",
+    "ARCHITECTURE.md",
+    "DECISIONS.md",
+    "LEARNINGS.md",
+    "GLOSSARY.md",
+    "AGENT_PLAYBOOK.md",
+)
+
+# Files larger than this are not read: ctx would, but a 2 GB LEARNINGS.md would
+# take the app down with it. Far above any real context file.
+MAX_FILE_BYTES = 64 * 1024 * 1024
+CONVENTION_SCAN_LIMIT = 1000
+STEERING_TOMBSTONE = "<!-- remove this after you edit the steering file !-->"
+
+_CHECKBOX = "^(" + RE_WS + "*)-" + RE_WS + r"*\[([x ]?)\]" + RE_WS + "*(.+)"
+TASK_PATTERN = re.compile(_CHECKBOX + "$", re.M)
+# Quirk 1: ctx applies the same checkbox pattern to CONSTITUTION.md without (?m),
+# so ^ and $ are the ends of the whole text (Go's $ is \Z, never "before a final \n").
+CONSTITUTION_PATTERN = re.compile(_CHECKBOX + r"\Z")
+CONVENTION_PATTERN = re.compile(r"^-" + RE_WS + r"*(.+)$", re.M)
+ENTRY_HEADER = re.compile(r"## \[([0-9]{4}-[0-9]{2}-[0-9]{2})-([0-9]{6})\] (.+)")
+SUPERSEDED_PREFIX = "~~Superseded"
+
+
+@dataclass(frozen=True, slots=True)
+class SteeringFile:
+    """One parsed steering file, before ctx's filter."""
+
+    file: str  # name inside steering/
+    name: str
+    description: str
+    inclusion: str
+    priority: int
+    tools: tuple[str, ...]
+    body: str
+    line: int  # 1-based line where the body starts
+
+
+@dataclass(slots=True)
+class ContextFiles:
+    """What ctx read from `.context/`: decoded text of each top-level .md file."""
+
+    root: Path  # the project directory
+    texts: dict[str, str] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+    steering: list[SteeringFile] = field(default_factory=list)
+    steering_error: Problem | None = None  # quirk 9: one bad file disables all
+
+
+@dataclass(slots=True)
+class ParsedContext:
+    """Every candidate the packet can draw on, parsed once per load."""
+
+    files: ContextFiles
+    read_order_names: list[str]
+    constitution: list[str] | None  # what ctx parses (quirk 1: almost always [])
+    constitution_candidates: list[Entry]  # every checkbox rule a human would see
+    tasks: list[Entry]
+    conventions: list[Entry]
+    conventions_skipped: list[Entry]  # past the 1000-bullet scan limit
+    decisions: list[Entry]
+    learnings: list[Entry]
+    steering: list[Entry]  # every steering file, in ctx's order for the "always" ones
+    steering_fates: dict[str, str]  # key → "always" or a Reason value
+    problems: list[Problem]
+
+
+class ContextMissing(Exception):
+    """The project has no readable `.context/` directory."""
+
+
+def read_context_files(project: Path) -> ContextFiles:
+    """Read the regular `*.md` files directly inside `.context/`, and steering."""
+    context_dir = project / ".context"
+    try:
+        names = sorted(os.listdir(context_dir))
+    except FileNotFoundError:
+        raise ContextMissing(f"no .context/ directory in {project}") from None
+    except NotADirectoryError:
+        raise ContextMissing(f"{context_dir} is not a directory") from None
+    except OSError as exc:
+        raise ContextMissing(f"cannot read {context_dir}: {exc.strerror or exc}") from None
+
+    files = ContextFiles(root=project)
+    for name in names:
+        if not name.endswith(".md"):
+            continue
+        path = context_dir / name
+        text = _read_regular(path, f".context/{name}", files.problems)
+        if text is not None:
+            files.texts[name] = text
+    _read_steering(context_dir / "steering", files)
+    return files
+
+
+def _read_regular(path: Path, label: str, problems: list[Problem]) -> str | None:
+    """The file's text, or None (with a Problem) when ctx would not or we cannot read it."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        problems.append(Problem(label, "vanished while being read"))
+        return None
+    except OSError as exc:
+        problems.append(Problem(label, f"cannot stat: {exc.strerror or exc}"))
+        return None
+    if stat.S_ISLNK(info.st_mode):
+        problems.append(Problem(label, "is a symbolic link: ctx reads only regular files, so it is skipped"))
+        return None
+    if not stat.S_ISREG(info.st_mode):
+        return None
+    if info.st_size > MAX_FILE_BYTES:
+        problems.append(
+            Problem(label, f"is {info.st_size:,} bytes, over the {MAX_FILE_BYTES:,}-byte limit: not read")
+        )
+        return None
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        problems.append(Problem(label, "vanished while being read"))
+        return None
+    except OSError as exc:
+        problems.append(Problem(label, f"cannot read: {exc.strerror or exc}"))
+        return None
+    if b"\x00" in data[:8192]:
+        problems.append(Problem(label, "looks binary (NUL bytes): read as text anyway, as ctx does"))
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        problems.append(Problem(label, "is not valid UTF-8: invalid bytes are kept as they are", line))
+        return decode(data)
+
+
+def is_effectively_empty(text: str) -> bool:
+    """ctx's test for a file that only has a template in it."""
+    if utf8_len(text) < 20:
+        return True
+    for line in text.split("\n"):
+        line = go_trim(line)
+        if not line or line.startswith("#") or line.startswith("<!--") or line.endswith("-->"):
+            continue
+        if line.startswith("-") and utf8_len(line) < 5:
+            continue
+        return False
+    return True
+
+
+class LineNumbers:
+    """Offset → 1-based line number, without rescanning the text for every match."""
+
+    def __init__(self, text: str):
+        self._text = text
+        self._offset = 0
+        self._line = 1
+
+    def __call__(self, offset: int) -> int:
+        if offset < self._offset:
+            self._offset, self._line = 0, 1
+        self._line += self._text.count("\n", self._offset, offset)
+        self._offset = offset
+        return self._line
+
+
+def _line_of(text: str, offset: int) -> int:
+    return text.count("\n", 0, offset) + 1
+
+
+def parse_tasks(text: str, path: str = ".context/TASKS.md") -> list[Entry]:
+    """Pending tasks: every checkbox line whose box is not exactly "x" (quirk 3)."""
+    tasks: list[Entry] = []
+    line_of = LineNumbers(text)
+    for match in TASK_PATTERN.finditer(text):
+        if match.group(2) == "x":
+            continue
+        line = f"- [ ] {go_trim(match.group(3))}"
+        number = line_of(match.start(3))
+        tasks.append(
+            Entry(
+                key=f"tasks:{path}:{number}",
+                section="tasks",
+                title=line[6:],
+                text=line,
+                tokens=estimate(line),
+                source=f"{path}:{number}",
+            )
+        )
+    return tasks
+
+
+def parse_conventions(text: str, path: str = ".context/CONVENTIONS.md") -> tuple[list[Entry], list[Entry]]:
+    """Bullets at the start of a line; only the first 1000 are looked at (quirk 2)."""
+    kept: list[Entry] = []
+    skipped: list[Entry] = []
+    line_of = LineNumbers(text)
+    for index, match in enumerate(CONVENTION_PATTERN.finditer(text)):
+        item = go_trim(match.group(1))
+        if not item or item.startswith("#"):
+            continue
+        number = line_of(match.start())
+        entry = Entry(
+            key=f"conventions:{path}:{number}",
+            section="conventions",
+            title=item,
+            text=item,
+            tokens=estimate(item),
+            source=f"{path}:{number}",
+        )
+        (kept if index < CONVENTION_SCAN_LIMIT else skipped).append(entry)
+    return kept, skipped
+
+
+def parse_constitution(text: str | None, path: str = ".context/CONSTITUTION.md") -> tuple[list[str] | None, list[Entry]]:
+    """What ctx parses (quirk 1), and every rule a reader of the file would count."""
+    if text is None:
+        return None, []
+    parsed: list[str] = []
+    match = CONSTITUTION_PATTERN.search(text)
+    if match:
+        parsed.append(go_trim(match.group(3)))
+    candidates = []
+    line_of = LineNumbers(text)
+    for found in TASK_PATTERN.finditer(text):
+        rule = go_trim(found.group(3))
+        number = line_of(found.start(3))
+        candidates.append(
+            Entry(
+                key=f"constitution:{path}:{number}",
+                section="constitution",
+                title=rule,
+                text=rule,
+                tokens=estimate(rule),
+                source=f"{path}:{number}",
+            )
+        )
+    return parsed, candidates
+
+
+def parse_entry_blocks(text: str, section: str, path: str) -> list[Entry]:
+    """Decision or learning blocks: a header line starts one (quirk 10: anywhere in a line)."""
+    lines = text.split("\n")
+    starts = [(i, m) for i, line in enumerate(lines) if (m := ENTRY_HEADER.search(line))]
+    entries: list[Entry] = []
+    for n, (first, match) in enumerate(starts):
+        end = starts[n + 1][0] if n + 1 < len(starts) else len(lines)
+        while end - 1 > first and not go_trim(lines[end - 1]):
+            end -= 1
+        block_lines = lines[first:end]
+        block = "\n".join(block_lines)
+        superseded = any(go_trim(line).startswith(SUPERSEDED_PREFIX) for line in block_lines)
+        entries.append(
+            Entry(
+                key=f"{section}:{path}:{first + 1}",
+                section=section,
+                title=match.group(3),
+                text=block,
+                tokens=estimate(block),
+                source=f"{path}:{first + 1}",
+                date=match.group(1),
+                superseded=superseded,
+            )
+        )
+    return entries
+
+
+class SteeringParseError(ValueError):
+    pass
+
+
+def parse_steering_file(name: str, text: str) -> SteeringFile:
+    """Front matter between `---` lines, YAML fields, body after the closing line."""
+    stripped = text.lstrip("\r\n")
+    offset = len(text) - len(stripped)
+    first_break = stripped.find("\n")
+    opening = stripped if first_break < 0 else stripped[:first_break]
+    if opening.rstrip("\r") != "---":
+        raise SteeringParseError("does not start with a --- front-matter block")
+    search_from = first_break
+    close = -1
+    while search_from >= 0:
+        candidate = stripped.find("\n---", search_from)
+        if candidate < 0:
+            break
+        after = stripped[candidate + 4 : candidate + 6]
+        if after == "" or after.startswith("\n") or after == "\r\n" or (after == "\r" and candidate + 5 == len(stripped)):
+            close = candidate
+            break
+        search_from = candidate + 1
+    if close < 0:
+        raise SteeringParseError("front matter is not closed by a --- line")
+    raw = stripped[first_break + 1 : close + 1]
+    body = stripped[close + 4 :]
+    if body.startswith("\n"):
+        body = body[1:]
+    data = _simple_front_matter(raw)
+    if data is None:
+        import yaml  # only for front matter beyond plain `key: value` lines
+
+        try:
+            data = yaml.safe_load(raw) if raw.strip() else {}
+        except yaml.YAMLError as exc:
+            raise SteeringParseError(f"invalid YAML front matter: {_first_line(str(exc))}") from None
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise SteeringParseError("front matter is not a mapping")
+
+    def text_field(key: str) -> str:
+        value = data.get(key)
+        if value is None:
+            return ""
+        if isinstance(value, (dict, list)):
+            raise SteeringParseError(f"field {key!r} must be text")
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        return str(value)
+
+    priority = data.get("priority") or 0
+    if isinstance(priority, bool) or not isinstance(priority, int):
+        raise SteeringParseError("field 'priority' must be an integer")
+    tools = data.get("tools") or []
+    if isinstance(tools, str) or not isinstance(tools, list):
+        raise SteeringParseError("field 'tools' must be a list")
+    body_line = _line_of(text, offset + close + 4) + (1 if stripped[close + 4 : close + 5] == "\n" else 0)
+    return SteeringFile(
+        file=name,
+        name=text_field("name"),
+        description=text_field("description"),
+        inclusion=text_field("inclusion") or "manual",
+        priority=priority if priority != 0 else 50,
+        tools=tuple(str(t) for t in tools),
+        body=body,
+        line=body_line,
+    )
+
+
+_PLAIN_FIELD = re.compile(r"([a-z_]+):[ \t]+([A-Za-z0-9][A-Za-z0-9 ,.()/_-]*?)[ \t]*\r?")
+
+
+def _simple_front_matter(raw: str) -> dict | None:
+    """Front matter of plain `key: value` lines, parsed as YAML would; None if it is anything more.
+
+    Importing PyYAML costs more than assembling a packet; nearly every steering
+    file needs none of it. Values that YAML would read as other than plain text
+    or a decimal integer (true, null, 1.5, 0x10, 1_000...) go to the full parser.
+    """
+    data: dict = {}
+    for line in raw.split("\n"):
+        if not line.strip():
+            continue
+        match = _PLAIN_FIELD.fullmatch(line)
+        if match is None or match.group(1) in data:
+            return None
+        value = match.group(2)
+        if value.lower() in _YAML_SPECIAL or (value[0].isdigit() and not value.isdigit()) or (
+            value.isdigit() and len(value) > 1 and value[0] == "0"
+        ):
+            return None
+        data[match.group(1)] = int(value) if value.isdigit() else value
+    return data
+
+
+_YAML_SPECIAL = {"true", "false", "yes", "no", "on", "off", "null", "y", "n", "nan", "inf"}
+
+
+def _first_line(message: str) -> str:
+    return message.strip().splitlines()[0] if message.strip() else "parse error"
+
+
+def _read_steering(directory: Path, files: ContextFiles) -> None:
+    try:
+        names = sorted(os.listdir(directory))
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        files.steering_error = Problem(".context/steering", f"cannot list: {exc.strerror or exc}")
+        files.problems.append(files.steering_error)
+        return
+    for name in names:
+        path = directory / name
+        if not name.endswith(".md") or path.is_dir():
+            continue
+        label = f".context/steering/{name}"
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            error = Problem(label, f"cannot read: {exc.strerror or exc}; ctx then includes no steering at all")
+            files.problems.append(error)
+            files.steering_error = files.steering_error or error
+            continue
+        try:
+            files.steering.append(parse_steering_file(name, decode(data)))
+        except SteeringParseError as exc:
+            error = Problem(label, f"{exc}; ctx then includes no steering at all")
+            files.problems.append(error)
+            files.steering_error = files.steering_error or error
+
+
+def steering_candidates(files: ContextFiles, tool: str = "") -> tuple[list[Entry], dict[str, str]]:
+    """Every steering file as an entry, the usable ones first in ctx's order.
+
+    The second value maps each entry key to "always" (a candidate for tier 6)
+    or the reason it can never be included.
+    """
+    entries: list[Entry] = []
+    verdicts: dict[str, str] = {}
+
+    def selected(sf: SteeringFile) -> bool:
+        if sf.inclusion != "always":
+            return False
+        return not (tool and sf.tools and tool not in sf.tools)
+
+    usable = sorted((sf for sf in files.steering if selected(sf)), key=lambda sf: (sf.priority, sf.name))
+    others = [sf for sf in files.steering if not selected(sf)]
+    for sf in usable + others:
+        label = f".context/steering/{sf.file}"
+        entry = Entry(
+            key=f"steering:{label}",
+            section="steering",
+            title=sf.name or sf.file,
+            text=sf.body,
+            tokens=estimate(sf.body),
+            source=f"{label}:{sf.line}",
+            extra=(("inclusion", sf.inclusion), ("priority", sf.priority), ("file", sf.file)),
+        )
+        entries.append(entry)
+        if files.steering_error is not None:
+            verdicts[entry.key] = "steering-disabled"
+        elif not selected(sf):
+            verdicts[entry.key] = "not-always"
+        elif sf.body == "":
+            verdicts[entry.key] = "empty-body"
+        elif STEERING_TOMBSTONE in sf.body:
+            verdicts[entry.key] = "template-body"
+        else:
+            verdicts[entry.key] = "always"
+    return entries, verdicts
+
+
+def parse_context(files: ContextFiles, tool: str = "") -> ParsedContext:
+    """Turn the raw files into candidates for every tier."""
+    texts = files.texts
+    read_order = [name for name in READ_ORDER if name in texts and not is_effectively_empty(texts[name])]
+    constitution, constitution_candidates = parse_constitution(texts.get("CONSTITUTION.md"))
+    conventions, skipped = parse_conventions(texts.get("CONVENTIONS.md", ""))
+    steering, verdicts = steering_candidates(files, tool)
+    return ParsedContext(
+        files=files,
+        read_order_names=read_order,
+        constitution=constitution,
+        constitution_candidates=constitution_candidates,
+        tasks=parse_tasks(texts.get("TASKS.md", "")),
+        conventions=conventions,
+        conventions_skipped=skipped,
+        decisions=parse_entry_blocks(texts.get("DECISIONS.md", ""), "decisions", ".context/DECISIONS.md"),
+        learnings=parse_entry_blocks(texts.get("LEARNINGS.md", ""), "learnings", ".context/LEARNINGS.md"),
+        steering=steering,
+        steering_fates=verdicts,
+        problems=list(files.problems),
+    )

@@ -1,0 +1,172 @@
+"""Reading memories from any supported SQLite store, read-only, by schema.
+
+The schema is recognised from `sqlite_master` and `PRAGMA table_info`, never
+from the file name: ctxtui's own (`user_version` >= 1 and `memories.origin`),
+Shabka (`memories` with kind, title, content, importance) or Cortex
+(`memories` with type and a JSON `content`, plus archived or importance).
+Only plain tables are queried, so a vector virtual table (`vec0`, `vss0`)
+whose extension is not loaded costs nothing. Everything is read in one read
+transaction, so a writer committing meanwhile cannot tear the snapshot.
+
+Mappings, per store (see `records.MemoryRecord` for the fields):
+
+- ctxtui: columns map one to one; `usage_events` gives events and counts
+  (the larger of the event count and `usage_stats` wins).
+- Shabka: content → body, project_id → project, accessed_at → last_accessed;
+  status passes through (active/pending/archived/superseded); a `relations`
+  row (source, target, "supersedes") sets target.superseded_by = source.
+  Shabka keeps no usage counts, so its usage boost is neutral.
+- Cortex: type → kind; the title is the first of content.title, topic, name,
+  patternName, decisionSummary (else the summary, else the body's first
+  line); the body is the rest of the content JSON as text; importance words
+  low/normal/high/critical → 0.2/0.5/0.8/1.0; archived=1 → archived,
+  superseded_by set → superseded (wins); access_count → times_retrieved;
+  each `memory_usage_history` row is a "retrieved" event, and also a
+  "referenced" one when its outcome is accepted or modified.
+
+Any memory with a superseded_by and an active/pending status is superseded.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from ctxtui.engine.gcpause import gc_paused
+from ctxtui.engine.sources.memory.connect import (
+    DEFAULT_DELAYS, FileSignature, check_header, open_readonly, quiet, signature, wal_path, with_retry,
+)
+from ctxtui.engine.sources.memory.detect import SCHEMA_CORTEX, SCHEMA_CTXTUI, SCHEMA_SHABKA, StoreShape, detect_schema
+from ctxtui.engine.sources.memory.errors import MemorySourceError
+from ctxtui.engine.sources.memory.readers import read_cortex, read_native, read_shabka
+from ctxtui.engine.sources.memory.records import MemoryRecord
+from ctxtui.engine.sources.memory.rows import Report
+from ctxtui.engine.model import Problem
+
+__all__ = [
+    "MemoryLoad", "MemorySourceError", "StoreShape", "detect_schema", "load_memories", "read_load",
+    "SCHEMA_CTXTUI", "SCHEMA_SHABKA", "SCHEMA_CORTEX",
+]
+
+# A date past this is garbage, not a plan (it would otherwise score as brand new).
+MAX_DATE = "2200-12-31"
+READERS = {SCHEMA_CTXTUI: read_native, SCHEMA_SHABKA: read_shabka, SCHEMA_CORTEX: read_cortex}
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryLoad:
+    """Everything one read of a memory database produced.
+
+    `data_version` is `PRAGMA data_version` of the connection that read (only
+    comparable with later readings of that same connection; None for an
+    immutable one-shot read). `signature` is the file's stat after the read.
+    """
+
+    path: str
+    schema: str
+    records: list[MemoryRecord]
+    problems: list[Problem]
+    data_version: int | None
+    signature: FileSignature | None
+    user_version: int = 0
+
+
+def load_memories(
+    path: str | Path,
+    project: str | None = None,
+    *,
+    now: datetime | None = None,
+    sleep: Callable[[float], None] = time.sleep,
+    delays: tuple[float, ...] = DEFAULT_DELAYS,
+) -> MemoryLoad:
+    """Read every memory of the database at `path`, never writing to it.
+
+    `project` keeps only that project's memories where the store has a
+    project column (else a Problem says it was ignored). `now`, when given,
+    also flags created dates more than a day in the future. Raises
+    MemorySourceError when the file as a whole cannot be read; a locked
+    database is retried along `delays` (seconds, via `sleep`) first.
+    """
+    name = str(path)
+    header = check_header(path)
+    if quiet(path, header):
+        # No writer attached: read immutably, creating no -wal/-shm, and trust
+        # the result only if nothing on disk moved meanwhile.
+        before = signature(path)
+        try:
+            load = with_retry(lambda: _read_once(path, project, now, immutable=True), name, sleep=sleep,
+                              delays=delays)
+        except MemorySourceError:
+            if signature(path) == before and not os.path.exists(wal_path(path)):
+                raise
+        else:
+            if signature(path) == before and not os.path.exists(wal_path(path)):
+                return load
+    return with_retry(lambda: _read_once(path, project, now, immutable=False), name, sleep=sleep, delays=delays)
+
+
+def _read_once(path, project, now, *, immutable: bool) -> MemoryLoad:
+    conn = open_readonly(path, immutable=immutable)
+    try:
+        load = read_load(conn, path, project, now)
+    finally:
+        conn.close()
+    if immutable:
+        return MemoryLoad(load.path, load.schema, load.records, load.problems, None, load.signature, load.user_version)
+    return load
+
+
+def read_load(conn: sqlite3.Connection, path, project: str | None, now: datetime | None) -> MemoryLoad:
+    """One consistent read through an open read-only connection.
+
+    Raises sqlite3.Error (for the caller's retry and classification) or
+    MemorySourceError (unknown schema).
+    """
+    try:
+        return _read_in_transaction(conn, path, project, now, [])
+    except sqlite3.OperationalError as exc:
+        if "decode" not in str(exc).lower():
+            raise
+    # Some TEXT is not UTF-8: read again, replacing what cannot be decoded
+    # (slower, so only for this read).
+    conn.text_factory = lambda raw: raw.decode("utf-8", "replace")
+    note = Problem(str(path), "some text is not valid UTF-8: undecodable bytes were replaced")
+    try:
+        return _read_in_transaction(conn, path, project, now, [note])
+    finally:
+        conn.text_factory = str
+
+
+def _read_in_transaction(conn, path, project, now, problems: list[Problem]) -> MemoryLoad:
+    conn.execute("BEGIN")
+    try:
+        shape = detect_schema(conn, path)
+        # Read after the first query has fixed our snapshot: any commit not in
+        # it changes the value a later changed() sees.
+        data_version = conn.execute("PRAGMA data_version").fetchone()[0]
+        report = Report(str(path), problems, _latest_date(now))
+        with gc_paused():
+            records = READERS[shape.schema](conn, shape, project, report)
+    except BaseException:
+        if conn.in_transaction:
+            try:
+                conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass  # the original failure is the one worth reporting
+        raise
+    conn.execute("COMMIT")
+    return MemoryLoad(str(path), shape.schema, records, report.problems, data_version, signature(path),
+                      shape.user_version)
+
+
+def _latest_date(now: datetime | None) -> str:
+    if now is None:
+        return MAX_DATE
+    return min(MAX_DATE, (now + timedelta(days=1)).date().isoformat())
+
+

@@ -1,0 +1,165 @@
+"""One database row → one MemoryRecord, every bent value reported as a Problem.
+
+The adapters hand each row's raw cells to `make_record`; well-formed rows
+take a fast path that only checks types, anything odd goes through the
+careful path in which every substitution (clamped importance, undated
+timestamp, derived title, skipped row) leaves a problem naming file and row.
+"""
+
+from __future__ import annotations
+
+from ctxtui.engine.sources.memory import values as v
+from ctxtui.engine.sources.memory.records import STATUSES, MemoryRecord
+from ctxtui.engine.model import Problem
+
+
+class Report:
+    """Collects problems, each naming the file and the row."""
+
+    __slots__ = ("path", "problems", "latest_date", "seen", "tag_cache", "dates")
+
+    def __init__(self, path: str, problems: list[Problem], latest_date: str):
+        self.path = path
+        self.problems = problems
+        self.latest_date = latest_date
+        self.seen: set[str] = set()
+        self.tag_cache: dict = {}  # raw tags JSON → tuple: tag sets repeat a lot
+        self.dates: dict = {}  # "YYYY-MM-DD" prefixes already proven valid and in range
+
+    def note(self, message: str) -> None:
+        self.problems.append(Problem(self.path, message))
+
+    def row(self, rowid, mid, message: str) -> None:
+        where = f"row {rowid}" if rowid is not None else "row"
+        if mid is not None:
+            where += f" (id {v.show(mid)})"
+        self.problems.append(Problem(self.path, f"{where}: {message}"))
+
+
+def make_record(
+    report: Report, origin: str, rowid, mid, kind, title, body, summary, tags_raw, project,
+    importance_raw, confidence_raw, status_raw, superseded_by, created_raw, updated_raw,
+    last_accessed, retrieved: int, referenced: int, events: tuple, imported_from: str | None = None,
+    title_is_derived: bool = False,
+) -> MemoryRecord | None:
+    """Clean one row's values into a record, reporting every bend; None skips it.
+
+    Well-formed rows (nearly all of them) take the first branch, which only
+    checks types; anything odd goes through `_record_careful`.
+    """
+    if (
+        type(mid) is str and mid and type(title) is str and title and not title.isspace()
+        and type(kind) is str and kind and not kind.isspace() and status_raw in _STATUSES
+        and type(importance_raw) is float and 0.0 <= importance_raw <= 1.0
+        and (body is None or type(body) is str) and (summary is None or type(summary) is str)
+        and (project is None or type(project) is str) and (superseded_by is None or type(superseded_by) is str)
+        and (confidence_raw is None or (type(confidence_raw) is float and 0.0 <= confidence_raw <= 1.0))
+        and type(created_raw) is str and type(updated_raw) is str
+        and (last_accessed is None or type(last_accessed) is str)
+        and mid not in report.seen
+    ):
+        tags = report.tag_cache.get(tags_raw)
+        if tags is None:
+            tags, complaint = v.tags(tags_raw)
+            if complaint is None:
+                report.tag_cache[tags_raw] = tags
+        else:
+            complaint = None
+        date = report.dates.get(created_raw[:10]) if created_raw[10:11] in _DATE_ENDS else None
+        if date is None:
+            date = v.date_prefix(created_raw)
+            if date is not None:
+                if v.MIN_DATE <= date <= report.latest_date:
+                    report.dates[date] = date
+                else:
+                    date = None
+        if complaint is None and date is not None:
+            status = status_raw
+            if superseded_by == "":
+                superseded_by = None
+            elif superseded_by is not None and (status == "active" or status == "pending"):
+                status = "superseded"
+            report.seen.add(mid)
+            return MemoryRecord(
+                origin, mid, kind, title, body or "", summary or None, tags, project or None, importance_raw,
+                status, superseded_by, created_raw, date, updated_raw, last_accessed or None,
+                retrieved, referenced, events, rowid, confidence_raw, imported_from,
+            )
+    return _record_careful(
+        report, origin, rowid, mid, kind, title, body, summary, tags_raw, project, importance_raw, confidence_raw,
+        status_raw, superseded_by, created_raw, updated_raw, last_accessed, retrieved, referenced, events,
+        imported_from, title_is_derived,
+    )
+
+
+_STATUSES = frozenset(STATUSES)
+_DATE_ENDS = frozenset(("", "T", "t", " "))
+
+
+def _record_careful(
+    report: Report, origin: str, rowid, mid, kind, title, body, summary, tags_raw, project,
+    importance_raw, confidence_raw, status_raw, superseded_by, created_raw, updated_raw,
+    last_accessed, retrieved: int, referenced: int, events: tuple, imported_from: str | None,
+    title_is_derived: bool,
+) -> MemoryRecord | None:
+    if mid is None or mid == "":
+        report.row(rowid, None, "no id: skipped")
+        return None
+    if type(mid) is not str:
+        mid = v.text(mid)
+    if mid in report.seen:
+        report.row(rowid, mid, "duplicate id: skipped")
+        return None
+    body = v.text(body) or ""
+    title = v.text(title)
+    if not title or not title.strip():
+        title = v.first_line(v.text(summary)) or v.first_line(body)
+        if not title:
+            report.row(rowid, mid, "no title and no body: skipped")
+            return None
+        if not title_is_derived:
+            report.row(rowid, mid, "title is missing: first line of the summary or body used")
+    kind = v.text(kind)
+    if not kind or not kind.strip():
+        report.row(rowid, mid, "kind is missing: treated as a plain memory")
+        kind = "memory"
+    status = status_raw if status_raw in _STATUSES else _status(report, rowid, mid, status_raw)
+    superseded_by = v.text(superseded_by) or None
+    if superseded_by is not None and status in ("active", "pending"):
+        status = "superseded"
+    importance, complaint = v.importance(importance_raw)
+    if complaint:
+        report.row(rowid, mid, complaint)
+    confidence, complaint = v.confidence(confidence_raw)
+    if complaint:
+        report.row(rowid, mid, complaint)
+    tags, complaint = v.tags(tags_raw)
+    if complaint:
+        report.row(rowid, mid, complaint)
+    date, complaint = v.created_date(created_raw)
+    if complaint:
+        report.row(rowid, mid, complaint)
+    elif date > report.latest_date:
+        report.row(rowid, mid, f"created_at {v.show(created_raw)} is in the future: scored as undated")
+        date = None
+    summary = v.text(summary) or None
+    project = v.text(project) or None
+    report.seen.add(mid)
+    return MemoryRecord(
+        origin, mid, kind, title, body, summary, tags, project, importance, status, superseded_by,
+        v.timestamp(created_raw), date, v.timestamp(updated_raw), v.text(last_accessed) or None,
+        retrieved, referenced, events, rowid, confidence, imported_from,
+    )
+
+
+def _status(report: Report, rowid, mid, raw) -> str:
+    text = (v.text(raw) or "").strip().lower()
+    if text in STATUSES:
+        return text
+    if not text:
+        report.row(rowid, mid, "status is missing: treated as active")
+    else:
+        report.row(rowid, mid, f"unknown status {v.show(raw)}: treated as active")
+    return "active"
+
+

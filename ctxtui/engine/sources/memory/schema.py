@@ -1,0 +1,300 @@
+"""ctxtui's own memory database: its schema, and the only code that writes one.
+
+The schema is versioned with `PRAGMA user_version` (currently 1) and is the
+DDL below, comments included. `init_db`, `add_memory`/`add_memories` and
+`import_db` write, and only to the file they are given; everything else in
+this package opens databases read-only. No function here reads the clock:
+timestamps are the caller's.
+
+Ids are stable so that writing twice changes nothing: a native memory's id
+defaults to a hash of (kind, title, created_at); an imported one is
+"<origin>-<origin id>", and importing again updates it in place.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import sqlite3
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from ctxtui.engine.sources.memory.adapters import SCHEMA_CTXTUI, load_memories
+from ctxtui.engine.sources.memory.connect import check_header, open_readonly, quiet
+from ctxtui.engine.sources.memory.errors import MemorySourceError, MemoryWriteError
+from ctxtui.engine.sources.memory.records import EVENT_INCLUDED, EVENT_REFERENCED, EVENT_RETRIEVED, STATUSES
+from ctxtui.engine.sources.memory.values import parse_when
+from ctxtui.engine.model import Problem
+
+SCHEMA_VERSION = 1
+EVENTS = (EVENT_RETRIEVED, EVENT_INCLUDED, EVENT_REFERENCED)
+
+DDL = """
+-- ctxtui memory database, schema version 1 (PRAGMA user_version = 1).
+CREATE TABLE memories (
+    id            TEXT PRIMARY KEY,              -- stable; imports use '<origin>-<origin_id>'
+    origin        TEXT NOT NULL DEFAULT 'native',-- native | shabka | cortex
+    origin_id     TEXT,                          -- the id in the origin store; NULL when native
+    kind          TEXT NOT NULL,                 -- decision, learning, lesson, fix, error, gotcha, fact, ...
+    title         TEXT NOT NULL,
+    body          TEXT NOT NULL DEFAULT '',
+    summary       TEXT,
+    tags          TEXT NOT NULL DEFAULT '[]',    -- JSON array of strings
+    project       TEXT,
+    importance    REAL NOT NULL DEFAULT 0.5,     -- 0..1
+    confidence    REAL,                          -- 0..1; NULL when unknown
+    status        TEXT NOT NULL DEFAULT 'active',-- active | pending | archived | superseded
+    superseded_by TEXT,                          -- id of the memory that replaced this one
+    created_at    TEXT NOT NULL,                 -- ISO 8601, UTC ('...Z') when written by ctxtui
+    updated_at    TEXT NOT NULL,
+    last_accessed TEXT,
+    extra         TEXT                           -- JSON object: what the origin had that is not mapped
+);
+CREATE UNIQUE INDEX memories_by_origin ON memories(origin, origin_id) WHERE origin_id IS NOT NULL;
+CREATE INDEX memories_by_project ON memories(project);
+
+-- One row per use of a memory; an event is identified by all four values.
+CREATE TABLE usage_events (
+    memory_id  TEXT NOT NULL,
+    at         TEXT NOT NULL,                    -- ISO 8601
+    event      TEXT NOT NULL,                    -- retrieved | included | referenced
+    session_id TEXT
+);
+CREATE UNIQUE INDEX usage_events_once ON usage_events(memory_id, at, event, ifnull(session_id, ''));
+
+-- Counters known without their events (e.g. Cortex's access_count).
+-- Readers take the larger of these and the counted events.
+CREATE TABLE usage_stats (
+    memory_id        TEXT PRIMARY KEY,
+    times_retrieved  INTEGER NOT NULL DEFAULT 0,
+    times_referenced INTEGER NOT NULL DEFAULT 0
+);
+
+CREATE TABLE relations (
+    source_id TEXT NOT NULL,
+    target_id TEXT NOT NULL,
+    relation  TEXT NOT NULL,                     -- supersedes (source replaces target) | related | ...
+    PRIMARY KEY (source_id, target_id, relation)
+);
+"""
+
+_COLUMNS = (
+    "id", "origin", "origin_id", "kind", "title", "body", "summary", "tags", "project", "importance",
+    "confidence", "status", "superseded_by", "created_at", "updated_at", "last_accessed", "extra",
+)
+_UPSERT = (
+    f"INSERT INTO memories ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))}) "
+    f"ON CONFLICT(id) DO UPDATE SET " + ", ".join(f"{c} = excluded.{c}" for c in _COLUMNS[1:])
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ImportReport:
+    """What `import_db` did: the source's schema, how many memories, and its problems."""
+
+    schema: str
+    imported: int
+    problems: list[Problem]
+
+
+def init_db(path: str | Path) -> None:
+    """Create an empty ctxtui memory database (WAL mode) at `path`.
+
+    A no-op on an existing ctxtui database; refuses (MemoryWriteError, a
+    MemorySourceError of kind "refused") any other non-empty file rather
+    than clobber it.
+    """
+    p = Path(path)
+    if p.exists() and (p.is_dir() or p.stat().st_size > 0):
+        if not _is_ctxtui(p):
+            raise MemoryWriteError(str(path), "is not a ctxtui memory database: refusing to overwrite it")
+        return
+    try:
+        conn = sqlite3.connect(p, isolation_level=None)
+    except sqlite3.Error as exc:
+        raise MemoryWriteError(str(path), f"cannot be created: {exc}") from exc
+    try:
+        conn.execute("PRAGMA journal_mode = WAL")
+        # One transaction: a crash leaves an empty file, never half a schema.
+        conn.executescript(f"BEGIN;{DDL}PRAGMA user_version = {SCHEMA_VERSION};COMMIT;")
+    except sqlite3.Error as exc:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise MemoryWriteError(str(path), f"cannot be created: {exc}") from exc
+    finally:
+        conn.close()
+
+
+def _is_ctxtui(path: Path) -> bool:
+    try:
+        conn = open_readonly(path, immutable=quiet(path, check_header(path)))
+        try:
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            columns = {row[1] for row in conn.execute("PRAGMA table_info(memories)")}
+        finally:
+            conn.close()
+    except (MemorySourceError, sqlite3.Error):
+        return False
+    return version >= 1 and "origin" in columns
+
+
+def memory_id(kind: str, title: str, created_at: str) -> str:
+    """The default id of a native memory: stable for the same kind, title and time."""
+    digest = hashlib.sha1(f"{kind}\0{title}\0{created_at}".encode()).hexdigest()
+    return f"m-{digest[:12]}"
+
+
+def add_memory(
+    path: str | Path,
+    *,
+    title: str,
+    created_at: str,
+    kind: str = "note",
+    body: str = "",
+    id: str | None = None,
+    summary: str | None = None,
+    tags: Iterable[str] = (),
+    project: str | None = None,
+    importance: float = 0.5,
+    confidence: float | None = None,
+    status: str = "active",
+    superseded_by: str | None = None,
+    updated_at: str | None = None,
+    last_accessed: str | None = None,
+    events: Iterable[tuple] = (),
+    extra: Mapping | None = None,
+) -> str:
+    """Add (or replace) one native memory; returns its id.
+
+    `events` are (at, event) or (at, event, session_id) with event one of
+    retrieved, included, referenced. Creates the database if needed.
+    """
+    memory = dict(
+        title=title, created_at=created_at, kind=kind, body=body, id=id, summary=summary, tags=tuple(tags),
+        project=project, importance=importance, confidence=confidence, status=status,
+        superseded_by=superseded_by, updated_at=updated_at, last_accessed=last_accessed,
+        events=tuple(events), extra=extra,
+    )
+    return add_memories(path, [memory])[0]
+
+
+def add_memories(path: str | Path, memories: Iterable[Mapping]) -> list[str]:
+    """`add_memory` for many, in one transaction (keys as its keyword arguments)."""
+    rows, events, relations = [], [], []
+    for memory in memories:
+        row = _validated(memory)
+        rows.append(row)
+        for event in memory.get("events") or ():
+            at, name, session = (tuple(event) + (None,))[:3]
+            if name not in EVENTS or parse_when(at) is None:
+                raise ValueError(f"memory {row[0]}: bad usage event {event!r}")
+            events.append((row[0], at, name, session))
+        if row[12]:
+            relations.append((row[12], row[0], "supersedes"))
+    init_db(path)
+    _write(path, rows, events, [], relations)
+    return [row[0] for row in rows]
+
+
+def _validated(m: Mapping) -> tuple:
+    title, kind, created_at = m.get("title"), m.get("kind") or "note", m.get("created_at")
+    if not isinstance(title, str) or not title.strip():
+        raise ValueError("a memory needs a non-empty title")
+    if not isinstance(kind, str) or not kind.strip():
+        raise ValueError("kind must be a non-empty string")
+    if not isinstance(created_at, str) or parse_when(created_at) is None:
+        raise ValueError(f"created_at must be an ISO 8601 timestamp, got {created_at!r}")
+    updated_at = m.get("updated_at") or created_at
+    if parse_when(updated_at) is None:
+        raise ValueError(f"updated_at must be an ISO 8601 timestamp, got {updated_at!r}")
+    importance = m.get("importance", 0.5)
+    if not isinstance(importance, (int, float)) or not math.isfinite(importance) or not 0 <= importance <= 1:
+        raise ValueError(f"importance must be within 0..1, got {importance!r}")
+    confidence = m.get("confidence")
+    if confidence is not None and (not isinstance(confidence, (int, float)) or not 0 <= confidence <= 1):
+        raise ValueError(f"confidence must be within 0..1, got {confidence!r}")
+    status = m.get("status") or "active"
+    if status not in STATUSES:
+        raise ValueError(f"status must be one of {', '.join(STATUSES)}, got {status!r}")
+    tags = tuple(m.get("tags") or ())
+    if not all(isinstance(t, str) for t in tags):
+        raise ValueError("tags must be strings")
+    mid = m.get("id") or memory_id(kind, title, created_at)
+    extra = m.get("extra")
+    return (
+        mid, "native", None, kind, title, m.get("body") or "", m.get("summary"), json.dumps(list(tags)),
+        m.get("project"), float(importance), confidence, status, m.get("superseded_by"), created_at,
+        updated_at, m.get("last_accessed"), json.dumps(dict(extra)) if extra else None,
+    )
+
+
+def _write(path, rows, events, stats, relations) -> None:
+    """Everything in one immediate transaction: all of it lands, or none."""
+    try:
+        conn = sqlite3.connect(path, isolation_level=None, timeout=5.0)
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                conn.executemany(_UPSERT, rows)
+                conn.executemany("INSERT OR IGNORE INTO usage_events (memory_id, at, event, session_id) "
+                                 "VALUES (?, ?, ?, ?)", events)
+                conn.executemany(
+                    "INSERT INTO usage_stats (memory_id, times_retrieved, times_referenced) VALUES (?, ?, ?) "
+                    "ON CONFLICT(memory_id) DO UPDATE SET times_retrieved = excluded.times_retrieved, "
+                    "times_referenced = excluded.times_referenced", stats)
+                conn.executemany("INSERT OR IGNORE INTO relations (source_id, target_id, relation) VALUES (?, ?, ?)",
+                                 relations)
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+        finally:
+            conn.close()
+    except sqlite3.Error as exc:
+        raise MemoryWriteError(str(path), f"cannot be written: {exc}") from exc
+
+
+def import_db(target: str | Path, source: str | Path, project: str | None = None) -> ImportReport:
+    """Copy a Shabka or Cortex database's memories into ctxtui's own at `target`.
+
+    The source is read through the adapters (read-only), so it is mapped the
+    same way ctxtui would show it; each memory keeps its origin and origin id,
+    and importing again updates rather than duplicates. The source's row
+    problems come back in the report; the target is created if missing.
+    """
+    if os.path.exists(target) and os.path.exists(source) and os.path.samefile(target, source):
+        raise MemoryWriteError(str(target), "cannot import a database into itself")
+    load = load_memories(source, project)
+    if load.schema == SCHEMA_CTXTUI:
+        raise MemoryWriteError(str(source), "is already a ctxtui memory database: nothing to import")
+    rows, events, stats, relations = [], [], [], []
+    for record in load.records:
+        mid = _imported_id(record.origin, record.id)
+        superseded_by = _imported_id(record.origin, record.superseded_by) if record.superseded_by else None
+        rows.append((
+            mid, record.origin, record.id, record.kind, record.title, record.body, record.summary,
+            json.dumps(list(record.tags)), record.project, record.importance, record.confidence, record.status,
+            superseded_by, record.created_at, record.updated_at or record.created_at, record.last_accessed,
+            json.dumps({"schema": load.schema}),
+        ))
+        events.extend((mid, at, event, None) for at, event in record.usage_events)
+        if record.times_retrieved or record.times_referenced:
+            stats.append((mid, record.times_retrieved, record.times_referenced))
+        if superseded_by:
+            relations.append((superseded_by, mid, "supersedes"))
+    init_db(target)
+    _write(target, rows, events, stats, relations)
+    return ImportReport(load.schema, len(rows), list(load.problems))
+
+
+def _imported_id(origin: str, origin_id: str) -> str:
+    return f"{origin}-{origin_id}"
+
+
+__all__ = [
+    "DDL", "SCHEMA_VERSION", "ImportReport", "MemoryWriteError", "add_memories", "add_memory", "import_db",
+    "init_db", "memory_id",
+]

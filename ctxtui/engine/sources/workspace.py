@@ -1,0 +1,47 @@
+"""A loaded project: `.context/` read and parsed once, `.ctxrc` read, memories joined.
+
+This is the front door to the sources for the CLI and the TUI:
+`load_workspace` reads `.context/` (and `.ctxrc`); packers are built from the
+result, bound to a clock reading the caller made.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ctxtui.engine.model import Entry, Problem
+from ctxtui.engine.sources.context import ContextMissing, ParsedContext, parse_context, read_context_files
+from ctxtui.engine.sources.ctxrc import CtxConfig, read_ctxrc
+
+__all__ = ["ContextMissing", "Workspace", "load_workspace"]
+
+
+@dataclass(slots=True)
+class Workspace:
+    """One project's parsed context, plus any database memories joined to it."""
+
+    project: Path
+    config: CtxConfig
+    parsed: ParsedContext
+    memories: list[Entry] = field(default_factory=list)
+    memory_problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def problems(self) -> list[Problem]:
+        return [*self.config.problems, *self.parsed.problems, *self.memory_problems]
+
+    def all_entries(self) -> list[Entry]:
+        p = self.parsed
+        return [
+            *p.constitution_candidates, *p.tasks, *p.conventions, *p.conventions_skipped,
+            *p.decisions, *p.learnings, *self.memories, *p.steering,
+        ]
+
+
+def load_workspace(project: Path | str) -> Workspace:
+    """Read and parse PROJECT/.context; raises ContextMissing when there is none."""
+    project = Path(project).absolute()
+    config = read_ctxrc(project)
+    files = read_context_files(project)
+    return Workspace(project=project, config=config, parsed=parse_context(files, config.tool))

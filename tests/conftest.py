@@ -14,6 +14,12 @@ CORPUS = Path(os.environ.get("CTXTUI_CORPUS", ROOT.parent / "shared" / "corpus")
 CORPORA = ("ctx-dogfood", "ctx-init", "ctx-large")
 NOW = datetime(2026, 11, 21, 23, 56, 8, tzinfo=timezone.utc)
 
+@pytest.fixture(autouse=True)
+def _default_packer(monkeypatch):
+    """Tests pick ctx 0.8.1 unless they say otherwise: the `ctx` on this machine's PATH must not matter."""
+    monkeypatch.setenv("CTXTUI_PACKER", "ctx-0.8.1")
+
+
 needs_corpus = pytest.mark.skipif(
     not (CORPUS / "ctx-large" / ".context").is_dir(),
     reason=f"the shared corpora are not at {CORPUS} (set CTXTUI_CORPUS to their folder)",

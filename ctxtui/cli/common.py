@@ -13,7 +13,8 @@ import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
-from ctxtui.engine.packers.ctx.assemble import CtxPacker, packer_for
+from ctxtui.engine.packers.base import Packer
+from ctxtui.engine.packers.registry import CTX_PACKERS
 from ctxtui.engine.sources.ctxrc import resolve_budget
 from ctxtui.engine.sources.workspace import Workspace
 from ctxtui.safe_text import clean_line
@@ -42,7 +43,17 @@ def warn(message: str) -> None:
     print(f"ctxtui: warning: {clean_line(message)}", file=sys.stderr)
 
 
+PACKER_HELP = ("which packet to reproduce: ctx-0.8.1 (ctx's main), ctx-0.8.0 (the newest release) or ctx-mcp "
+               "(ctx's MCP resource); default: the version of the ctx on PATH, else ctx-0.8.1")
+
+
 def add_source_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--packer", choices=CTX_PACKERS, help=PACKER_HELP)
+    parser.add_argument("--skill", metavar="NAME",
+                        help="ctx 0.8.1's tier 7: add .context/skills/NAME/SKILL.md whole if it fits "
+                             "(tier 8, the ctx Hub, needs a hub server and is not modelled)")
+    parser.add_argument("--context-dir", metavar="DIR",
+                        help="ctx 0.8.0 only: the context directory (default: $CTX_DIR, .ctxrc context_dir, .context)")
     parser.add_argument("--budget", type=int, help="token budget (default: $CTX_TOKEN_BUDGET, .ctxrc, 8000)")
     parser.add_argument("--now", help="pin the clock, ISO 8601 (e.g. 2026-11-21T23:56:08Z)")
     parser.add_argument("--root-path", help="project path printed under 'Read These Files'")
@@ -51,14 +62,57 @@ def add_source_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--project", dest="db_project", help="only memories of this project (where the store has one)")
 
 
-def load_packer(project: str, args: argparse.Namespace) -> tuple[Workspace, CtxPacker, int]:
+PACKER_ENV = "CTXTUI_PACKER"
+
+
+def choose_packer(args: argparse.Namespace) -> str:
+    """--packer, else $CTXTUI_PACKER, else the version of the ctx on PATH (a notice when that falls back)."""
+    if getattr(args, "packer", None):
+        return str(args.packer)
+    chosen = os.environ.get(PACKER_ENV, "").strip()
+    if chosen:
+        if chosen not in CTX_PACKERS:
+            raise UsageError(f"${PACKER_ENV}: unknown packer {chosen!r} (one of {', '.join(CTX_PACKERS)})")
+        return chosen
+    from ctxtui.detect import detect_ctx
+
+    detected = detect_ctx()
+    if detected.notice:
+        print(f"ctxtui: notice: {clean_line(detected.notice)}", file=sys.stderr)
+    return detected.packer
+
+
+def context_dir_for(packer: str, project: Path, args: argparse.Namespace, config_dir: str | None) -> str:
+    """ctx 0.8.0 reads --context-dir, then $CTX_DIR, then .ctxrc context_dir; 0.8.1 always `.context`."""
+    given = getattr(args, "context_dir", None)
+    if packer != "ctx-0.8.0":
+        if given:
+            raise UsageError("--context-dir exists only in ctx 0.8.0 (use --packer ctx-0.8.0)")
+        return ".context"
+    return given or os.environ.get("CTX_DIR") or config_dir or ".context"
+
+
+def load_packer(project: str, args: argparse.Namespace) -> tuple[Workspace, Packer, int]:
     """Workspace, memories and packer for a headless command; problems are printed as warnings."""
     from ctxtui.engine.packers.ctx.memories import attach_memories
-    from ctxtui.engine.sources.context import ContextMissing
+    from ctxtui.engine.packers.registry import build_ctx_packer
+    from ctxtui.engine.sources.context import ContextMissing, SkillError, read_skill
+    from ctxtui.engine.sources.ctxrc import read_ctxrc
     from ctxtui.engine.sources.workspace import load_workspace
 
+    name = choose_packer(args)
+    root = Path(project).absolute()
+    context_dir = context_dir_for(name, root, args, read_ctxrc(root).context_dir)
+    skill = None
+    if getattr(args, "skill", None):
+        if name != "ctx-0.8.1":
+            raise UsageError("--skill exists only in ctx 0.8.1 (use --packer ctx-0.8.1)")
+        try:
+            skill = read_skill(root, args.skill)
+        except SkillError as exc:
+            raise UsageError(str(exc)) from None
     try:
-        workspace = load_workspace(project)
+        workspace = load_workspace(project, context_dir)
     except ContextMissing as exc:
         raise UsageError(str(exc)) from None
     now = parse_now(args.now)
@@ -75,4 +129,5 @@ def load_packer(project: str, args: argparse.Namespace) -> tuple[Workspace, CtxP
             count = get_tokenizer(args.tokenizer).count
         except TokenizerUnavailable as exc:
             raise UsageError(str(exc)) from None
-    return workspace, packer_for(workspace, now=now, root_path=args.root_path, count=count), budget
+    packer = build_ctx_packer(name, workspace, now=now, root_path=args.root_path, count=count, skill=skill)
+    return workspace, packer, budget

@@ -17,6 +17,8 @@ from hypothesis import strategies as st
 from ctxtui.engine.text.tokens import estimate, estimate_list
 from ctxtui.engine.explain.thresholds import thresholds
 from ctxtui.engine.model import Fate
+from ctxtui.engine.packers.ctx.mcp import McpPacker
+from ctxtui.engine.packers.ctx.versions import V0_8_0, V0_8_1
 from ctxtui.engine.sources.workspace import load_workspace
 from tests.conftest import write_context
 
@@ -57,9 +59,12 @@ def workspaces(draw):
     return files
 
 
-def _engine(tmp_path_factory, files):
+def _engine(tmp_path_factory, files, version=V0_8_1):
     root = write_context(tmp_path_factory.mktemp("ws"), files)
-    return packer_for(load_workspace(root), now=NOW, root_path="/project")
+    return packer_for(load_workspace(root), now=NOW, root_path="/project", version=version)
+
+
+versions = st.sampled_from([V0_8_0, V0_8_1])
 
 
 settings.register_profile("ctxtui", max_examples=60, deadline=None,
@@ -67,8 +72,8 @@ settings.register_profile("ctxtui", max_examples=60, deadline=None,
 settings.load_profile("ctxtui")
 
 
-@given(files=workspaces(), budget=st.integers(-10, 1500))
-def test_outcomes_agree_with_the_rendered_packet(tmp_path_factory, files, budget):
+@given(files=workspaces(), budget=st.integers(-10, 1500), version=versions)
+def test_outcomes_agree_with_the_rendered_packet(tmp_path_factory, files, budget, version):
     engine = _engine(tmp_path_factory, files)
     packet = engine.plan(budget)
     lists = engine.packet(packet)
@@ -99,9 +104,9 @@ def test_outcomes_agree_with_the_rendered_packet(tmp_path_factory, files, budget
     assert counts["summarized"] == len(lists.summaries)
 
 
-@given(files=workspaces(), budget=st.integers(-10, 1500))
-def test_tokens_used_is_the_sum_of_the_parts(tmp_path_factory, files, budget):
-    engine = _engine(tmp_path_factory, files)
+@given(files=workspaces(), budget=st.integers(-10, 1500), version=versions)
+def test_tokens_used_is_the_sum_of_the_parts(tmp_path_factory, files, budget, version):
+    engine = _engine(tmp_path_factory, files, version)
     packet = engine.plan(budget)
     lists = engine.packet(packet)
     parts = (estimate_list(lists.read_order) + estimate_list(lists.constitution or []) + estimate(lists.instruction)
@@ -112,9 +117,9 @@ def test_tokens_used_is_the_sum_of_the_parts(tmp_path_factory, files, budget):
     assert sum(bar.used + bar.summarized for bar in bars) == packet.tokens_used
 
 
-@given(files=workspaces())
-def test_thresholds_hold_at_and_just_below_themselves(tmp_path_factory, files):
-    engine = _engine(tmp_path_factory, files)
+@given(files=workspaces(), version=versions)
+def test_thresholds_hold_at_and_just_below_themselves(tmp_path_factory, files, version):
+    engine = _engine(tmp_path_factory, files, version)
     for key, threshold in thresholds(engine).items():
         for lo, hi in threshold.full_ranges:
             assert engine.plan(lo).outcome(key).fate is Fate.INCLUDED
@@ -131,12 +136,31 @@ def test_thresholds_hold_at_and_just_below_themselves(tmp_path_factory, files):
                 assert engine.plan(hi).outcome(key).fate is Fate.DROPPED
 
 
-@given(files=workspaces(), budget=st.integers(0, 1500))
-def test_stretches_match_every_budget(tmp_path_factory, files, budget):
+@given(files=workspaces(), budget=st.integers(0, 1500), version=versions)
+def test_stretches_match_every_budget(tmp_path_factory, files, budget, version):
     """Between two computed change points nothing changes: check a random budget."""
     from ctxtui.engine.explain.thresholds import budget_stretches
 
-    engine = _engine(tmp_path_factory, files)
+    engine = _engine(tmp_path_factory, files, version)
     stretches = budget_stretches(engine)
     here = next(s for s in stretches if s.start <= budget and (s.end is None or budget < s.end))
     assert engine.fate_vector(engine.plan(budget)) == here.fates
+
+
+@given(files=workspaces(), budget=st.integers(-10, 1500))
+def test_mcp_outcomes_agree_with_the_rendered_packet(tmp_path_factory, files, budget):
+    """ctx-mcp: an included file's section is in the text, a dropped one is listed as omitted, in read order."""
+    packer = McpPacker(load_workspace(write_context(tmp_path_factory.mktemp("ws"), files)).parsed)
+    plan = packer.plan(budget)
+    text = plan.render("md")
+    omitted = text.split("## Also Noted\n\n", 1)[1] if "## Also Noted\n\n" in text else ""
+    position = 0
+    for outcome in plan.outcomes:
+        name = outcome.entry.title
+        if outcome.fate is Fate.INCLUDED:
+            found = text.find(outcome.entry.text, position)
+            assert found >= 0
+            position = found + len(outcome.entry.text)
+        else:
+            assert f"- {name} (omitted for budget)\n" in omitted and budget > 0
+    assert plan.tokens_used <= budget or budget <= 0 or plan.tokens_used == packer.header_tokens

@@ -31,6 +31,8 @@ REASON_TEXT: dict[Enum, str] = {
     Reason.NOT_ALWAYS: "steering inclusion is not 'always'",
     Reason.EMPTY_BODY: "empty steering body",
     Reason.TEMPLATE_BODY: "untouched steering template",
+    Reason.NO_STEERING_TIER: "ctx 0.8.0 has no steering tier: steering files never reach its packet",
+    Reason.SKILL_TOO_BIG: "the skill goes in whole or not at all, and it does not fit what is left",
 }
 
 REASON_SHORT: dict[Enum, str] = {
@@ -51,6 +53,8 @@ REASON_SHORT: dict[Enum, str] = {
     Reason.NOT_ALWAYS: "not always",
     Reason.EMPTY_BODY: "empty body",
     Reason.TEMPLATE_BODY: "template",
+    Reason.NO_STEERING_TIER: "no tier 6",
+    Reason.SKILL_TOO_BIG: "too big",
 }
 
 
@@ -117,6 +121,11 @@ def describe(outcome: Outcome) -> str:
             return f"{head} → {_n(used + needs)} ≤ {_n(limit)}: included in full (rank {n.rank})"
         return (f"{head} → {_n(used + needs)} > {_n(limit)}: title only under Also Noted "
                 f"(+{_n(n.title_tokens or 0)} tokens, charged after the budget)")
+    if reason is Reason.SKILL_TOO_BIG and isinstance(n, PrefixFit):
+        return (f"the skill goes in whole or not at all: needs {_n(n.needs or 0)} tokens, "
+                f"{_n(max(0, n.remaining or 0))} left after tiers 1-6")
+    if reason is Reason.FITS and outcome.tier == 7 and isinstance(n, PrefixFit):
+        return f"the skill needs {_n(n.needs or 0)} tokens ≤ {_n(n.remaining or 0)} left after tiers 1-6: included"
     if reason is Reason.NOT_REACHED:
         return "an earlier tier used the whole budget: this tier was never filled"
     if reason is Reason.NO_SHARE:

@@ -30,8 +30,8 @@ FATE_OF_CODE = {DROPPED: Fate.DROPPED, SUMMARIZED: Fate.SUMMARIZED, INCLUDED: Fa
 class Packer(ABC):
     """One tool's packet algorithm, bound to one load's candidates and knobs."""
 
-    name: ClassVar[str]  # as `--packer` spells it, e.g. "ctx-0.8.1"
-    title: ClassVar[str]  # in words, e.g. "ctx agent 0.8.1"
+    name: str  # as `--packer` spells it, e.g. "ctx-0.8.1"
+    title: str  # in words, e.g. "ctx agent 0.8.1"
     formats: ClassVar[tuple[str, ...]] = ("md", "json")
 
     @abstractmethod

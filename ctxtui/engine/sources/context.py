@@ -65,6 +65,7 @@ class ContextFiles:
     """What ctx read from `.context/`: decoded text of each top-level .md file."""
 
     root: Path  # the project directory
+    label: str = ".context"  # the context directory as ctx names it (0.8.0 takes --context-dir)
     texts: dict[str, str] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
     steering: list[SteeringFile] = field(default_factory=list)
@@ -93,9 +94,75 @@ class ContextMissing(Exception):
     """The project has no readable `.context/` directory."""
 
 
-def read_context_files(project: Path) -> ContextFiles:
-    """Read the regular `*.md` files directly inside `.context/`, and steering."""
-    context_dir = project / ".context"
+@dataclass(frozen=True, slots=True)
+class SkillFile:
+    """A skill for ctx 0.8.1's tier 7 (`ctx agent --skill NAME`)."""
+
+    name: str  # as given to --skill
+    title: str  # the front matter's name, if any
+    body: str  # what the packet prints: the text after the closing ---, less one newline
+    line: int  # 1-based line where the body starts
+
+
+class SkillError(Exception):
+    """ctx refuses the skill; the message is ctx's own (`Error: ...` on stderr, exit 1)."""
+
+
+class FrontMatterError(ValueError):
+    """The text does not open with, or never closes, a `---` front-matter block."""
+
+
+def split_front_matter(text: str) -> tuple[str, str, int]:
+    """Go's `parse.SplitFrontmatter` (`internal/parse/markdown.go:101` at ce5a832): (yaml, body, body offset).
+
+    Leading CR/LF are trimmed; the text must then start with `---` (so `---x`
+    opens one too) and one newline after it is dropped; the block ends at the
+    first `\n---` (so `\n---x` closes it); the body is what follows, less one
+    leading newline.
+    """
+    content = text.lstrip("\r\n")
+    start = len(text) - len(content)
+    if not content.startswith("---"):
+        raise FrontMatterError("missing opening frontmatter delimiter (---)")
+    rest_at = start + 3
+    if text.startswith("\n", rest_at):
+        rest_at += 1
+    close = text.find("\n---", rest_at)
+    if close < 0:
+        raise FrontMatterError("missing closing frontmatter delimiter (---)")
+    body_at = close + 4
+    if text.startswith("\n", body_at):
+        body_at += 1
+    return text[rest_at:close], text[body_at:], body_at
+
+
+def read_skill(project: Path, name: str) -> SkillFile:
+    """`.context/skills/NAME/SKILL.md` as ctx 0.8.1 reads it (`internal/skill/load.go`); SkillError as ctx says it."""
+    path = project / ".context" / "skills" / name / "SKILL.md"
+    try:
+        data = path.read_bytes()
+    except OSError:
+        raise SkillError(f'skill "{name}" not found') from None
+    text = decode(data)
+    try:
+        front, body, offset = split_front_matter(text)
+    except FrontMatterError as exc:
+        raise SkillError(f'skill "{name}": skill: {name}: {exc}') from None
+    title = ""
+    for line in front.split("\n"):
+        key, _, value = line.partition(":")
+        if key.strip() == "name":
+            title = value.strip().strip("'\"")
+    return SkillFile(name=name, title=title, body=body, line=text.count("\n", 0, offset) + 1)
+
+
+def read_context_files(project: Path, label: str = ".context") -> ContextFiles:
+    """Read the regular `*.md` files directly inside the context directory, and steering.
+
+    `label` is the context directory as ctx is told it, relative to the
+    project (or absolute): ".context" unless ctx 0.8.0's --context-dir says otherwise.
+    """
+    context_dir = project / label
     try:
         names = sorted(os.listdir(context_dir))
     except FileNotFoundError:
@@ -105,12 +172,12 @@ def read_context_files(project: Path) -> ContextFiles:
     except OSError as exc:
         raise ContextMissing(f"cannot read {context_dir}: {exc.strerror or exc}") from None
 
-    files = ContextFiles(root=project)
+    files = ContextFiles(root=project, label=label)
     for name in names:
         if not name.endswith(".md"):
             continue
         path = context_dir / name
-        text = _read_regular(path, f".context/{name}", files.problems)
+        text = _read_regular(path, f"{label}/{name}", files.problems)
         if text is not None:
             files.texts[name] = text
     _read_steering(context_dir / "steering", files)
@@ -396,14 +463,14 @@ def _read_steering(directory: Path, files: ContextFiles) -> None:
     except FileNotFoundError:
         return
     except OSError as exc:
-        files.steering_error = Problem(".context/steering", f"cannot list: {exc.strerror or exc}")
+        files.steering_error = Problem(f"{files.label}/steering", f"cannot list: {exc.strerror or exc}")
         files.problems.append(files.steering_error)
         return
     for name in names:
         path = directory / name
         if not name.endswith(".md") or path.is_dir():
             continue
-        label = f".context/steering/{name}"
+        label = f"{files.label}/steering/{name}"
         try:
             data = path.read_bytes()
         except OSError as exc:
@@ -436,7 +503,7 @@ def steering_candidates(files: ContextFiles, tool: str = "") -> tuple[list[Entry
     usable = sorted((sf for sf in files.steering if selected(sf)), key=lambda sf: (sf.priority, sf.name))
     others = [sf for sf in files.steering if not selected(sf)]
     for sf in usable + others:
-        label = f".context/steering/{sf.file}"
+        label = f"{files.label}/steering/{sf.file}"
         entry = Entry(
             key=f"steering:{label}",
             section="steering",
@@ -464,19 +531,20 @@ def parse_context(files: ContextFiles, tool: str = "") -> ParsedContext:
     """Turn the raw files into candidates for every tier."""
     texts = files.texts
     read_order = [name for name in READ_ORDER if name in texts and not is_effectively_empty(texts[name])]
-    constitution, constitution_candidates = parse_constitution(texts.get("CONSTITUTION.md"))
-    conventions, skipped = parse_conventions(texts.get("CONVENTIONS.md", ""))
+    label = files.label
+    constitution, constitution_candidates = parse_constitution(texts.get("CONSTITUTION.md"), f"{label}/CONSTITUTION.md")
+    conventions, skipped = parse_conventions(texts.get("CONVENTIONS.md", ""), f"{label}/CONVENTIONS.md")
     steering, verdicts = steering_candidates(files, tool)
     return ParsedContext(
         files=files,
         read_order_names=read_order,
         constitution=constitution,
         constitution_candidates=constitution_candidates,
-        tasks=parse_tasks(texts.get("TASKS.md", "")),
+        tasks=parse_tasks(texts.get("TASKS.md", ""), f"{label}/TASKS.md"),
         conventions=conventions,
         conventions_skipped=skipped,
-        decisions=parse_entry_blocks(texts.get("DECISIONS.md", ""), "decisions", ".context/DECISIONS.md"),
-        learnings=parse_entry_blocks(texts.get("LEARNINGS.md", ""), "learnings", ".context/LEARNINGS.md"),
+        decisions=parse_entry_blocks(texts.get("DECISIONS.md", ""), "decisions", f"{label}/DECISIONS.md"),
+        learnings=parse_entry_blocks(texts.get("LEARNINGS.md", ""), "learnings", f"{label}/LEARNINGS.md"),
         steering=steering,
         steering_fates=verdicts,
         problems=list(files.problems),

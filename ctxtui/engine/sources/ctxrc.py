@@ -27,6 +27,7 @@ class CtxConfig:
     task_pct: float | None = None  # None: not set
     convention_pct: float | None = None
     tool: str = ""
+    context_dir: str | None = None  # ctx 0.8.0 only
     problems: tuple[Problem, ...] = field(default_factory=tuple)
 
 
@@ -70,6 +71,7 @@ def read_ctxrc(project: Path) -> CtxConfig:
         task_pct=pct("task_budget_pct"),
         convention_pct=pct("convention_budget_pct"),
         tool=str(tool) if isinstance(tool, (str, int, float)) and not isinstance(tool, bool) else "",
+        context_dir=data.get("context_dir") if isinstance(data.get("context_dir"), str) else None,
         problems=tuple(problems),
     )
 

@@ -39,9 +39,9 @@ class Workspace:
         ]
 
 
-def load_workspace(project: Path | str) -> Workspace:
-    """Read and parse PROJECT/.context; raises ContextMissing when there is none."""
+def load_workspace(project: Path | str, context_dir: str = ".context") -> Workspace:
+    """Read and parse PROJECT/.context (or ctx 0.8.0's context dir); raises ContextMissing when there is none."""
     project = Path(project).absolute()
     config = read_ctxrc(project)
-    files = read_context_files(project)
+    files = read_context_files(project, context_dir)
     return Workspace(project=project, config=config, parsed=parse_context(files, config.tool))

@@ -38,6 +38,16 @@ def go_lower(text: str) -> str:
     return text.lower()
 
 
+def go_fold(text: str) -> str:
+    """golang.org/x/text `cases.Fold()`: Unicode full case folding, as `str.casefold()` does.
+
+    ctx 0.8.1 folds keywords and entry text with it (`i18n.Fold`); it differs
+    from lowercasing wherever folding turns a character into ASCII letters:
+    ß → ss, ſ → s, ﬁ → fi, İ → i + U+0307...
+    """
+    return text.casefold()
+
+
 def decode(data: bytes) -> str:
     """Bytes as Go sees them: valid UTF-8 as text, other bytes kept.
 

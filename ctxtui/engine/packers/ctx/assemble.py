@@ -16,7 +16,7 @@ from dataclasses import replace
 from datetime import datetime, timezone
 from functools import partial
 from itertools import accumulate
-from typing import Any, ClassVar
+from typing import Any
 
 from ctxtui.engine.gcpause import gc_paused
 from ctxtui.engine.model import (
@@ -33,7 +33,14 @@ from ctxtui.engine.model import (
     ShareFit,
 )
 from ctxtui.engine.packers.base import INCLUDED, SUMMARIZED, Packer
-from ctxtui.engine.packers.ctx.budget import fit_prefix, full_limit, pct_cap, split_shares
+from ctxtui.engine.packers.ctx.budget import (
+    DEFAULT_CONVENTION_PCT,
+    DEFAULT_TASK_PCT,
+    fit_prefix,
+    full_limit,
+    pct_cap,
+    split_shares,
+)
 from ctxtui.engine.packers.ctx.changes import next_change
 from ctxtui.engine.packers.ctx.knobs import CtxKnobs
 from ctxtui.engine.packers.ctx.render import render_packet
@@ -47,7 +54,8 @@ from ctxtui.engine.packers.ctx.sections import (
     Reason,
 )
 from ctxtui.engine.packers.ctx.state import CtxPacket, CtxState, SectionFill
-from ctxtui.engine.sources.context import ParsedContext
+from ctxtui.engine.packers.ctx.versions import DEFAULT_VERSION, CtxVersion
+from ctxtui.engine.sources.context import ParsedContext, SkillFile
 from ctxtui.engine.sources.workspace import Workspace
 from ctxtui.engine.text.go import go_join, rfc3339_utc
 from ctxtui.engine.text.tokens import estimate
@@ -56,10 +64,13 @@ INACTIVE_STATUSES = {"archived": Reason.ARCHIVED, "superseded": Reason.SUPERSEDE
 
 
 class CtxPacker(Packer):
-    """`ctx agent` for one parsed workspace, one "now", one root path and one set of knobs."""
+    """`ctx agent` of one version for one parsed workspace, one "now", one root path and one set of knobs.
 
-    name: ClassVar[str] = "ctx-0.8.1"
-    title: ClassVar[str] = "ctx agent 0.8.1"
+    `root_path` is the working directory 0.8.1 prints under "Read These
+    Files"; `context_dir` is the context directory as 0.8.0 prints it
+    (".context", or its --context-dir / CTX_DIR / .ctxrc context_dir).
+    """
+
     RANKING_CACHE = 64
 
     def __init__(
@@ -68,18 +79,29 @@ class CtxPacker(Packer):
         *,
         now: datetime,
         root_path: str,
+        version: CtxVersion = DEFAULT_VERSION,
+        context_dir: str = ".context",
         knobs: CtxKnobs = CtxKnobs(),
         memories: Sequence[Entry] = (),
         count: Callable[[str], int] | None = None,
+        skill: SkillFile | None = None,
     ):
         if count is not None:
             parsed, memories = _recost(parsed, list(memories), count)
+        self.version = version
+        self.name = version.packer_name
+        self.title = f"ctx agent {version.number}"
         self.count = count or estimate
         self.parsed = parsed
         self.now = now if now.tzinfo else now.replace(tzinfo=timezone.utc)
+        if not version.ctxrc_percentages:
+            knobs = replace(knobs, task_pct=DEFAULT_TASK_PCT, convention_pct=DEFAULT_CONVENTION_PCT)
         self.knobs = knobs
         self.generated = rfc3339_utc(self.now)
-        self.read_order = [go_join(root_path, ".context", name) for name in parsed.read_order_names]
+        if version.absolute_paths:
+            self.read_order = [go_join(root_path, ".context", name) for name in parsed.read_order_names]
+        else:
+            self.read_order = [go_join(context_dir, name) for name in parsed.read_order_names]
         self.constitution = parsed.constitution
         cost = self.count
         self.tier1 = sum(map(cost, self.read_order)) + sum(map(cost, self.constitution or [])) + cost(INSTRUCTION)
@@ -94,7 +116,7 @@ class CtxPacker(Packer):
         }
         self.scored: list[Entry] = [*parsed.decisions, *parsed.learnings, *memories]
         weights = [_memory_weight(e) for e in self.scored]
-        self.scorer = Scorer(self.scored, [e.text for e in self.tasks], self.now, weights)
+        self.scorer = Scorer(self.scored, [e.text for e in self.tasks], self.now, weights, fold=version.fold)
         self.section_names = [s for s in SCORED_SECTIONS if s != "memories" or memories]
         self.section_members: dict[str, list[int]] = {name: [] for name in self.section_names}
         self.inactive_members: dict[str, list[int]] = {}
@@ -114,8 +136,10 @@ class CtxPacker(Packer):
         # caches above (and the scorer's) are shared, so each call holds this.
         self._lock = threading.RLock()
 
-        self.steering = [e for e in parsed.steering if parsed.steering_fates[e.key] == "always"]
+        usable = version.steering
+        self.steering = [e for e in parsed.steering if usable and parsed.steering_fates[e.key] == "always"]
         self.steering_cum = [0, *accumulate(e.tokens for e in self.steering)]
+        self.skill = _skill_entry(skill, cost) if skill is not None and version.steering else None
         self._candidates: list[Entry] | None = None
 
     # -- ranking -------------------------------------------------------------
@@ -156,8 +180,9 @@ class CtxPacker(Packer):
             return state
 
         # Tiers 2 and 3 follow the same rule: a share of the whole budget, capped by what is left.
+        clamp = self.version.clamp_caps
         state.task_cap, state.task_count, state.task_forced, state.task_tokens = _prefix_tier(
-            budget, self.knobs.task_pct, remaining, self.task_cum)
+            budget, self.knobs.task_pct, remaining if clamp else None, self.task_cum)
         remaining -= state.task_tokens
         state.remaining_before_conventions = remaining
         if remaining <= 0:
@@ -166,7 +191,7 @@ class CtxPacker(Packer):
             return state
 
         state.convention_cap, state.convention_count, state.convention_forced, state.convention_tokens = (
-            _prefix_tier(budget, self.knobs.convention_pct, remaining, self.convention_cum))
+            _prefix_tier(budget, self.knobs.convention_pct, remaining if clamp else None, self.convention_cum))
         remaining -= state.convention_tokens
         state.remaining_before_scored = remaining
         if remaining <= 0:
@@ -210,7 +235,14 @@ class CtxPacker(Packer):
             state.steering_tokens = self.steering_cum[state.steering_count]
         elif remaining <= 0:
             state.stopped_after = 5
-        state.tokens_used = used + state.steering_tokens
+        used += state.steering_tokens
+        # Tier 7, all or nothing (0.8.1 `assemble.go:133-140`): the skill goes in only if it fits what is left.
+        remaining = budget - used
+        state.remaining_before_skill = remaining
+        if self.skill is not None and remaining > 0 and self.skill.text and self.skill.tokens <= remaining:
+            state.skill_included = True
+            used += self.skill.tokens
+        state.tokens_used = used
         return state
 
     def packet(self, plan: Plan) -> CtxPacket:
@@ -239,6 +271,7 @@ class CtxPacker(Packer):
             memories=by_section["memories"],
             summaries=summaries,
             steering=[e.text for e in self.steering[: state.steering_count]],
+            skill=self.skill.text if self.skill is not None and state.skill_included else "",
             instruction=INSTRUCTION,
         )
 
@@ -271,12 +304,17 @@ class CtxPacker(Packer):
             else:
                 bars.append(Bucket(tier, label, fill.share, fill.full_tokens, fill.summary_tokens,
                                    full_limit=fill.limit))
-        steering_cap = max(0, state.remaining_before_steering) if stop > 3 else 0
-        bars.append(
-            Bucket(6, TIER_NAMES[6], steering_cap, state.steering_tokens,
-                   overrun=max(0, state.steering_tokens - steering_cap) if state.steering_forced else 0,
-                   reached=stop > 5 and state.remaining_before_steering > 0)
-        )
+        if self.version.steering:
+            steering_cap = max(0, state.remaining_before_steering) if stop > 3 else 0
+            bars.append(
+                Bucket(6, TIER_NAMES[6], steering_cap, state.steering_tokens,
+                       overrun=max(0, state.steering_tokens - steering_cap) if state.steering_forced else 0,
+                       reached=stop > 5 and state.remaining_before_steering > 0)
+            )
+        if self.skill is not None:
+            skill_cap = max(0, state.remaining_before_skill) if stop > 5 else 0
+            bars.append(Bucket(7, TIER_NAMES[7], skill_cap, self.skill.tokens if state.skill_included else 0,
+                               reached=stop > 5 and state.remaining_before_skill > 0))
         return bars
 
     def outcomes(self, plan: Plan) -> list[Outcome]:
@@ -332,9 +370,26 @@ class CtxPacker(Packer):
         )
         for entry in parsed.steering:
             verdict = parsed.steering_fates[entry.key]
-            if verdict != "always":
+            if not self.version.steering:
+                out.append(Outcome(entry, 6, Fate.DROPPED, Reason.NO_STEERING_TIER))
+            elif verdict != "always":
                 out.append(Outcome(entry, 6, Fate.DROPPED, Reason(verdict)))
+        if self.skill is not None:
+            out.append(self._skill_outcome(state, stop))
         return out + unseen
+
+    def _skill_outcome(self, state: CtxState, stop: int) -> Outcome:
+        skill = self.skill
+        assert skill is not None
+        left = state.remaining_before_skill
+        numbers = PrefixFit(cap=max(0, left), used_before=0, needs=skill.tokens, remaining=left)
+        if stop <= 5 or left <= 0:
+            return Outcome(skill, 7, Fate.DROPPED, Reason.NOT_REACHED, numbers)
+        if state.skill_included:
+            return Outcome(skill, 7, Fate.INCLUDED, Reason.FITS, numbers)
+        if not skill.text:
+            return Outcome(skill, 7, Fate.DROPPED, Reason.EMPTY_BODY, numbers)
+        return Outcome(skill, 7, Fate.DROPPED, Reason.SKILL_TOO_BIG, numbers)
 
     def _scored_outcomes(self, state: CtxState, stop: int) -> list[Outcome]:
         task_count = state.task_count if stop > 1 else 0
@@ -425,7 +480,8 @@ class CtxPacker(Packer):
                 *parsed.conventions_skipped,
                 *self.scored,
                 *self.steering,
-                *(e for e in parsed.steering if parsed.steering_fates[e.key] != "always"),
+                *(e for e in parsed.steering if e not in self.steering),
+                *([self.skill] if self.skill is not None else []),
             ]
         return self._candidates
 
@@ -449,15 +505,17 @@ class CtxPacker(Packer):
                     fates[s + i] = SUMMARIZED
         t = s + len(self.scored)
         fates[t : t + state.steering_count] = bytes([INCLUDED]) * state.steering_count
+        if state.skill_included:
+            fates[-1] = INCLUDED
         return fates
 
     def next_change(self, plan: Plan) -> int | None:
         return next_change(self, plan.state)
 
 
-def _prefix_tier(budget: int, pct: float, remaining: int, cumulative: list[int]) -> tuple[int, int, bool, int]:
-    """A stop-at-first-misfit tier: (cap, items taken, first forced, tokens)."""
-    cap = min(pct_cap(budget, pct), remaining)
+def _prefix_tier(budget: int, pct: float, remaining: int | None, cumulative: list[int]) -> tuple[int, int, bool, int]:
+    """A stop-at-first-misfit tier: (cap, items taken, first forced, tokens); `remaining` None: not clamped."""
+    cap = pct_cap(budget, pct) if remaining is None else min(pct_cap(budget, pct), remaining)
     count, forced = fit_prefix(cumulative, cap)
     return cap, count, forced, cumulative[count]
 
@@ -480,6 +538,12 @@ def _prefix_outcomes(entries: Sequence[Entry], tier: int, *, reached: bool, cap:
             numbers = base._replace(cap=cap, used_before=cumulative[count], needs=entry.tokens)
             out.append(Outcome(entry, tier, Fate.DROPPED, Reason.AFTER_MISFIT, numbers, blocked_by=blocker))
     return out
+
+
+def _skill_entry(skill: SkillFile, cost: Callable[[str], int]) -> Entry:
+    label = f".context/skills/{skill.name}/SKILL.md"
+    return Entry(key=f"skill:{label}", section="skill", title=skill.title or skill.name, text=skill.body,
+                 tokens=cost(skill.body), source=f"{label}:{skill.line}")
 
 
 def _recost(parsed: ParsedContext, memories: list[Entry], count: Callable[[str], int]) -> tuple[Any, list[Entry]]:
@@ -508,14 +572,18 @@ def _memory_weight(entry: Entry) -> float:
     return (0.5 + importance) * usage
 
 
-def packer_for(workspace: Workspace, *, now: datetime, root_path: str | None = None,
-               count: Callable[[str], int] | None = None, knobs: CtxKnobs | None = None) -> CtxPacker:
+def packer_for(workspace: Workspace, *, now: datetime, version: CtxVersion = DEFAULT_VERSION,
+               root_path: str | None = None, count: Callable[[str], int] | None = None,
+               knobs: CtxKnobs | None = None, skill: SkillFile | None = None) -> CtxPacker:
     """A ctx packer for a loaded workspace (its memories included); knobs default to what `.ctxrc` says."""
     return CtxPacker(
         workspace.parsed,
         now=now,
+        version=version,
         root_path=root_path if root_path is not None else str(workspace.project),
+        context_dir=workspace.parsed.files.label,
         knobs=knobs if knobs is not None else CtxKnobs.from_config(workspace.config),
         memories=workspace.memories,
         count=count,
+        skill=skill,
     )

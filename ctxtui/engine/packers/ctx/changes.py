@@ -50,7 +50,8 @@ def next_change(packer: CtxPacker, state: CtxState) -> int | None:
             need = cum[count + 1]
             by_pct = _min_budget_for_pct(need, pct)
             if by_pct is not None:
-                candidates.append(max(by_pct, need + offset))
+                # 0.8.1 clamps the cap to what is left, so the item must also fit that.
+                candidates.append(max(by_pct, need + offset) if packer.version.clamp_caps else by_pct)
 
     policy = packer.knobs
     prefix_candidate(packer.task_cum, state.task_count, policy.task_pct, t1)
@@ -73,6 +74,11 @@ def next_change(packer: CtxPacker, state: CtxState) -> int | None:
             candidates.append(used + 1)
         elif state.steering_count < len(packer.steering):
             candidates.append(used + packer.steering_cum[state.steering_count + 1])
+
+    skill = packer.skill
+    if skill is not None and skill.text and not state.skill_included:
+        used = state.budget - state.remaining_before_skill
+        candidates.append(used + max(1, skill.tokens))
     return _first_above(b, candidates)
 
 

@@ -46,6 +46,8 @@ def to_markdown(packet: CtxPacket) -> str:
     blocks("Memories", packet.memories)
     listed("Also Noted", packet.summaries, "- ")
     blocks("Steering", packet.steering)
+    if packet.skill:
+        out.append(f"## Skill\n{packet.skill}\n\n")
     out.append(packet.instruction + "\n")
     return "".join(out)
 
@@ -62,7 +64,7 @@ def to_json(packet: CtxPacket) -> str:
         ("conventions", packet.conventions or None),
         ("decisions", packet.decisions or None),
     ]
-    for key in ("learnings", "memories", "summaries", "steering"):
+    for key in ("learnings", "memories", "summaries", "steering", "skill"):
         value = getattr(packet, key)
         if value:
             fields.append((key, value))

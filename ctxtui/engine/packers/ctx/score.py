@@ -12,12 +12,12 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import accumulate
 from datetime import datetime
 
-from ctxtui.engine.text.go import go_lower
 from ctxtui.engine.model import Entry
+from ctxtui.engine.text.go import go_lower
 
 STOP_WORDS = frozenset(
     """the and for that this with from are was were been have has had but not you
@@ -62,18 +62,22 @@ def age_in_days(date: str | None, now: datetime) -> int | None:
     return micros // day if micros >= 0 else -((-micros) // day)
 
 
-def task_keywords(tasks: Sequence[str]) -> list[str]:
+def task_keywords(tasks: Sequence[str], fold: Callable[[str], str] = go_lower) -> list[str]:
     """Keywords of the packet's tasks, in order, deduplicated, stop words removed."""
-    return [kw for group in keywords_by_task(tasks) for kw in group]
+    return [kw for group in keywords_by_task(tasks, fold) for kw in group]
 
 
-def keywords_by_task(tasks: Sequence[str]) -> list[tuple[str, ...]]:
-    """For each task, the keywords it adds that no earlier task had."""
+def keywords_by_task(tasks: Sequence[str], fold: Callable[[str], str] = go_lower) -> list[tuple[str, ...]]:
+    """For each task, the keywords it adds that no earlier task had.
+
+    `fold` is how the ctx version normalises case (0.8.1 folds, 0.8.0
+    lowercases); the split keeps only a-z, 0-9, "-" and "_".
+    """
     seen: set[str] = set()
     groups = []
     for task in tasks:
         new = []
-        for word in _NON_KEYWORD.split(go_lower(task)):
+        for word in _NON_KEYWORD.split(fold(task)):
             if len(word) < 3 or word in STOP_WORDS or word in seen:
                 continue
             seen.add(word)
@@ -129,15 +133,16 @@ class Scorer:
 
     CACHE_SIZE = 64
 
-    def __init__(self, entries: Sequence[Entry], tasks: Sequence[str], now: datetime, weights: Sequence[float] | None = None):
+    def __init__(self, entries: Sequence[Entry], tasks: Sequence[str], now: datetime,
+                 weights: Sequence[float] | None = None, fold: Callable[[str], str] = go_lower):
         self.entries = list(entries)
         self.now = now
-        self.lowered = [go_lower(entry.text) for entry in self.entries]
+        self.lowered = [fold(entry.text) for entry in self.entries]
         self.age_days = [age_in_days(entry.date, now) for entry in self.entries]
         self.recency = [recency_bracket(days) for days in self.age_days]
         # Database memories multiply their score by importance and usage; 1.0 for markdown.
         self.weights = list(weights) if weights is not None else [1.0] * len(self.entries)
-        self.keyword_groups = keywords_by_task(tasks)
+        self.keyword_groups = keywords_by_task(tasks, fold)
         self._counts: OrderedDict[int, list[int]] = OrderedDict({0: [0] * len(self.entries)})
         self._index: KeywordIndex | None = None
         self._scores: OrderedDict[int, list[float]] = OrderedDict()

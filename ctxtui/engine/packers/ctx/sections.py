@@ -17,6 +17,7 @@ SECTIONS = (
     "learnings",
     "memories",
     "steering",
+    "skill",
 )
 SCORED_SECTIONS = ("decisions", "learnings", "memories")
 
@@ -29,6 +30,7 @@ TIER_OF_SECTION = {
     "learnings": 5,
     "memories": 5,
     "steering": 6,
+    "skill": 7,
 }
 
 TIER_NAMES = {
@@ -38,6 +40,7 @@ TIER_NAMES = {
     4: "Tier 4 · decisions",
     5: "Tier 5 · learnings",
     6: "Tier 6 · steering",
+    7: "Tier 7 · skill",
 }
 MEMORIES_BUCKET = "Tier 5 · memories"
 
@@ -67,3 +70,5 @@ class Reason(str, Enum):
     NOT_ALWAYS = "not-always"  # steering inclusion is not "always"
     EMPTY_BODY = "empty-body"
     TEMPLATE_BODY = "template-body"  # untouched `ctx init` steering template
+    NO_STEERING_TIER = "no-steering-tier"  # ctx 0.8.0 has no tier 6
+    SKILL_TOO_BIG = "skill-too-big"  # tier 7 is all or nothing

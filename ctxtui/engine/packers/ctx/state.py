@@ -41,6 +41,8 @@ class CtxState:
     steering_count: int = 0
     steering_forced: bool = False
     steering_tokens: int = 0
+    remaining_before_skill: int = 0
+    skill_included: bool = False
     tokens_used: int = 0
 
 
@@ -60,4 +62,5 @@ class CtxPacket:
     memories: list[str]
     summaries: list[str]
     steering: list[str]
+    skill: str  # tier 7, "" when none
     instruction: str

@@ -1,0 +1,36 @@
+"""Every packer by the name `--packer` takes, and how to build each from loaded sources.
+
+One place lists them, so the CLI's choices, the TUI's switcher and the help
+text cannot disagree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+
+from ctxtui.engine.packers.base import Packer
+from ctxtui.engine.packers.ctx.assemble import packer_for
+from ctxtui.engine.packers.ctx.knobs import CtxKnobs
+from ctxtui.engine.packers.ctx.mcp import McpPacker
+from ctxtui.engine.packers.ctx.versions import VERSIONS
+from ctxtui.engine.sources.context import SkillFile
+from ctxtui.engine.sources.workspace import Workspace
+
+MCP = "ctx-mcp"
+CTX_PACKERS = (*VERSIONS, MCP)  # ctx-0.8.1, ctx-0.8.0, ctx-mcp
+PACKER_TITLES = {
+    "ctx-0.8.1": "ctx agent 0.8.1 (ctx's main, commit ce5a832)",
+    "ctx-0.8.0": "ctx agent 0.8.0 (the newest release: binaries, Homebrew, VS Code)",
+    MCP: "ctx's MCP resource ctx://context/agent (0.8.0 and 0.8.1 alike)",
+}
+
+
+def build_ctx_packer(name: str, workspace: Workspace, *, now: datetime, root_path: str | None = None,
+                     count: Callable[[str], int] | None = None, knobs: CtxKnobs | None = None,
+                     skill: SkillFile | None = None) -> Packer:
+    """The ctx packer called `name` over `workspace`."""
+    if name == MCP:
+        return McpPacker(workspace.parsed, label=workspace.parsed.files.label)
+    return packer_for(workspace, now=now, version=VERSIONS[name], root_path=root_path, count=count, knobs=knobs,
+                      skill=skill)

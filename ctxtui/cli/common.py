@@ -14,7 +14,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from ctxtui.engine.packers.base import Packer
-from ctxtui.engine.packers.registry import CTX_PACKERS
+from ctxtui.engine.packers.registry import CTX_PACKERS, PACKERS, PEER_PACKERS
 from ctxtui.engine.sources.ctxrc import resolve_budget
 from ctxtui.engine.sources.workspace import Workspace
 from ctxtui.safe_text import clean_line
@@ -43,12 +43,13 @@ def warn(message: str) -> None:
     print(f"ctxtui: warning: {clean_line(message)}", file=sys.stderr)
 
 
-PACKER_HELP = ("which packet to reproduce: ctx-0.8.1 (ctx's main), ctx-0.8.0 (the newest release) or ctx-mcp "
-               "(ctx's MCP resource); default: the version of the ctx on PATH, else ctx-0.8.1")
+PACKER_HELP = ("which packet to reproduce: ctx-0.8.1 (ctx's main), ctx-0.8.0 (the newest release), ctx-mcp "
+               "(ctx's MCP resource), shabka, cortex or nous (these three read --db alone); "
+               "default: the version of the ctx on PATH, else ctx-0.8.1")
 
 
 def add_source_args(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--packer", choices=CTX_PACKERS, help=PACKER_HELP)
+    parser.add_argument("--packer", choices=PACKERS, help=PACKER_HELP)
     parser.add_argument("--skill", metavar="NAME",
                         help="ctx 0.8.1's tier 7: add .context/skills/NAME/SKILL.md whole if it fits "
                              "(tier 8, the ctx Hub, needs a hub server and is not modelled)")
@@ -58,8 +59,18 @@ def add_source_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--now", help="pin the clock, ISO 8601 (e.g. 2026-11-21T23:56:08Z)")
     parser.add_argument("--root-path", help="project path printed under 'Read These Files'")
     parser.add_argument("--tokenizer", choices=TOKENIZERS, default="ctx", help="tokenizer used for budgeting")
-    parser.add_argument("--db", help="memory database to join (ctxtui, Shabka or Cortex)")
+    parser.add_argument("--db", help="memory database: joined to ctx packets (ctxtui, Shabka, Cortex, nous); "
+                                     "the whole input of the shabka, cortex and nous packers")
     parser.add_argument("--project", dest="db_project", help="only memories of this project (where the store has one)")
+    peers = parser.add_argument_group("shabka, cortex and nous packers")
+    peers.add_argument("--query", help="shabka: the query (default *); cortex: the focus")
+    peers.add_argument("--kind", help="shabka: only memories of this kind")
+    peers.add_argument("--tag", action="append", default=[], help="shabka: only memories with this tag (repeatable)")
+    peers.add_argument("--user", help="shabka: the user whose private memories are visible")
+    peers.add_argument("--intent", help="cortex: the intent (default understand_code)")
+    peers.add_argument("--agent", help="nous: the agent id")
+    peers.add_argument("--turn", help="nous: the logged turn to rebuild")
+    peers.add_argument("--frame", help="nous: the frame whose section budgets apply")
 
 
 PACKER_ENV = "CTXTUI_PACKER"
@@ -92,8 +103,8 @@ def context_dir_for(packer: str, project: Path, args: argparse.Namespace, config
     return given or os.environ.get("CTX_DIR") or config_dir or ".context"
 
 
-def load_packer(project: str, args: argparse.Namespace) -> tuple[Workspace, Packer, int]:
-    """Workspace, memories and packer for a headless command; problems are printed as warnings."""
+def load_packer(project: str, args: argparse.Namespace) -> tuple[Workspace | None, Packer, int]:
+    """Workspace (None for a peer packer), memories and packer for a headless command; problems print as warnings."""
     from ctxtui.engine.packers.ctx.memories import attach_memories
     from ctxtui.engine.packers.registry import build_ctx_packer
     from ctxtui.engine.sources.context import ContextMissing, SkillError, read_skill
@@ -101,6 +112,11 @@ def load_packer(project: str, args: argparse.Namespace) -> tuple[Workspace, Pack
     from ctxtui.engine.sources.workspace import load_workspace
 
     name = choose_packer(args)
+    if name in PEER_PACKERS:
+        from ctxtui.cli.peers import load_peer
+
+        packer, budget = load_peer(name, args)
+        return None, packer, budget
     root = Path(project).absolute()
     context_dir = context_dir_for(name, root, args, read_ctxrc(root).context_dir)
     skill = None

@@ -11,7 +11,9 @@ from ctxtui.safe_text import active_controls, clean_for_terminal
 
 def run(args: argparse.Namespace) -> int:
     workspace, packer, budget = load_packer(args.project, args)
-    context_dirs = [workspace.project / ".context"]
+    context_dirs = [workspace.project / workspace.parsed.files.label] if workspace is not None else []
+    if args.format not in packer.formats:
+        raise UsageError(f"--format {args.format}: the {packer.name} packet is printed as {' or '.join(packer.formats)}")
     if args.output is not None:  # refused before any work: `-o ""` or `-o .context/TASKS.md` never get a packet
         from ctxtui.safe_write import WriteRefused, check_target
 

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import ClassVar
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from ctxtui.engine.model import Bucket, Entry, Fate, Outcome, Plan
 
@@ -25,6 +26,22 @@ from ctxtui.engine.model import Bucket, Entry, Fate, Outcome, Plan
 # compare thousands of budgets.
 DROPPED, SUMMARIZED, INCLUDED = 0, 1, 2
 FATE_OF_CODE = {DROPPED: Fate.DROPPED, SUMMARIZED: Fate.SUMMARIZED, INCLUDED: Fate.INCLUDED}
+
+
+@dataclass(frozen=True, slots=True)
+class Knob:
+    """One setting of a packer besides the budget, as the user can change it (`--set KEY=VALUE`, the TUI)."""
+
+    key: str  # as `--set` spells it, e.g. "task_budget_pct", "intent", "query"
+    label: str  # in words, for the screen
+    kind: str  # "int", "float", "str", "choice" or "bool"
+    value: Any  # the value in use
+    default: Any  # the tool's own default
+    source: str = "default"  # where `value` came from: "flag", "environment", ".ctxrc", "default", ...
+    choices: tuple[Any, ...] = ()  # for "choice"
+    minimum: float | None = None
+    maximum: float | None = None
+    help: str = ""
 
 
 class Packer(ABC):
@@ -57,6 +74,10 @@ class Packer(ABC):
     @abstractmethod
     def buckets(self, plan: Plan) -> list[Bucket]:
         """The budget's slices at this plan (`Plan.buckets` caches this)."""
+
+    def knobs(self) -> tuple[Knob, ...]:
+        """The packer's settings besides the budget (none by default)."""
+        return ()
 
     def next_change(self, plan: Plan) -> int | None:
         """The smallest budget above `plan.budget` at which any fate might change; None: never again.

@@ -56,6 +56,10 @@ def add_source_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--context-dir", metavar="DIR",
                         help="ctx 0.8.0 only: the context directory (default: $CTX_DIR, .ctxrc context_dir, .context)")
     parser.add_argument("--budget", type=int, help="token budget (default: $CTX_TOKEN_BUDGET, .ctxrc, 8000)")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="settings",
+                        help="override a setting of the packer for this run (repeatable), e.g. task_budget_pct=0.3, "
+                             "convention_budget_pct=0.1, tool=claude (ctx 0.8.1), token_budget=6000; "
+                             "`ctxtui tune` saves them to .ctxrc")
     parser.add_argument("--now", help="pin the clock, ISO 8601 (e.g. 2026-11-21T23:56:08Z)")
     parser.add_argument("--root-path", help="project path printed under 'Read These Files'")
     parser.add_argument("--tokenizer", choices=TOKENIZERS, default="ctx", help="tokenizer used for budgeting")
@@ -134,7 +138,15 @@ def load_packer(project: str, args: argparse.Namespace) -> tuple[Workspace | Non
     now = parse_now(args.now)
     if getattr(args, "db", None):
         attach_memories(workspace, Path(args.db), project=args.db_project, now=now)
-    budget, _, budget_problems = resolve_budget(args.budget, os.environ, workspace.config)
+    from ctxtui.engine.packers.ctx.knobs import BUDGET_KEY, CtxKnobs, KnobError, parse_settings
+
+    try:
+        settings = parse_settings(name, list(getattr(args, "settings", None) or []))
+    except KnobError as exc:
+        raise UsageError(f"--set: {exc}") from None
+    explicit_budget = args.budget if args.budget is not None else settings.pop(BUDGET_KEY, None)
+    knobs = CtxKnobs.from_config(workspace.config).with_values(settings) if settings else None
+    budget, _, budget_problems = resolve_budget(explicit_budget, os.environ, workspace.config)
     for problem in [*workspace.problems, *budget_problems]:
         warn(str(problem))
     count = None
@@ -145,5 +157,6 @@ def load_packer(project: str, args: argparse.Namespace) -> tuple[Workspace | Non
             count = get_tokenizer(args.tokenizer).count
         except TokenizerUnavailable as exc:
             raise UsageError(str(exc)) from None
-    packer = build_ctx_packer(name, workspace, now=now, root_path=args.root_path, count=count, skill=skill)
+    packer = build_ctx_packer(name, workspace, now=now, root_path=args.root_path, count=count, knobs=knobs,
+                              skill=skill)
     return workspace, packer, budget

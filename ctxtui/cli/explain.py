@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from ctxtui.cli.common import UsageError, load_packer
@@ -15,8 +16,10 @@ from ctxtui.safe_text import clean_line
 
 
 def find_entries(plan: Plan, query: str) -> list[Outcome]:
-    """Outcomes whose key or source equals QUERY, else whose title contains it (case-insensitive)."""
-    exact = [o for o in plan.outcomes if query in (o.entry.key, o.entry.source)]
+    """Outcomes whose key or source is QUERY (a source without its folder also matches:
+    `TASKS.md:2373`), else whose title contains it (case-insensitive)."""
+    exact = [o for o in plan.outcomes if query in (o.entry.key, o.entry.source)
+             or ("/" + query if not query.startswith("/") else query) and o.entry.source.endswith("/" + query)]
     if exact:
         return exact
     needle = query.casefold()
@@ -24,8 +27,15 @@ def find_entries(plan: Plan, query: str) -> list[Outcome]:
 
 
 def run(args: argparse.Namespace) -> int:
-    if len(args.args) > 2:
-        raise UsageError("explain takes [PROJECT] QUERY (quote a query with spaces)")
+    if len(args.args) > 2 or (args.all and len(args.args) > 1):
+        raise UsageError("explain takes [PROJECT] QUERY, or [PROJECT] --all (quote a query with spaces)")
+    if args.all:
+        return explain_all(args.args[0] if args.args else ".", args)
+    if not args.args:
+        raise UsageError("explain needs a QUERY: a title substring, a key or file:line (or --all)")
+    if len(args.args) == 1 and (Path(args.args[0]) / ".context").is_dir():
+        raise UsageError(f"the QUERY is missing: ctxtui explain {args.args[0]} QUERY "
+                         "(a title substring, a key or file:line), or --all")
     project, query = (args.args if len(args.args) == 2 else [".", args.args[0]])
     _, packer, budget = load_packer(project, args)
     plan = packer.plan(budget)
@@ -43,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"  … and {len(matches) - 20} more", file=sys.stderr)
         return 1
     outcome = matches[0]
-    threshold = thresholds(packer).get(outcome.entry.key)
+    threshold = thresholds(packer, max_seconds=args.max_seconds).get(outcome.entry.key)
     if args.format == "json":
         # ASCII escapes: valid JSON even when the inputs held invalid UTF-8 (lone surrogates).
         print(json.dumps(outcome_json(outcome, threshold, budget), indent=2, ensure_ascii=True))
@@ -56,6 +66,10 @@ def run(args: argparse.Namespace) -> int:
         f"  fate:    {outcome.fate.value} at budget {budget:,} ({outcome.reason.value})",
         f"  why:     {clean_line(describe(outcome))}",
     ]
+    if outcome.blocked_by:
+        blocker = plan.outcome(outcome.blocked_by)
+        if blocker is not None:
+            lines.append(f"  blocked by: {clean_line(blocker.entry.title)} ({clean_line(blocker.entry.source)})")
     if outcome.score is not None:
         s = outcome.score
         age = "unparsable date" if s.age_days is None else f"{s.age_days} days"
@@ -85,5 +99,23 @@ def outcome_json(outcome: Outcome, threshold: Threshold | None, budget: int) -> 
     if threshold is not None:
         data["thresholds"] = {"full_at": threshold.full_at, "any_at": threshold.any_at,
                               "monotone": threshold.monotone,
-                              "full_ranges": threshold.full_ranges, "any_ranges": threshold.any_ranges}
+                              "full_ranges": threshold.full_ranges, "any_ranges": threshold.any_ranges,
+                              "scanned_to": threshold.scanned_to}
     return data
+
+
+def explain_all(project: str, args: argparse.Namespace) -> int:
+    """Every candidate's fate, reason, numbers and thresholds (JSON for scripts; a table otherwise)."""
+    _, packer, budget = load_packer(project, args)
+    plan = packer.plan(budget)
+    found = thresholds(packer, max_seconds=args.max_seconds)
+    if args.format == "json":
+        print(json.dumps({"packer": packer.name, "budget": budget,
+                          "scanned_to": next((t.scanned_to for t in found.values()), None),
+                          "entries": [outcome_json(o, found.get(o.entry.key), budget) for o in plan.outcomes]},
+                         indent=2, ensure_ascii=True))
+        return 0
+    for o in plan.outcomes:
+        print(f"{o.fate.value:<10} {o.entry.section:<12} {o.entry.tokens:>6,}  {clean_line(o.entry.title)[:60]:<60}  "
+              f"{clean_line(o.entry.source)}")
+    return 0

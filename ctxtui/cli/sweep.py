@@ -16,11 +16,26 @@ def run(args: argparse.Namespace) -> int:
     if args.stop < args.start:
         raise UsageError("--to must not be below --from")
     _, packer, _ = load_packer(args.project, args)
-    rows = sweep(packer, range(args.start, args.stop + 1, args.step))
+    rows = sweep(packer, range(args.start, args.stop + 1, args.step), by_section=args.by_section)
     if args.format == "json":
-        print(json.dumps([dataclasses.asdict(row) for row in rows], indent=2))
+        out = []
+        for row in rows:
+            data = dataclasses.asdict(row)
+            if args.by_section:
+                data["sections"] = {name: dict(zip(("included", "summarized", "dropped"), counts, strict=True))
+                                    for name, counts in row.sections.items()}
+            else:
+                del data["sections"]
+            out.append(data)
+        print(json.dumps(out, indent=2))
         return 0
-    print(f"{'budget':>9} {'used':>9} {'included':>9} {'summarized':>11} {'dropped':>8}")
+    names = list(rows[0].sections) if rows and args.by_section else []
+    header = f"{'budget':>9} {'used':>9} {'included':>9} {'summarized':>11} {'dropped':>8}"
+    print(header + "".join(f"  {name[:11]:>11}" for name in names))
     for row in rows:
-        print(f"{row.budget:>9,} {row.tokens_used:>9,} {row.included:>9} {row.summarized:>11} {row.dropped:>8}")
+        line = f"{row.budget:>9,} {row.tokens_used:>9,} {row.included:>9} {row.summarized:>11} {row.dropped:>8}"
+        line += "".join(f"  {'%d/%d/%d' % row.sections[name]:>11}" for name in names)
+        print(line)
+    if names:
+        print("per section: in full / title only / dropped")
     return 0

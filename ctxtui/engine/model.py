@@ -204,6 +204,16 @@ class Plan:
             self._by_key = {outcome.entry.key: outcome for outcome in self.outcomes}
         return self._by_key.get(key)
 
+    @property
+    def unbudgeted(self) -> int:
+        """Tokens the packer adds after the budget was applied (ctx's "Also Noted" titles)."""
+        return sum(bucket.summarized for bucket in self.buckets)
+
+    @property
+    def budgeted(self) -> int:
+        """The tokens the budget governs: what "over budget" should be measured on."""
+        return self.tokens_used - self.unbudgeted
+
     def counts(self) -> dict[str, int]:
         """Entries per fate."""
         counts = {fate.value: 0 for fate in Fate}

@@ -8,8 +8,8 @@ from ctxtui.engine.sources.ctxrc import DEFAULT_BUDGET, read_ctxrc, resolve_budg
 def test_precedence(tmp_path):
     (tmp_path / ".ctxrc").write_text("token_budget: 5000\n")
     config = read_ctxrc(tmp_path)
-    assert resolve_budget(100, {"CTX_TOKEN_BUDGET": "200"}, config)[:2] == (100, "command line")
-    assert resolve_budget(None, {"CTX_TOKEN_BUDGET": "200"}, config)[:2] == (200, "CTX_TOKEN_BUDGET")
+    assert resolve_budget(100, {"CTX_TOKEN_BUDGET": "200"}, config)[:2] == (100, "flag")
+    assert resolve_budget(None, {"CTX_TOKEN_BUDGET": "200"}, config)[:2] == (200, "environment")
     assert resolve_budget(None, {}, config)[:2] == (5000, ".ctxrc")
     assert resolve_budget(None, {}, read_ctxrc(tmp_path / "none"))[:2] == (DEFAULT_BUDGET, "default")
 

@@ -83,8 +83,8 @@ def test_ctxrc_percentages_count_only_in_0_8_1(tmp_path):
     root = write_context(tmp_path, {"TASKS.md": "# Tasks\n\n- [ ] One task\n", "DECISIONS.md": DECISIONS})
     (root / ".ctxrc").write_text("task_budget_pct: 0\nconvention_budget_pct: 0.5\n")
     old, new = packers(root)
-    assert (new.knobs.task_pct, new.knobs.convention_pct) == (0.0, 0.5)
-    assert (old.knobs.task_pct, old.knobs.convention_pct) == (0.40, 0.20)
+    assert (new.settings.task_pct, new.settings.convention_pct) == (0.0, 0.5)
+    assert (old.settings.task_pct, old.settings.convention_pct) == (0.40, 0.20)
     plan = new.plan(4000)
     assert plan.state.task_cap == 0
     task = next(o for o in plan.outcomes if o.entry.section == "tasks")

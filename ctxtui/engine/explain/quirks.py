@@ -56,7 +56,7 @@ def find_quirks(engine: CtxPacker, plan: Plan) -> list[Quirk]:
     found: list[Quirk] = []
 
     def add(number: int, title: str, detail: str, count: int) -> None:
-        if count:
+        if count and number:
             found.append(Quirk(number, title, detail, count))
 
     rules = len(parsed.constitution_candidates)
@@ -100,7 +100,7 @@ def find_quirks(engine: CtxPacker, plan: Plan) -> list[Quirk]:
             f"{len(packet.summaries)} entries are titles only while their sections got all the tokens they asked for",
             len(packet.summaries))
 
-    add(7, "Absolute read-order paths",
+    add(7 if engine.version.absolute_paths else 0, "Absolute read-order paths",
         f"the {len(packet.read_order)} read-order paths cost {estimate_list(packet.read_order):,} tokens "
         "and change with the project's location",
         len(packet.read_order))
@@ -110,13 +110,32 @@ def find_quirks(engine: CtxPacker, plan: Plan) -> list[Quirk]:
     add(8, "Undetected superseded entries",
         _count(status, "entry says", "entries say") + " **Status**: Superseded but still ranks normally", status)
 
-    if parsed.files.steering_error is not None:
+    if parsed.files.steering_error is not None and engine.version.steering:
         add(9, "All steering disabled", f"{parsed.files.steering_error}", len(parsed.steering) or 1)
 
     odd_headers = sum(1 for e in [*parsed.decisions, *parsed.learnings] if not e.text.startswith("## ["))
     add(10, "Odd entry headers", _count(odd_headers, "entry starts", "entries start") + " at a `### [...]` or mid-line header",
         odd_headers)
+
+    saturated, ranked = relevance_saturation(engine, plan)
+    if ranked >= 2 and saturated >= SATURATION_SHARE * ranked:
+        add(11, "Relevance saturates",
+            f"{saturated:,} of {ranked:,} ranked entries match 3 or more task keywords, the most relevance counts: "
+            "among them only recency differs, and equal scores keep file order", saturated)
     return found
+
+
+SATURATION_SHARE = 0.75  # "most" ranked entries at relevance 1.0
+
+
+def relevance_saturation(engine: CtxPacker, plan: Plan) -> tuple[int, int]:
+    """(entries at relevance 1.0, entries ranked) among the active decisions, learnings and memories."""
+    state = plan.state
+    if state.stopped_after is not None and state.stopped_after <= 3:
+        return 0, 0
+    breakdowns = engine.breakdowns(state.task_count)
+    ranked = [b for b in breakdowns if b.rank]
+    return sum(1 for b in ranked if b.relevance >= 1.0 and not b.superseded), len(ranked)
 
 
 def _count(n: int, one: str, many: str) -> str:

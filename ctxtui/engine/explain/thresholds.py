@@ -25,7 +25,7 @@ class Stretch:
     start: int
     end: int | None
     fates: bytearray
-    plan: Plan
+    plan: Plan | None  # kept for the last stretch only: at 10,000 entries every plan would cost gigabytes
 
 
 class ScanStopped(Exception):
@@ -36,14 +36,16 @@ def budget_stretches(packer: Packer, start: int = 0, stop: int | None = None,
                      should_stop: Callable[[], bool] | None = None, _into: list[Stretch] | None = None) -> list[Stretch]:
     """Every budget stretch from `start` on (to `stop`, or until nothing changes).
 
-    `should_stop` is polled every 64 stretches; when it returns True the scan
+    `should_stop` is polled every 64 plans; when it returns True the scan
     ends early and the last stretch's `end` is None-free: it is the budget the
     scan reached, so callers can tell a complete scan from a cut one.
     """
     stretches: list[Stretch] = [] if _into is None else _into
     budget = start
+    planned = 0
     while True:
-        if should_stop is not None and len(stretches) % 64 == 63 and should_stop():
+        planned += 1
+        if should_stop is not None and planned % 64 == 0 and stretches and should_stop():
             stretches[-1].end = budget
             raise ScanStopped(budget)
         plan = packer.plan(budget)
@@ -54,6 +56,7 @@ def budget_stretches(packer: Packer, start: int = 0, stop: int | None = None,
         else:
             if stretches:
                 stretches[-1].end = budget
+                stretches[-1].plan = None
             stretches.append(Stretch(budget, following, fates, plan))
         if following is None or (stop is not None and following > stop):
             return stretches

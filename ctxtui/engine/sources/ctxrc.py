@@ -40,10 +40,15 @@ def read_ctxrc(project: Path) -> CtxConfig:
         return CtxConfig()
     except OSError as exc:
         return CtxConfig(problems=(Problem(".ctxrc", f"cannot read: {exc.strerror or exc}"),))
+    return parse_ctxrc(raw.decode("utf-8", "replace"))
+
+
+def parse_ctxrc(text: str) -> CtxConfig:
+    """`.ctxrc` text as ctx reads it."""
     import yaml  # lazily: most projects have no .ctxrc, and the import is slow
 
     try:
-        data = yaml.safe_load(raw.decode("utf-8", "replace")) or {}
+        data = yaml.safe_load(text) or {}
     except yaml.YAMLError as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else "parse error"
         return CtxConfig(problems=(Problem(".ctxrc", f"invalid YAML, ignored: {first}"),))
@@ -80,11 +85,11 @@ def resolve_budget(explicit: int | None, env: Mapping[str, str], config: CtxConf
     """The budget to use, where it came from, and any ignored setting."""
     problems: list[Problem] = []
     if explicit is not None:
-        return explicit, "command line", problems
+        return explicit, "flag", problems
     raw = env.get(BUDGET_ENV)
     if raw is not None and raw.strip():
         try:
-            return int(raw.strip()), BUDGET_ENV, problems
+            return int(raw.strip()), "environment", problems
         except ValueError:
             problems.append(Problem(BUDGET_ENV, f"is not an integer ({raw!r}): ignored"))
     if config.token_budget is not None:

@@ -32,7 +32,7 @@ from ctxtui.engine.model import (
     ScoreBreakdown,
     ShareFit,
 )
-from ctxtui.engine.packers.base import INCLUDED, SUMMARIZED, Packer
+from ctxtui.engine.packers.base import INCLUDED, SUMMARIZED, Knob, Packer
 from ctxtui.engine.packers.ctx.budget import (
     DEFAULT_CONVENTION_PCT,
     DEFAULT_TASK_PCT,
@@ -95,8 +95,8 @@ class CtxPacker(Packer):
         self.parsed = parsed
         self.now = now if now.tzinfo else now.replace(tzinfo=timezone.utc)
         if not version.ctxrc_percentages:
-            knobs = replace(knobs, task_pct=DEFAULT_TASK_PCT, convention_pct=DEFAULT_CONVENTION_PCT)
-        self.knobs = knobs
+            knobs = replace(knobs, task_pct=DEFAULT_TASK_PCT, convention_pct=DEFAULT_CONVENTION_PCT, sources=())
+        self.settings = knobs
         self.generated = rfc3339_utc(self.now)
         if version.absolute_paths:
             self.read_order = [go_join(root_path, ".context", name) for name in parsed.read_order_names]
@@ -142,6 +142,10 @@ class CtxPacker(Packer):
         self.skill = _skill_entry(skill, cost) if skill is not None and version.steering else None
         self._candidates: list[Entry] | None = None
 
+    def knobs(self) -> tuple[Knob, ...]:
+        """The settings this version honours, with their values and sources."""
+        return self.settings.describe(self.name)
+
     # -- ranking -------------------------------------------------------------
 
     def ranking(self, task_count: int) -> dict[str, list[int]]:
@@ -182,7 +186,7 @@ class CtxPacker(Packer):
         # Tiers 2 and 3 follow the same rule: a share of the whole budget, capped by what is left.
         clamp = self.version.clamp_caps
         state.task_cap, state.task_count, state.task_forced, state.task_tokens = _prefix_tier(
-            budget, self.knobs.task_pct, remaining if clamp else None, self.task_cum)
+            budget, self.settings.task_pct, remaining if clamp else None, self.task_cum)
         remaining -= state.task_tokens
         state.remaining_before_conventions = remaining
         if remaining <= 0:
@@ -191,7 +195,7 @@ class CtxPacker(Packer):
             return state
 
         state.convention_cap, state.convention_count, state.convention_forced, state.convention_tokens = (
-            _prefix_tier(budget, self.knobs.convention_pct, remaining if clamp else None, self.convention_cum))
+            _prefix_tier(budget, self.settings.convention_pct, remaining if clamp else None, self.convention_cum))
         remaining -= state.convention_tokens
         state.remaining_before_scored = remaining
         if remaining <= 0:
@@ -347,14 +351,14 @@ class CtxPacker(Packer):
         out += _prefix_outcomes(
             self.tasks, 2, reached=stop > 1, cap=state.task_cap, count=state.task_count,
             forced=state.task_forced, cumulative=self.task_cum,
-            base=PrefixFit(budget=budget, pct=self.knobs.task_pct, pct_cap=pct_cap(budget, self.knobs.task_pct),
+            base=PrefixFit(budget=budget, pct=self.settings.task_pct, pct_cap=pct_cap(budget, self.settings.task_pct),
                            remaining=budget - self.tier1),
         )
         out += _prefix_outcomes(
             self.conventions, 3, reached=stop > 2, cap=state.convention_cap, count=state.convention_count,
             forced=state.convention_forced, cumulative=self.convention_cum,
-            base=PrefixFit(budget=budget, pct=self.knobs.convention_pct,
-                           pct_cap=pct_cap(budget, self.knobs.convention_pct),
+            base=PrefixFit(budget=budget, pct=self.settings.convention_pct,
+                           pct_cap=pct_cap(budget, self.settings.convention_pct),
                            remaining=state.remaining_before_conventions),
         )
         for entry in parsed.conventions_skipped:

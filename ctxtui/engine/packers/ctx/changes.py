@@ -53,7 +53,7 @@ def next_change(packer: CtxPacker, state: CtxState) -> int | None:
                 # 0.8.1 clamps the cap to what is left, so the item must also fit that.
                 candidates.append(max(by_pct, need + offset) if packer.version.clamp_caps else by_pct)
 
-    policy = packer.knobs
+    policy = packer.settings
     prefix_candidate(packer.task_cum, state.task_count, policy.task_pct, t1)
     if state.stopped_after == 2:
         candidates.append(t1 + state.task_tokens + 1)

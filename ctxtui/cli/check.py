@@ -1,0 +1,42 @@
+"""`ctxtui check`: a budget guard for CI — exit 1 when the rendered packet costs more than --max-tokens.
+
+The packet is built as the tool builds it (ctx's estimate decides what goes
+in); `--tokenizer` chooses what counts the rendered text: ctx's estimate of
+the whole text, or a real vocabulary (o200k_base, cl100k_base), which is what
+a model bills.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+
+from ctxtui.cli.common import UsageError, load_packer
+from ctxtui.engine.text.tokens import estimate
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.max_tokens < 0:
+        raise UsageError("--max-tokens must not be negative")
+    counting = args.tokenizer
+    building = copy.copy(args)
+    building.tokenizer = "ctx"
+    _, packer, budget = load_packer(args.project, building)
+    if args.format not in packer.formats:
+        raise UsageError(f"--format {args.format}: the {packer.name} packet is printed as {' or '.join(packer.formats)}")
+    text = packer.plan(budget).render(args.format)
+    if counting == "ctx":
+        tokens = estimate(text)
+    else:
+        from ctxtui.engine.text.tokenizers import TokenizerUnavailable, get_tokenizer
+
+        try:
+            tokens = get_tokenizer(counting).count(text)
+        except TokenizerUnavailable as exc:
+            raise UsageError(str(exc)) from None
+    what = f"{packer.name} packet at budget {budget:,}: {tokens:,} tokens ({counting})"
+    if tokens > args.max_tokens:
+        print(f"{what} > {args.max_tokens:,}: over by {tokens - args.max_tokens:,}")
+        return 1
+    print(f"{what} ≤ {args.max_tokens:,}: ok")
+    return 0

@@ -9,9 +9,10 @@ from pathlib import Path
 from typing import Any
 
 from ctxtui.cli.common import UsageError, load_packer
+from ctxtui.engine.explain.advice import advise, describe_advice
 from ctxtui.engine.explain.reasons import describe, describe_threshold
 from ctxtui.engine.explain.thresholds import Threshold, thresholds
-from ctxtui.engine.model import Outcome, Plan, numbers_dict
+from ctxtui.engine.model import Fate, Outcome, Plan, numbers_dict
 from ctxtui.safe_text import clean_line
 
 
@@ -55,8 +56,12 @@ def run(args: argparse.Namespace) -> int:
     outcome = matches[0]
     threshold = thresholds(packer, max_seconds=args.max_seconds).get(outcome.entry.key)
     if args.format == "json":
+        data = outcome_json(outcome, threshold, budget)
+        data["advice"] = {goal: [{"kind": a.kind, "text": a.text} for a in advise(packer, budget, outcome.entry.key,
+                                                                                   threshold, goal)]
+                          for goal in ("full", "any")}
         # ASCII escapes: valid JSON even when the inputs held invalid UTF-8 (lone surrogates).
-        print(json.dumps(outcome_json(outcome, threshold, budget), indent=2, ensure_ascii=True))
+        print(json.dumps(data, indent=2, ensure_ascii=True))
         return 0
     entry = outcome.entry
     lines = [
@@ -79,6 +84,12 @@ def run(args: argparse.Namespace) -> int:
         lines.append(f"  matched: {clean_line(', '.join(s.matched_keywords)) or '(no task keyword)'}")
     if threshold is not None:
         lines.append(f"  budgets: {describe_threshold(threshold)}")
+    for goal in ("full", "any"):
+        if goal == "any" and outcome.fate is not Fate.DROPPED:
+            continue
+        moves = advise(packer, budget, outcome.entry.key, threshold, goal)
+        if moves:
+            lines.append(f"  advice:  {clean_line(describe_advice(moves, goal))}")
     print("\n".join(lines))
     return 0
 

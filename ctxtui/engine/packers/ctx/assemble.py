@@ -86,6 +86,8 @@ class CtxPacker(Packer):
         count: Callable[[str], int] | None = None,
         skill: SkillFile | None = None,
     ):
+        self._made_with = dict(parsed=parsed, now=now, root_path=root_path, version=version, context_dir=context_dir,
+                               knobs=knobs, memories=memories, count=count, skill=skill)
         if count is not None:
             parsed, memories = _recost(parsed, list(memories), count)
         self.version = version
@@ -145,6 +147,10 @@ class CtxPacker(Packer):
     def knobs(self) -> tuple[Knob, ...]:
         """The settings this version honours, with their values and sources."""
         return self.settings.describe(self.name)
+
+    def rebuilt(self, **changes: Any) -> CtxPacker:
+        """The same packer with some of its inputs changed (parsed, memories, knobs...): what-if questions."""
+        return CtxPacker(**{**self._made_with, **changes})
 
     # -- ranking -------------------------------------------------------------
 

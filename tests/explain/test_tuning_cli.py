@@ -1,0 +1,77 @@
+"""The tuning loop from the command line: --set, tune, diff, coverage, sweep --by-section, explain --all, check."""
+
+from __future__ import annotations
+
+import json
+
+from ctxtui.cli import main
+from tests.conftest import write_context
+
+TASKS = "# Tasks\n\n" + "".join(f"- [ ] Task {i} about the parser and the budget\n" for i in range(12))
+DECISIONS = "# Decisions\n\n" + "".join(
+    f"## [2026-11-0{i + 1}-120000] Decision {i}\n\nWe chose option {i} for the parser because it is simple.\n\n"
+    for i in range(6))
+
+
+def project(tmp_path):
+    return write_context(tmp_path / "p", {"TASKS.md": TASKS, "DECISIONS.md": DECISIONS,
+                                          "CONSTITUTION.md": "# Constitution\n"})
+
+
+def test_set_changes_the_packet_for_this_run_only(tmp_path, capsys):
+    root = project(tmp_path)
+    main(["pack", str(root), "--format", "json", "--budget", "400"])
+    base = json.loads(capsys.readouterr().out)
+    main(["pack", str(root), "--format", "json", "--budget", "400", "--set", "task_budget_pct=0.1"])
+    tuned = json.loads(capsys.readouterr().out)
+    assert len(tuned["tasks"]) < len(base["tasks"])
+    assert not (root / ".ctxrc").exists()
+
+
+def test_tune_shows_a_diff_and_writes_only_with_write(tmp_path, capsys):
+    root = project(tmp_path)
+    (root / ".ctxrc").write_text("# mine\nunknown_key: 1\n")
+    assert main(["tune", str(root), "--set", "task_budget_pct=0.25"]) == 0
+    out = capsys.readouterr().out
+    assert "+task_budget_pct: 0.25" in out and "not written" in out
+    assert (root / ".ctxrc").read_text() == "# mine\nunknown_key: 1\n"
+    assert main(["tune", str(root), "--set", "task_budget_pct=0.25", "--write"]) == 0
+    assert (root / ".ctxrc").read_text() == "# mine\nunknown_key: 1\ntask_budget_pct: 0.25\n"
+    assert (root / ".ctxrc.bak").read_text() == "# mine\nunknown_key: 1\n"
+    assert sorted(p.name for p in root.iterdir()) == [".context", ".ctxrc", ".ctxrc.bak"]
+    capsys.readouterr()
+    main(["pack", str(root), "--format", "json", "--budget", "400"])
+    tuned = json.loads(capsys.readouterr().out)
+    main(["pack", str(root), "--format", "json", "--budget", "400", "--set", "task_budget_pct=0.25"])
+    assert tuned["tasks"] == json.loads(capsys.readouterr().out)["tasks"]
+
+
+def test_diff_json_lists_changes_and_tokens(tmp_path, capsys):
+    root = project(tmp_path)
+    assert main(["diff", str(root), "--budget", "600", "--against", "300", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["changed"] and {"key", "title", "section", "from", "to"} <= set(data["changed"][0])
+    assert data["tokens"]["used"]["delta"] == data["tokens"]["used"]["to"] - data["tokens"]["used"]["from"]
+
+
+def test_coverage_and_sweep_by_section(tmp_path, capsys):
+    root = project(tmp_path)
+    assert main(["coverage", str(root), "--budget", "300", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    sections = {s["section"]: s for s in data["sections"]}
+    assert sections["tasks"]["can_be_full"] == 12 and data["settles_at"] is not None
+    assert main(["sweep", str(root), "--from", "0", "--to", "600", "--step", "300", "--by-section",
+                 "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert set(rows[0]["sections"]["tasks"]) == {"included", "summarized", "dropped"}
+
+
+def test_explain_all_and_check(tmp_path, capsys):
+    root = project(tmp_path)
+    assert main(["explain", str(root), "--all", "--format", "json", "--budget", "300"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert len(data["entries"]) == 12 + 6
+    assert {"key", "title", "section", "source", "fate", "reason", "numbers", "thresholds"} <= set(data["entries"][0])
+    assert main(["check", str(root), "--budget", "300", "--max-tokens", "100000"]) == 0
+    assert main(["check", str(root), "--budget", "300", "--max-tokens", "10"]) == 1
+    assert "over by" in capsys.readouterr().out

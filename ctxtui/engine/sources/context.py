@@ -31,8 +31,9 @@ READ_ORDER = (
 )
 
 # Files larger than this are not read: ctx would, but a 2 GB LEARNINGS.md would
-# take the app down with it. Far above any real context file.
-MAX_FILE_BYTES = 64 * 1024 * 1024
+# take the app down with it. Far above any real context file (ctx reads a
+# 64 MiB one like any other, so this must be well above that).
+MAX_FILE_BYTES = 512 * 1024 * 1024
 CONVENTION_SCAN_LIMIT = 1000
 STEERING_TOMBSTONE = "<!-- remove this after you edit the steering file !-->"
 
@@ -184,6 +185,62 @@ def read_context_files(project: Path, label: str = ".context") -> ContextFiles:
     return files
 
 
+class NotRegularFile(OSError):
+    """The path is a FIFO, a device, a socket or a directory: reading it could block or never end."""
+
+
+class FileTooBig(OSError):
+    """Over MAX_FILE_BYTES."""
+
+
+def kind_of(mode: int) -> str:
+    """A file type in words."""
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISLNK(mode):
+        return "a symbolic link"
+    return "not a regular file"
+
+
+def read_bytes_safely(path: Path, *, follow_symlinks: bool = False, limit: int | None = None) -> bytes:
+    """A regular file's bytes, never blocking and never reading without end.
+
+    Opened with O_NONBLOCK (a FIFO swapped in after a stat cannot block the
+    open) and, unless asked, O_NOFOLLOW; the open file must be regular, and
+    at most `limit` (default MAX_FILE_BYTES) bytes are read.
+    """
+    limit = MAX_FILE_BYTES if limit is None else limit
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    if not follow_symlinks:
+        flags |= getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(path, flags)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise NotRegularFile(f"is {kind_of(info.st_mode)}, not a regular file")
+        if info.st_size > limit:
+            raise FileTooBig(f"is {info.st_size:,} bytes, over the {limit:,}-byte limit")
+        chunks = []
+        total = 0
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                break
+            total += len(chunk)
+            if total > limit:
+                raise FileTooBig(f"grew past the {limit:,}-byte limit while being read")
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
 def _read_regular(path: Path, label: str, problems: list[Problem]) -> str | None:
     """The file's text, or None (with a Problem) when ctx would not or we cannot read it."""
     try:
@@ -197,17 +254,19 @@ def _read_regular(path: Path, label: str, problems: list[Problem]) -> str | None
     if stat.S_ISLNK(info.st_mode):
         problems.append(Problem(label, "is a symbolic link: ctx reads only regular files, so it is skipped"))
         return None
-    if not stat.S_ISREG(info.st_mode):
+    if stat.S_ISDIR(info.st_mode):
+        problems.append(Problem(label, "is a directory: ctx skips it"))
         return None
-    if info.st_size > MAX_FILE_BYTES:
-        problems.append(
-            Problem(label, f"is {info.st_size:,} bytes, over the {MAX_FILE_BYTES:,}-byte limit: not read")
-        )
+    if not stat.S_ISREG(info.st_mode):
+        problems.append(Problem(label, f"is {kind_of(info.st_mode)}: ctx would wait on it for ever; ctxtui skips it"))
         return None
     try:
-        data = path.read_bytes()
+        data = read_bytes_safely(path)
     except FileNotFoundError:
         problems.append(Problem(label, "vanished while being read"))
+        return None
+    except (NotRegularFile, FileTooBig) as exc:
+        problems.append(Problem(label, f"{exc}: not read"))
         return None
     except OSError as exc:
         problems.append(Problem(label, f"cannot read: {exc.strerror or exc}"))
@@ -236,6 +295,80 @@ def is_effectively_empty(text: str) -> bool:
     return True
 
 
+_WS = frozenset("\t\n\f\r ")
+
+
+class CheckboxMatch:
+    """One match of ctx's checkbox pattern: the box and group 3 (the text), with its offset."""
+
+    __slots__ = ("box", "start", "text")
+
+    def __init__(self, box: str, start: int, text: str) -> None:
+        self.box, self.start, self.text = box, start, text
+
+
+def checkbox_lines(text: str) -> list[CheckboxMatch]:
+    """Every match of `TASK_PATTERN` in `text`, found in linear time.
+
+    Python's backtracking engine is quadratic on this pattern when lines are
+    blank (each line start scans every following blank line before failing:
+    48 s on a 100 KB file); Go's RE2 is linear. This walks the text once and
+    returns exactly what the pattern matches (a property test compares them):
+
+    - a match starts at a line start; the leading run of whitespace (newlines
+      included) is maximal, because the `-` that must follow is not whitespace —
+      so when the character after the run is not `-`, no line start inside the
+      run can match either, and the scan jumps past it;
+    - after `-` and another maximal whitespace run comes `[`, then `x`, a space
+      or nothing, then `]`;
+    - then a whitespace run and at least one character up to the end of the
+      line; when the run reaches the end of the text, the pattern backtracks to
+      its last character that is not a newline (a bare `- [ ]` at the very end
+      keeps a lone space or tab as its text).
+    """
+    found: list[CheckboxMatch] = []
+    n = len(text)
+    ws = _WS
+    start = 0
+    while start < n:
+        p = start
+        while p < n and text[p] in ws:
+            p += 1
+        first = p  # every line start in [start, first] scans the same from here: they all fail or none does
+        if p < n and text[p] == "-":
+            p += 1
+            while p < n and text[p] in ws:
+                p += 1
+            if p < n and text[p] == "[":
+                p += 1
+                box = None
+                if p + 1 < n and text[p] in "x " and text[p + 1] == "]":
+                    box, p = text[p], p + 2
+                elif p < n and text[p] == "]":
+                    box, p = "", p + 1
+                if box is not None:
+                    run = p
+                    while p < n and text[p] in ws:
+                        p += 1
+                    if p < n:
+                        end = text.find("\n", p)
+                        end = n if end < 0 else end
+                        found.append(CheckboxMatch(box, p, text[p:end]))
+                        start = end + 1
+                        continue
+                    r = n - 1
+                    while r >= run and text[r] == "\n":
+                        r -= 1
+                    if r >= run:
+                        found.append(CheckboxMatch(box, r, text[r]))
+                        break
+        following = text.find("\n", first)
+        if following < 0:
+            break
+        start = following + 1
+    return found
+
+
 class LineNumbers:
     """Offset → 1-based line number, without rescanning the text for every match."""
 
@@ -260,11 +393,11 @@ def parse_tasks(text: str, path: str = ".context/TASKS.md") -> list[Entry]:
     """Pending tasks: every checkbox line whose box is not exactly "x" (quirk 3)."""
     tasks: list[Entry] = []
     line_of = LineNumbers(text)
-    for match in TASK_PATTERN.finditer(text):
-        if match.group(2) == "x":
+    for match in checkbox_lines(text):
+        if match.box == "x":
             continue
-        line = f"- [ ] {go_trim(match.group(3))}"
-        number = line_of(match.start(3))
+        line = f"- [ ] {go_trim(match.text)}"
+        number = line_of(match.start)
         tasks.append(
             Entry(
                 key=f"tasks:{path}:{number}",
@@ -310,9 +443,9 @@ def parse_constitution(text: str | None, path: str = ".context/CONSTITUTION.md")
         parsed.append(go_trim(match.group(3)))
     candidates = []
     line_of = LineNumbers(text)
-    for found in TASK_PATTERN.finditer(text):
-        rule = go_trim(found.group(3))
-        number = line_of(found.start(3))
+    for found in checkbox_lines(text):
+        rule = go_trim(found.text)
+        number = line_of(found.start)
         candidates.append(
             Entry(
                 key=f"constitution:{path}:{number}",
@@ -468,11 +601,22 @@ def _read_steering(directory: Path, files: ContextFiles) -> None:
         return
     for name in names:
         path = directory / name
-        if not name.endswith(".md") or path.is_dir():
+        if not name.endswith(".md"):
             continue
+        try:
+            if stat.S_ISDIR(os.lstat(path).st_mode):
+                continue  # ctx skips directories (a symbolic link to one is read, and fails)
+        except OSError:
+            pass
         label = f"{files.label}/steering/{name}"
         try:
-            data = path.read_bytes()
+            data = read_bytes_safely(path, follow_symlinks=True)
+        except (NotRegularFile, FileTooBig) as exc:
+            why = f"{exc}: ctx would fail or never finish reading it; ctxtui reads no steering, as ctx does on an error"
+            error = Problem(label, why)
+            files.problems.append(error)
+            files.steering_error = files.steering_error or error
+            continue
         except OSError as exc:
             error = Problem(label, f"cannot read: {exc.strerror or exc}; ctx then includes no steering at all")
             files.problems.append(error)

@@ -14,8 +14,10 @@ reports other connections' commits through it.
 
 from __future__ import annotations
 
+import errno
 import os
 import sqlite3
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -79,15 +81,32 @@ def signature(path: str | Path) -> FileSignature | None:
 
 
 def check_header(path: str | Path) -> bytes:
-    """The 100-byte SQLite header, after ruling out a missing, empty or foreign file."""
+    """The 100-byte SQLite header, after ruling out a missing, empty, foreign or non-regular file.
+
+    A FIFO or a device is refused before it is opened (reading one would
+    block or never end); the open itself never blocks either.
+    """
     p = Path(path)
-    if not p.exists():
-        raise MemorySourceError(str(path), "no such file", MISSING)
-    if p.is_dir():
-        raise MemorySourceError(str(path), "is a directory, not a database file", UNREADABLE)
     try:
-        with open(p, "rb") as handle:
-            header = handle.read(100)
+        info = os.stat(p)
+    except FileNotFoundError:
+        why = "is a symbolic link to a file that does not exist" if os.path.islink(p) else "no such file"
+        raise MemorySourceError(str(path), why, MISSING) from None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise MemorySourceError(str(path), "is a symbolic link loop", UNREADABLE) from None
+        raise MemorySourceError(str(path), f"cannot read: {exc.strerror or exc}", UNREADABLE) from exc
+    if stat.S_ISDIR(info.st_mode):
+        raise MemorySourceError(str(path), "is a directory, not a database file", UNREADABLE)
+    if not stat.S_ISREG(info.st_mode):
+        kind = "a FIFO (named pipe)" if stat.S_ISFIFO(info.st_mode) else "a device or socket"
+        raise MemorySourceError(str(path), f"is {kind}, not a database file", UNREADABLE)
+    try:
+        fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+        try:
+            header = os.read(fd, 100)
+        finally:
+            os.close(fd)
     except OSError as exc:
         raise MemorySourceError(str(path), f"cannot read: {exc.strerror or exc}", UNREADABLE) from exc
     if not header:

@@ -112,8 +112,12 @@ def check_target(path: str | os.PathLike[str], *, context_dirs: Iterable[Path] =
             target = given.resolve(strict=True)
         except FileNotFoundError:
             raise WriteRefused(f"{label}: is a symbolic link to a file that does not exist") from None
-        except (OSError, RuntimeError):
-            raise WriteRefused(f"{label}: is a symbolic link that cannot be followed") from None
+        except RuntimeError:
+            raise WriteRefused(f"{label}: is a symbolic link loop") from None
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                raise WriteRefused(f"{label}: is a symbolic link loop") from None
+            raise WriteRefused(f"{label}: is a symbolic link that cannot be followed ({os_error_words(exc)})") from None
     allowed_in_context = database and target.suffix.lower() in DATABASE_SUFFIXES
     if not allowed_in_context and (_inside_context(given) or _inside_context(target)):
         raise WriteRefused(f"{label}: is inside a .context/ folder, the agent's source of truth; "

@@ -48,33 +48,42 @@ PACKER_HELP = ("which packet to reproduce: ctx-0.8.1 (ctx's main), ctx-0.8.0 (th
                "default: the version of the ctx on PATH, else ctx-0.8.1")
 
 
-def add_source_args(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--packer", choices=PACKERS, help=PACKER_HELP)
+def add_source_args(parser: argparse.ArgumentParser, *, budget: bool = True, tokenizer: bool = True) -> None:
+    """The options every packet-building command shares: which packer, which inputs, which settings."""
+    parser.add_argument("--packer", choices=PACKERS, metavar="NAME", help=PACKER_HELP)
+    if budget:
+        parser.add_argument("--budget", type=int, help="token budget (default: $CTX_TOKEN_BUDGET, .ctxrc token_budget, "
+                                                       "8000; shabka and cortex: 2000)")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="settings",
+                        help="override a setting for this run (repeatable): task_budget_pct, convention_budget_pct, "
+                             "tool (ctx 0.8.1), token_budget; `ctxtui tune` saves them to .ctxrc")
+    parser.add_argument("--now", help="pin the clock, ISO 8601, e.g. 2026-11-21T23:56:08Z (default: the current time)")
+    parser.add_argument("--root-path", metavar="PATH",
+                        help="the project path ctx 0.8.1 prints under 'Read These Files' (default: the project's "
+                             "absolute path)")
     parser.add_argument("--skill", metavar="NAME",
-                        help="ctx 0.8.1's tier 7: add .context/skills/NAME/SKILL.md whole if it fits "
-                             "(tier 8, the ctx Hub, needs a hub server and is not modelled)")
+                        help="ctx 0.8.1's tier 7: add .context/skills/NAME/SKILL.md whole if it fits (tier 8, the "
+                             "ctx Hub, needs a hub server and is not modelled)")
     parser.add_argument("--context-dir", metavar="DIR",
                         help="ctx 0.8.0 only: the context directory (default: $CTX_DIR, .ctxrc context_dir, .context)")
-    parser.add_argument("--budget", type=int, help="token budget (default: $CTX_TOKEN_BUDGET, .ctxrc, 8000)")
-    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="settings",
-                        help="override a setting of the packer for this run (repeatable), e.g. task_budget_pct=0.3, "
-                             "convention_budget_pct=0.1, tool=claude (ctx 0.8.1), token_budget=6000; "
-                             "`ctxtui tune` saves them to .ctxrc")
-    parser.add_argument("--now", help="pin the clock, ISO 8601 (e.g. 2026-11-21T23:56:08Z)")
-    parser.add_argument("--root-path", help="project path printed under 'Read These Files'")
-    parser.add_argument("--tokenizer", choices=TOKENIZERS, default="ctx", help="tokenizer used for budgeting")
-    parser.add_argument("--db", help="memory database: joined to ctx packets (ctxtui, Shabka, Cortex, nous); "
-                                     "the whole input of the shabka, cortex and nous packers")
-    parser.add_argument("--project", dest="db_project", help="only memories of this project (where the store has one)")
+    if tokenizer:
+        parser.add_argument("--tokenizer", choices=TOKENIZERS, default="ctx",
+                            help="what budgeting counts with: ctx's estimate (what ctx does) or a real vocabulary "
+                                 "(default: ctx)")
+    parser.add_argument("--db", metavar="PATH|URL",
+                        help="a memory store: joined to ctx packets (ctxtui, Shabka, Cortex, nous), or the whole "
+                             "input of the shabka, cortex and nous packers (default: none)")
+    parser.add_argument("--project", dest="db_project",
+                        help="only memories of this project, where the store has one (default: all)")
     peers = parser.add_argument_group("shabka, cortex and nous packers")
-    peers.add_argument("--query", help="shabka: the query (default *); cortex: the focus")
-    peers.add_argument("--kind", help="shabka: only memories of this kind")
+    peers.add_argument("--query", help="shabka: the query (default: *); cortex: the focus")
+    peers.add_argument("--kind", help="shabka: only memories of this kind (default: all)")
     peers.add_argument("--tag", action="append", default=[], help="shabka: only memories with this tag (repeatable)")
-    peers.add_argument("--user", help="shabka: the user whose private memories are visible")
-    peers.add_argument("--intent", help="cortex: the intent (default understand_code)")
-    peers.add_argument("--agent", help="nous: the agent id")
-    peers.add_argument("--turn", help="nous: the logged turn to rebuild")
-    peers.add_argument("--frame", help="nous: the frame whose section budgets apply")
+    peers.add_argument("--user", help="shabka: whose private memories are visible (default: as shabka finds it)")
+    peers.add_argument("--intent", help="cortex: the intent (default: understand_code)")
+    peers.add_argument("--agent", help="nous: the agent id (default: the only one)")
+    peers.add_argument("--turn", help="nous: the logged turn to rebuild (default: the latest)")
+    peers.add_argument("--frame", help="nous: the frame whose section budgets apply (default: the turn's)")
 
 
 PACKER_ENV = "CTXTUI_PACKER"

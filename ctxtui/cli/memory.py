@@ -19,8 +19,10 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--db {exc}") from None
     try:
         if args.memory_command == "init":
-            schema.init_db(Path(args.db))
-            print(f"created {args.db}")
+            if schema.init_db(Path(args.db)):
+                print(f"created {args.db}")
+            else:
+                print(f"{args.db} is already a ctxtui memory database: left as it is")
         elif args.memory_command == "add":
             memory_id = schema.add_memory(
                 Path(args.db), kind=args.kind, title=args.title, body=args.body, importance=args.importance,
@@ -33,6 +35,10 @@ def run(args: argparse.Namespace) -> int:
             for problem in report.problems:
                 warn(str(problem))
             print(f"imported {report.imported} memories from {args.file} into {args.db}")
-    except (MemorySourceError, OSError, ValueError) as exc:
-        raise UsageError(f"{args.db if args.memory_command != 'import' else args.file}: {exc}") from None
+    except MemorySourceError as exc:
+        raise UsageError(exc.line) from None  # the message names the file it is about: --db or the import source
+    except ValueError as exc:
+        raise UsageError(f"memory {args.memory_command}: {exc}") from None
+    except OSError as exc:
+        raise UsageError(f"{args.db}: {exc.strerror or exc}") from None
     return 0

@@ -75,3 +75,33 @@ def test_explain_all_and_check(tmp_path, capsys):
     assert main(["check", str(root), "--budget", "300", "--max-tokens", "100000"]) == 0
     assert main(["check", str(root), "--budget", "300", "--max-tokens", "10"]) == 1
     assert "over by" in capsys.readouterr().out
+
+
+def test_every_option_is_described_with_its_default(capsys):
+    """`--help` of every command explains every option (first-use issue): no bare option lines."""
+    import argparse
+
+    from ctxtui.cli.parser import build_parser, build_tui_parser
+
+    parsers = [build_tui_parser()]
+    for action in build_parser()._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                parsers.append(sub)
+                parsers += [a for b in sub._actions if isinstance(b, argparse._SubParsersAction)
+                            for a in b.choices.values()]
+    for parser in parsers:
+        for action in parser._actions:
+            if action.help == argparse.SUPPRESS or isinstance(action, argparse._SubParsersAction):
+                continue
+            assert action.help, f"{parser.prog} {action.option_strings or action.dest}: no help"
+
+
+def test_version_and_sweep_budget(capsys):
+    import pytest
+
+    with pytest.raises(SystemExit):
+        main(["--version"])
+    assert capsys.readouterr().out.startswith("ctxtui ")
+    assert main(["sweep", ".", "--budget", "5"]) == 2
+    assert "not --budget" in capsys.readouterr().err

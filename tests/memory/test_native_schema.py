@@ -45,7 +45,7 @@ def test_init_refuses_a_foreign_database(store, request):
     with pytest.raises(MemoryWriteError) as caught:
         init_db(db)
     assert isinstance(caught.value, MemorySourceError)  # one except clause catches read and write failures
-    assert caught.value.kind == REFUSED and "refusing to overwrite" in str(caught.value)
+    assert caught.value.kind == REFUSED and "not written" in str(caught.value)
     assert fingerprint(db) == before
 
 

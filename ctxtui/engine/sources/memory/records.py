@@ -18,6 +18,12 @@ ORIGINS = (ORIGIN_NATIVE, ORIGIN_SHABKA, ORIGIN_CORTEX)
 
 STATUSES = ("active", "pending", "archived", "superseded")
 
+# The kinds `ctxtui memory add` accepts: the peers' kinds that mean something
+# to the packet (decision → Recent Decisions; learning-like → Key Learnings;
+# the rest → Memories). Readers accept any kind a store holds.
+KINDS = ("decision", "learning", "lesson", "fix", "error", "gotcha", "fact", "note", "observation", "pattern",
+         "preference", "procedure", "todo")
+
 # Usage event names in ctxtui's own schema. Only "retrieved" and "referenced"
 # count for the usage boost; "included" is kept for display.
 EVENT_RETRIEVED = "retrieved"

@@ -18,12 +18,13 @@ import json
 import math
 import os
 import sqlite3
+import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from ctxtui.engine.sources.memory.adapters import SCHEMA_CTXTUI, load_memories
-from ctxtui.engine.sources.memory.connect import check_header, open_readonly, quiet
+from ctxtui.engine.sources.memory.connect import check_header, open_readonly, quiet, with_retry
 from ctxtui.engine.sources.memory.errors import MemorySourceError, MemoryWriteError
 from ctxtui.engine.sources.memory.records import EVENT_INCLUDED, EVENT_REFERENCED, EVENT_RETRIEVED, STATUSES
 from ctxtui.engine.sources.memory.values import parse_when
@@ -100,18 +101,16 @@ class ImportReport:
     problems: list[Problem]
 
 
-def init_db(path: str | Path) -> None:
-    """Create an empty ctxtui memory database (WAL mode) at `path`.
+def init_db(path: str | Path) -> bool:
+    """Create an empty ctxtui memory database (WAL mode) at `path`; False when one is already there.
 
-    A no-op on an existing ctxtui database; refuses (MemoryWriteError, a
-    MemorySourceError of kind "refused") any other non-empty file rather
-    than clobber it.
+    Refuses (MemoryWriteError) any file that is not ctxtui's own database of a
+    schema version this ctxtui knows: another tool's store, a corrupt or
+    locked file, a newer schema — rather than clobber or half-understand it.
     """
     p = Path(path)
-    if p.exists() and (p.is_dir() or p.stat().st_size > 0):
-        if not _is_ctxtui(p):
-            raise MemoryWriteError(str(path), "is not a ctxtui memory database: refusing to overwrite it")
-        return
+    if check_writable(p):
+        return False
     try:
         conn = sqlite3.connect(p, isolation_level=None)
     except sqlite3.Error as exc:
@@ -126,19 +125,52 @@ def init_db(path: str | Path) -> None:
         raise MemoryWriteError(str(path), f"cannot be created: {exc}") from exc
     finally:
         conn.close()
+    return True
 
 
-def _is_ctxtui(path: Path) -> bool:
+def check_writable(path: Path) -> bool:
+    """True when `path` is already ctxtui's own database of a known version; False when there is nothing yet.
+
+    Raises MemoryWriteError, in words, for everything ctxtui must not write into.
+    """
     try:
-        conn = open_readonly(path, immutable=quiet(path, check_header(path)))
+        info = os.stat(path)
+    except FileNotFoundError:
+        if os.path.islink(path):
+            raise MemoryWriteError(str(path), "is a symbolic link to a file that does not exist: not written") from None
+        return False
+    except OSError:
+        info = None
+    if info is not None and info.st_size == 0 and os.path.isfile(path):
+        return False
+    def read_schema() -> tuple[int, set[str], set[str]]:
+        conn = open_readonly(path, immutable=quiet(path, header))
         try:
             version = conn.execute("PRAGMA user_version").fetchone()[0]
+            tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
             columns = {row[1] for row in conn.execute("PRAGMA table_info(memories)")}
+            if conn.execute("PRAGMA quick_check(1)").fetchone()[0] != "ok":
+                raise sqlite3.DatabaseError("quick_check found damage")
         finally:
             conn.close()
-    except (MemorySourceError, sqlite3.Error):
-        return False
-    return version >= 1 and "origin" in columns
+        return version, tables, columns
+
+    try:
+        header = check_header(path)
+        version, tables, columns = with_retry(read_schema, path, sleep=time.sleep)
+    except MemorySourceError as exc:
+        raise MemoryWriteError(str(path), f"{exc.message}: not written", exc.kind) from None
+    if "memories" in tables and "origin" in columns:
+        if version > SCHEMA_VERSION:
+            raise MemoryWriteError(str(path), f"was made by a newer ctxtui (schema version {version}; this one "
+                                              f"knows {SCHEMA_VERSION}): not written")
+        if version < 1:
+            raise MemoryWriteError(str(path), "has ctxtui's tables but no schema version: not written")
+        return True
+    if "memories" in tables:
+        raise MemoryWriteError(str(path), "is another tool's memory store, not ctxtui's: not written "
+                                          "(copy its memories with `ctxtui memory import FILE` instead)")
+    raise MemoryWriteError(str(path), "is an SQLite database but not a ctxtui memory database: not written")
 
 
 def memory_id(kind: str, title: str, created_at: str) -> str:

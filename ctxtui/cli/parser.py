@@ -1,0 +1,187 @@
+"""Every command's options, described with their defaults: what `--help` shows.
+
+One place builds the parsers, so each option is named and explained once;
+the commands themselves (`pack.py`, `explain.py`...) only run.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from ctxtui.cli.common import TOKENIZERS, UsageError, add_source_args
+from ctxtui.engine.packers.registry import CTX_PACKERS
+from ctxtui.engine.sources.memory.records import KINDS
+
+COMMANDS = {
+    "pack": "print the packet, byte for byte what the tool prints",
+    "explain": "why an entry got its fate: the numbers, its score, its thresholds, and advice",
+    "sweep": "tokens used and entries per fate over a range of budgets",
+    "coverage": "per section: what is in now, what can ever be in full, which budget buys what",
+    "diff": "which entries change fate between two budgets, settings or packers, and the tokens",
+    "check": "a budget guard for CI: exit 1 when the rendered packet costs more than --max-tokens",
+    "tune": "save settings to .ctxrc: shows the change as a diff, writes it only with --write",
+    "turns": "nous: list the logged turns, or show one (--turn)",
+    "memory": "create or fill a ctxtui memory database (the only commands that write)",
+    "demo": "open the TUI on a built-in demo project (rewritten in the cache folder on each launch)",
+}
+SUBCOMMANDS = tuple(COMMANDS)
+PROJECT_HELP = "the directory holding .context/ (default: the current directory)"
+DEFAULT_DB = ".context/memory.db"
+
+
+class VersionAction(argparse.Action):
+    """`--version`: the installed version, looked up only when asked (start-up stays cheap)."""
+
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
+                         help="print ctxtui's version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            number = version("ctxtui")
+        except PackageNotFoundError:
+            number = "unknown (not installed)"
+        print(f"ctxtui {number}")
+        parser.exit()
+
+
+class NoBudget(argparse.Action):
+    """sweep walks its own range of budgets: a --budget there is a mistake worth saying so."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        raise UsageError("sweep takes a range of budgets (--from, --to, --step), not --budget")
+
+
+def _formatter(prog: str) -> argparse.HelpFormatter:
+    return argparse.HelpFormatter(prog, max_help_position=32, width=110)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="ctxtui", description="See, explain and tune the context packets coding "
+                                     "agents receive. Without a command: the TUI (ctxtui [PROJECT]).",
+                                     formatter_class=_formatter)
+    parser.add_argument("--version", action=VersionAction)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    def command(name: str) -> argparse.ArgumentParser:
+        return sub.add_parser(name, help=COMMANDS[name], description=COMMANDS[name], formatter_class=_formatter)
+
+    pack = command("pack")
+    pack.add_argument("project", nargs="?", default=".", help=PROJECT_HELP)
+    add_source_args(pack)
+    pack.add_argument("--format", choices=("md", "json"), default="md", help="Markdown or JSON (default: md)")
+    pack.add_argument("-o", "--output", metavar="FILE",
+                      help="write to FILE (atomically; never inside .context/) instead of stdout")
+
+    explain = command("explain")
+    explain.add_argument("args", nargs="*", metavar="[PROJECT] QUERY",
+                         help="the project (default: .) and the entry: a title substring, its key, or file:line "
+                              "such as TASKS.md:12")
+    add_source_args(explain)
+    explain.add_argument("--format", choices=("text", "json"), default="text", help="(default: text)")
+    explain.add_argument("--all", action="store_true",
+                         help="every candidate; with --format json: key, title, section, source, fate, reason, "
+                              "numbers, thresholds")
+    explain.add_argument("--max-seconds", type=float, default=10.0, metavar="S",
+                         help="bound on the threshold scan; past it, thresholds say how far they looked (default: 10)")
+
+    sweep = command("sweep")
+    sweep.add_argument("project", nargs="?", default=".", help=PROJECT_HELP)
+    sweep.add_argument("--from", dest="start", type=int, default=0, metavar="A", help="first budget (default: 0)")
+    sweep.add_argument("--to", dest="stop", type=int, default=16000, metavar="B", help="last budget (default: 16000)")
+    sweep.add_argument("--step", type=int, default=1000, metavar="S", help="budget step (default: 1000)")
+    sweep.add_argument("--format", choices=("table", "json"), default="table", help="(default: table)")
+    sweep.add_argument("--by-section", action="store_true", help="also count fates per section")
+    add_source_args(sweep, budget=False)
+    sweep.add_argument("--budget", action=NoBudget, help=argparse.SUPPRESS)
+
+    cover = command("coverage")
+    cover.add_argument("project", nargs="?", default=".", help=PROJECT_HELP)
+    add_source_args(cover)
+    cover.add_argument("--format", choices=("text", "json"), default="text", help="(default: text)")
+    cover.add_argument("--verbose", "-v", action="store_true", help="list every entry that is never in full, and why")
+    cover.add_argument("--max-seconds", type=float, default=30.0, metavar="S",
+                       help="stop scanning budgets after this long and say how far it looked (default: 30)")
+
+    diff = command("diff")
+    diff.add_argument("project", nargs="?", default=".", help=PROJECT_HELP)
+    add_source_args(diff)
+    diff.add_argument("--against", type=int, metavar="BUDGET",
+                      help="the budget to compare against (default: the same budget)")
+    diff.add_argument("--against-set", action="append", default=[], metavar="KEY=VALUE", dest="against_settings",
+                      help="settings of the state compared against, on top of --set (repeatable)")
+    diff.add_argument("--against-packer", choices=CTX_PACKERS, metavar="NAME",
+                      help="the packer compared against (default: the same packer)")
+    diff.add_argument("--format", choices=("text", "json"), default="text", help="(default: text)")
+
+    check = command("check")
+    check.add_argument("project", nargs="?", default=".", help=PROJECT_HELP)
+    add_source_args(check, tokenizer=False)
+    check.add_argument("--max-tokens", type=int, required=True, metavar="N", help="the most the packet may cost")
+    check.add_argument("--tokenizer", choices=TOKENIZERS, default="ctx",
+                       help="what counts the rendered packet: ctx's estimate or a real vocabulary (default: ctx)")
+    check.add_argument("--format", choices=("md", "json"), default="md", help="which rendering to count (default: md)")
+
+    tune = command("tune")
+    tune.add_argument("project", nargs="?", default=".", help="the directory holding .ctxrc (default: .)")
+    tune.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="settings",
+                      help="a setting to save (repeatable): token_budget, task_budget_pct, convention_budget_pct, "
+                           "tool")
+    tune.add_argument("--packer", choices=CTX_PACKERS, metavar="NAME",
+                      help="whose settings: ctx-0.8.1, ctx-0.8.0 or ctx-mcp (default: the ctx on PATH, else 0.8.1)")
+    tune.add_argument("--write", action="store_true",
+                      help="write the change (atomically; the previous file is kept as .ctxrc.bak)")
+
+    turns = command("turns")
+    turns.add_argument("--db", required=True, metavar="URL", help="the nous database, a postgresql:// URL")
+    turns.add_argument("--agent", metavar="ID", help="the agent whose turns to list (default: every agent)")
+    turns.add_argument("--turn", metavar="ID", help="show this turn: sections, budgets, candidates")
+    turns.add_argument("--format", choices=("text", "json"), default="text", help="(default: text)")
+
+    memory = command("memory")
+    memory_sub = memory.add_subparsers(dest="memory_command", required=True, metavar="init|add|import")
+    db_help = f"the database to write (default: {DEFAULT_DB})"
+    init = memory_sub.add_parser("init", help="create an empty ctxtui memory database", formatter_class=_formatter)
+    init.add_argument("--db", default=DEFAULT_DB, help=db_help)
+    add = memory_sub.add_parser("add", help="add one memory", formatter_class=_formatter)
+    add.add_argument("--db", default=DEFAULT_DB, help=db_help)
+    add.add_argument("--kind", default="fact", choices=KINDS, metavar="KIND",
+                     help=f"one of {', '.join(KINDS)}; decision joins Recent Decisions, learning/lesson/fix/error/"
+                          "gotcha join Key Learnings, the rest form a Memories section (default: fact)")
+    add.add_argument("--title", required=True, help="one line, shown in the packet's entry header")
+    add.add_argument("--body", default="", help="the text under the title (default: empty)")
+    add.add_argument("--importance", type=float, default=0.5, metavar="0..1",
+                     help="how much it matters; scales its score by 0.5 + importance (default: 0.5)")
+    add.add_argument("--tags", default="", help="comma-separated tags (default: none)")
+    add.add_argument("--project", dest="mem_project", help="the project it belongs to (default: none)")
+    imp = memory_sub.add_parser("import", help="copy a Shabka or Cortex database's memories into ctxtui's own",
+                                formatter_class=_formatter)
+    imp.add_argument("file", help="the Shabka or Cortex database to read (never written)")
+    imp.add_argument("--db", default=DEFAULT_DB, help=db_help)
+
+    demo = command("demo")
+    demo.add_argument("--theme", help="theme name (default: the config file's, else ctxtui-dark)")
+    demo.add_argument("--budget", type=int, help="the starting budget (default: the demo's .ctxrc, else 8000)")
+    return parser
+
+
+def build_tui_parser() -> argparse.ArgumentParser:
+    lines = [f"  {name:<9} {text}" for name, text in COMMANDS.items()]
+    parser = argparse.ArgumentParser(prog="ctxtui", description="See, explain and tune the context packets coding "
+                                     "agents receive: the TUI on PROJECT, or a headless command.",
+                                     epilog="commands (ctxtui COMMAND --help for each):\n" + "\n".join(lines),
+                                     formatter_class=lambda prog: argparse.RawDescriptionHelpFormatter(
+                                         prog, max_help_position=32, width=110))
+    parser.add_argument("--version", action=VersionAction)
+    parser.add_argument("project", nargs="?", default=".", help=PROJECT_HELP)
+    parser.add_argument("--budget", type=int, help="the starting budget (default: $CTX_TOKEN_BUDGET, .ctxrc, 8000)")
+    parser.add_argument("--db", help="a memory database to join: ctxtui's own, Shabka, Cortex (v1 or v2) or a "
+                                     "nous postgresql:// URL (default: none; .context/memory.db is offered)")
+    parser.add_argument("--project", dest="db_project", help="only memories of this project (where the store has one)")
+    parser.add_argument("--theme", help="theme name, built-in or from the config folder (default: ctxtui-dark)")
+    parser.add_argument("--now", help="pin the clock, ISO 8601 (default: the current time)")
+    return parser

@@ -37,7 +37,6 @@ def names(wheel) -> set[str]:
 def test_every_file_of_the_package_is_in_the_wheel(names):
     on_disk = {p.relative_to(ROOT).as_posix() for p in (ROOT / "ctxtui").rglob("*")
                if p.is_file() and "__pycache__" not in p.parts}
-    on_disk = {n for n in on_disk if not n.startswith("ctxtui/themes/")}  # the old copy, until it is deleted
     assert on_disk - names == set()
     assert {n for n in on_disk if not n.endswith(".py")} >= {"ctxtui/demo/content/decisions.toml",
                                                               "ctxtui/demo/content/context/CONVENTIONS.md"}

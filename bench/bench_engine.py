@@ -9,8 +9,6 @@ thresholds for every ctx-large entry ≤ 1 s.
 
 from __future__ import annotations
 
-from ctxtui.engine.packers.ctx.assemble import packer_for
-
 import os
 import random
 import statistics
@@ -25,6 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from ctxtui.engine.explain.thresholds import thresholds  # noqa: E402
+from ctxtui.engine.packers.ctx.assemble import packer_for  # noqa: E402
 from ctxtui.engine.sources.workspace import load_workspace  # noqa: E402
 
 CORPUS = Path(os.environ.get("CTXTUI_CORPUS", ROOT.parent / "shared" / "corpus"))

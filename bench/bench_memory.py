@@ -15,8 +15,6 @@ entries table needs).
 
 from __future__ import annotations
 
-from ctxtui.engine.packers.ctx.assemble import packer_for
-
 import argparse
 import sqlite3
 import statistics
@@ -32,6 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from ctxtui.engine.sources.memory import MemorySource, load_memories  # noqa: E402
+from ctxtui.engine.packers.ctx.assemble import packer_for  # noqa: E402
 from tests.factories.memory_dbs import build_cortex_db, build_native_db, build_shabka_db  # noqa: E402
 from ctxtui.engine.packers.ctx.memories import attach_memories  # noqa: E402
 from ctxtui.engine.sources.workspace import load_workspace  # noqa: E402

@@ -1,4 +1,4 @@
-"""The user's config file: `$XDG_CONFIG_HOME/ctxtui/config.toml`.
+"""The user's config file: `$XDG_CONFIG_HOME/ctxtui/config.toml` (see `ctxtui.paths.config_file`).
 
     theme = "ctxtui-light"        # default theme (--theme wins)
     [keys]                        # remap any binding by its id
@@ -10,10 +10,11 @@ A missing file means defaults; a broken one is reported and ignored, never fatal
 
 from __future__ import annotations
 
-import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from ctxtui.paths import config_file
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,14 +24,8 @@ class UserConfig:
     problems: tuple[str, ...] = ()
 
 
-def config_path(env=os.environ) -> Path:
-    base = env.get("XDG_CONFIG_HOME")
-    root = Path(base) if base and Path(base).is_absolute() else Path.home() / ".config"
-    return root / "ctxtui" / "config.toml"
-
-
 def read_user_config(path: Path | None = None) -> UserConfig:
-    path = path or config_path()
+    path = path or config_file()
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:

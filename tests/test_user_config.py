@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ctxtui.user_config import config_path, read_user_config
+from ctxtui.user_config import read_user_config
 
 
 def test_missing_file_means_defaults(tmp_path):
@@ -26,5 +26,8 @@ def test_broken_file_is_reported(tmp_path):
     assert len(config.problems) == 2
 
 
-def test_config_path_follows_xdg(tmp_path):
-    assert config_path({"XDG_CONFIG_HOME": str(tmp_path)}) == tmp_path / "ctxtui" / "config.toml"
+def test_read_user_config_reads_the_xdg_config_file(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    (tmp_path / "ctxtui").mkdir()
+    (tmp_path / "ctxtui" / "config.toml").write_text('theme = "ctxtui-light"\n')
+    assert read_user_config().theme == "ctxtui-light"

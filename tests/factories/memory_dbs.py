@@ -1,4 +1,4 @@
-"""Synthetic memory databases for tests, benchmarks and the demo.
+"""Synthetic memory databases for tests and benchmarks (the demo has its own, in ctxtui/demo/).
 
 Each builder writes a new file in one store's schema — ctxtui's own, Shabka's
 or Cortex's — filled with `n` varied memories about software work: kinds,

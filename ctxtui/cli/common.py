@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from ctxtui.engine.packers.base import Packer
@@ -36,6 +36,12 @@ def parse_now(text: str | None) -> datetime:
         raise UsageError(f"--now: not an ISO 8601 date-time: {text!r}") from None
     if value.tzinfo is None:
         value = value.replace(tzinfo=timezone.utc)
+    try:
+        value.astimezone(timezone.utc)  # 0001-01-01T00:00:00+14:00 lies before the first representable UTC time
+        value + timedelta(days=1)
+    except OverflowError:
+        raise UsageError(f"--now: {text!r} is outside the range of dates ctxtui can compute with "
+                         "(years 1 to 9999, in UTC)") from None
     return value
 
 

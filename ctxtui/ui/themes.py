@@ -1,7 +1,7 @@
 """Themes as TOML files: the built-in ones shipped in the package, plus the user's.
 
-Built-in themes live in `ctxtui/themes/*.toml` (the top-level `themes/` folder
-is a copy kept identical by a test); user themes in
+Built-in themes are the top-level `themes/*.toml` of the repository, shipped in
+the wheel as `ctxtui/themes/` (`paths.builtin_themes_dir` finds either); user themes in
 `$XDG_CONFIG_HOME/ctxtui/themes/*.toml` (default `~/.config/ctxtui/themes`)
 and override a built-in of the same name. Every colour is checked with
 `Color.parse` before `register_theme`: Textual accepts a bad colour at first
@@ -30,12 +30,11 @@ How the App uses this module::
 
 from __future__ import annotations
 
-import os
 import re
 import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from importlib import resources
+from ctxtui import paths
 from pathlib import Path
 from typing import Any
 
@@ -92,15 +91,12 @@ def fate_symbols(theme_name: str) -> dict[Fate, str]:
 
 def user_theme_dir(env: Mapping[str, str] | None = None) -> Path:
     """`$XDG_CONFIG_HOME/ctxtui/themes`, or `~/.config/ctxtui/themes`."""
-    env = os.environ if env is None else env
-    base = env.get("XDG_CONFIG_HOME") or ""
-    root = Path(base) if base and Path(base).is_absolute() else Path.home() / ".config"
-    return root / "ctxtui" / "themes"
+    return paths.user_themes_dir(env)
 
 
 def builtin_theme_dir():
-    """The package's `themes` folder (a Traversable; a plain Path when installed from source)."""
-    return resources.files("ctxtui").joinpath("themes")
+    """The built-in themes (a Traversable in a wheel; the checkout's `themes/` folder in development)."""
+    return paths.builtin_themes_dir()
 
 
 @dataclass

@@ -43,14 +43,6 @@ def test_builtin_themes_load_without_problems(tmp_path):
         assert len(colours) == 3
 
 
-def test_top_level_themes_folder_matches_the_package():
-    package = Path(str(builtin_theme_dir()))
-    names = sorted(p.name for p in package.glob("*.toml"))
-    assert names == sorted(p.name for p in (ROOT / "themes").glob("*.toml"))
-    match, mismatch, errors = filecmp.cmpfiles(package, ROOT / "themes", names, shallow=False)
-    assert mismatch == [] and errors == []
-
-
 def test_user_theme_dir_follows_xdg(tmp_path):
     assert user_theme_dir({"XDG_CONFIG_HOME": str(tmp_path)}) == tmp_path / "ctxtui" / "themes"
     assert user_theme_dir({}) == Path.home() / ".config" / "ctxtui" / "themes"

@@ -18,6 +18,9 @@ NOW = datetime(2026, 11, 21, 23, 56, 8, tzinfo=timezone.utc)
 def _default_packer(monkeypatch):
     """Tests pick ctx 0.8.1 unless they say otherwise: the `ctx` on this machine's PATH must not matter."""
     monkeypatch.setenv("CTXTUI_PACKER", "ctx-0.8.1")
+    # Small test workspaces have no .git and often no CONSTITUTION.md: build their packets anyway
+    # (ctx would refuse them; tests/packers/test_refusals.py checks that it does).
+    monkeypatch.setenv("CTXTUI_IGNORE_REFUSAL", "1")
 
 
 needs_corpus = pytest.mark.skipif(

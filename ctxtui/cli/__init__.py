@@ -10,9 +10,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ctxtui.cli.common import UsageError
+from ctxtui.cli.common import Refused, UsageError
 from ctxtui.cli.parser import SUBCOMMANDS, build_parser, build_tui_parser
-from ctxtui.safe_text import clean_line
+from ctxtui.safe_text import clean_for_terminal, clean_line
 
 __all__ = ["SUBCOMMANDS", "build_parser", "build_tui_parser", "dispatch", "main"]
 
@@ -68,6 +68,11 @@ def main(argv: list[str] | None = None) -> int:
         from ctxtui.cli import tui
 
         return tui.run(build_tui_parser().parse_args(argv))
+    except Refused as exc:  # ctx would print this instead of a packet: so do we, exactly
+        sys.stdout.write(exc.refusal.stdout)
+        sys.stdout.flush()
+        sys.stderr.write(clean_for_terminal(exc.refusal.stderr) if sys.stderr.isatty() else exc.refusal.stderr)
+        return exc.refusal.exit_code
     except UsageError as exc:
         print(f"ctxtui: {clean_line(str(exc))}", file=sys.stderr)
         return 2

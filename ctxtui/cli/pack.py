@@ -10,10 +10,15 @@ from ctxtui.safe_text import active_controls, clean_for_terminal
 
 
 def run(args: argparse.Namespace) -> int:
-    workspace, packer, budget = load_packer(args.project, args)
+    workspace, packer, budget = load_packer(args.project, args, strict=True)
     context_dirs = [workspace.project / workspace.parsed.files.label] if workspace is not None else []
-    if args.format not in packer.formats:
-        raise UsageError(f"--format {args.format}: the {packer.name} packet is printed as {' or '.join(packer.formats)}")
+    fmt = args.format
+    if packer.name in ("ctx-0.8.1", "ctx-0.8.0") and fmt not in packer.formats:
+        # ctx prints JSON for exactly "json" and Markdown for anything else (`run.go:70`).
+        print(f"ctxtui: notice: --format {fmt!r} is not json: ctx prints Markdown for it", file=sys.stderr)
+        fmt = "md"
+    if fmt not in packer.formats:
+        raise UsageError(f"--format {fmt}: the {packer.name} packet is printed as {' or '.join(packer.formats)}")
     if args.output is not None:  # refused before any work: `-o ""` or `-o .context/TASKS.md` never get a packet
         from ctxtui.safe_write import WriteRefused, check_target
 
@@ -21,7 +26,7 @@ def run(args: argparse.Namespace) -> int:
             check_target(args.output, context_dirs=context_dirs)
         except WriteRefused as exc:
             raise UsageError(f"-o {exc}") from None
-    text = packer.plan(budget).render(args.format)
+    text = packer.plan(budget).render(fmt)
     data = text.encode("utf-8", "surrogateescape")
     if args.output is not None:
         from ctxtui.safe_write import WriteRefused, write_atomically

@@ -73,7 +73,8 @@ def build_parser() -> argparse.ArgumentParser:
     pack = command("pack")
     pack.add_argument("project", nargs="?", default=".", help=PROJECT_HELP)
     add_source_args(pack)
-    pack.add_argument("--format", choices=("md", "json"), default="md", help="Markdown or JSON (default: md)")
+    pack.add_argument("--format", default="md", metavar="md|json",
+                      help="Markdown or JSON; as ctx, anything but json means Markdown (default: md)")
     pack.add_argument("-o", "--output", metavar="FILE",
                       help="write to FILE (atomically; never inside .context/) instead of stdout")
 

@@ -16,12 +16,14 @@ def test_precedence(tmp_path):
 
 def test_bad_environment_value_is_ignored_with_a_problem(tmp_path):
     budget, source, problems = resolve_budget(None, {"CTX_TOKEN_BUDGET": "lots"}, read_ctxrc(tmp_path))
-    assert (budget, source) == (8000, "default") and "not an integer" in str(problems[0])
+    assert (budget, source) == (8000, "default") and "not a plain whole number" in str(problems[0])
 
 
 def test_percentages_are_clamped(tmp_path):
     (tmp_path / ".ctxrc").write_text("task_budget_pct: 1.7\nconvention_budget_pct: -0.2\n")
-    policy = read_ctxrc(tmp_path)
+    from ctxtui.engine.packers.ctx.knobs import CtxKnobs
+
+    policy = CtxKnobs.from_config(read_ctxrc(tmp_path))
     assert (policy.task_pct, policy.convention_pct) == (1.0, 0.0)
 
 
@@ -30,4 +32,4 @@ def test_broken_ctxrc_is_reported_not_fatal(tmp_path):
     config = read_ctxrc(tmp_path)
     assert config.token_budget is None and "invalid YAML" in str(config.problems[0])
     (tmp_path / ".ctxrc").write_text("token_budget: lots\n")
-    assert "must be an integer" in str(read_ctxrc(tmp_path).problems[0])
+    assert "cannot unmarshal" in str(read_ctxrc(tmp_path).problems[0])

@@ -53,7 +53,7 @@ def test_huge_learnings_file(tmp_path):
 
 
 def test_file_over_the_size_limit_is_skipped_with_a_message(tmp_path, monkeypatch):
-    monkeypatch.setattr("ctxtui.engine.sources.context.MAX_FILE_BYTES", 1000)
+    monkeypatch.setattr("ctxtui.engine.sources.files.MAX_FILE_BYTES", 1000)
     root = write_context(tmp_path, {"LEARNINGS.md": "x" * 2000, "TASKS.md": GOOD_TASKS})
     workspace, packet, _ = _pack(root)
     assert any("over the" in str(p) and "LEARNINGS.md" in str(p) for p in workspace.problems)

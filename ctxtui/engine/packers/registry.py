@@ -7,14 +7,14 @@ text cannot disagree.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, tzinfo
 
 from ctxtui.engine.packers.base import Packer
 from ctxtui.engine.packers.ctx.assemble import packer_for
 from ctxtui.engine.packers.ctx.knobs import CtxKnobs
 from ctxtui.engine.packers.ctx.mcp import McpPacker
 from ctxtui.engine.packers.ctx.versions import VERSIONS
-from ctxtui.engine.sources.context import SkillFile
+from ctxtui.engine.sources.steering import SkillFile
 from ctxtui.engine.sources.workspace import Workspace
 
 MCP = "ctx-mcp"
@@ -33,9 +33,9 @@ PACKER_TITLES = {
 
 def build_ctx_packer(name: str, workspace: Workspace, *, now: datetime, root_path: str | None = None,
                      count: Callable[[str], int] | None = None, knobs: CtxKnobs | None = None,
-                     skill: SkillFile | None = None) -> Packer:
+                     skill: SkillFile | None = None, zone: tzinfo | None = None) -> Packer:
     """The ctx packer called `name` over `workspace`."""
     if name == MCP:
         return McpPacker(workspace.parsed, label=workspace.parsed.files.label)
     return packer_for(workspace, now=now, version=VERSIONS[name], root_path=root_path, count=count, knobs=knobs,
-                      skill=skill)
+                      skill=skill, zone=zone)

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ctxtui.engine.model import Entry, Problem
+from ctxtui.engine.sources.files import FileTooBig, NotRegularFile, kind_of, read_bytes_safely
+from ctxtui.engine.sources.steering import SteeringRead, read_steering, steering_candidates
 from ctxtui.engine.text.go import RE_WS, decode, go_trim, utf8_len
 from ctxtui.engine.text.tokens import estimate
 
@@ -30,12 +32,7 @@ READ_ORDER = (
     "AGENT_PLAYBOOK.md",
 )
 
-# Files larger than this are not read: ctx would, but a 2 GB LEARNINGS.md would
-# take the app down with it. Far above any real context file (ctx reads a
-# 64 MiB one like any other, so this must be well above that).
-MAX_FILE_BYTES = 512 * 1024 * 1024
 CONVENTION_SCAN_LIMIT = 1000
-STEERING_TOMBSTONE = "<!-- remove this after you edit the steering file !-->"
 
 _CHECKBOX = "^(" + RE_WS + "*)-" + RE_WS + r"*\[([x ]?)\]" + RE_WS + "*(.+)"
 TASK_PATTERN = re.compile(_CHECKBOX + "$", re.M)
@@ -47,20 +44,6 @@ ENTRY_HEADER = re.compile(r"## \[([0-9]{4}-[0-9]{2}-[0-9]{2})-([0-9]{6})\] (.+)"
 SUPERSEDED_PREFIX = "~~Superseded"
 
 
-@dataclass(frozen=True, slots=True)
-class SteeringFile:
-    """One parsed steering file, before ctx's filter."""
-
-    file: str  # name inside steering/
-    name: str
-    description: str
-    inclusion: str
-    priority: int
-    tools: tuple[str, ...]
-    body: str
-    line: int  # 1-based line where the body starts
-
-
 @dataclass(slots=True)
 class ContextFiles:
     """What ctx read from `.context/`: decoded text of each top-level .md file."""
@@ -69,8 +52,12 @@ class ContextFiles:
     label: str = ".context"  # the context directory as ctx names it (0.8.0 takes --context-dir)
     texts: dict[str, str] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
-    steering: list[SteeringFile] = field(default_factory=list)
-    steering_error: Problem | None = None  # quirk 9: one bad file disables all
+    steering: SteeringRead | None = None
+
+    @property
+    def steering_error(self) -> Problem | None:
+        """Quirk 9: one bad steering file disables all steering."""
+        return self.steering.error if self.steering is not None else None
 
 
 @dataclass(slots=True)
@@ -95,69 +82,7 @@ class ContextMissing(Exception):
     """The project has no readable `.context/` directory."""
 
 
-@dataclass(frozen=True, slots=True)
-class SkillFile:
-    """A skill for ctx 0.8.1's tier 7 (`ctx agent --skill NAME`)."""
-
-    name: str  # as given to --skill
-    title: str  # the front matter's name, if any
-    body: str  # what the packet prints: the text after the closing ---, less one newline
-    line: int  # 1-based line where the body starts
-
-
-class SkillError(Exception):
-    """ctx refuses the skill; the message is ctx's own (`Error: ...` on stderr, exit 1)."""
-
-
-class FrontMatterError(ValueError):
-    """The text does not open with, or never closes, a `---` front-matter block."""
-
-
-def split_front_matter(text: str) -> tuple[str, str, int]:
-    """Go's `parse.SplitFrontmatter` (`internal/parse/markdown.go:101` at ce5a832): (yaml, body, body offset).
-
-    Leading CR/LF are trimmed; the text must then start with `---` (so `---x`
-    opens one too) and one newline after it is dropped; the block ends at the
-    first `\n---` (so `\n---x` closes it); the body is what follows, less one
-    leading newline.
-    """
-    content = text.lstrip("\r\n")
-    start = len(text) - len(content)
-    if not content.startswith("---"):
-        raise FrontMatterError("missing opening frontmatter delimiter (---)")
-    rest_at = start + 3
-    if text.startswith("\n", rest_at):
-        rest_at += 1
-    close = text.find("\n---", rest_at)
-    if close < 0:
-        raise FrontMatterError("missing closing frontmatter delimiter (---)")
-    body_at = close + 4
-    if text.startswith("\n", body_at):
-        body_at += 1
-    return text[rest_at:close], text[body_at:], body_at
-
-
-def read_skill(project: Path, name: str) -> SkillFile:
-    """`.context/skills/NAME/SKILL.md` as ctx 0.8.1 reads it (`internal/skill/load.go`); SkillError as ctx says it."""
-    path = project / ".context" / "skills" / name / "SKILL.md"
-    try:
-        data = path.read_bytes()
-    except OSError:
-        raise SkillError(f'skill "{name}" not found') from None
-    text = decode(data)
-    try:
-        front, body, offset = split_front_matter(text)
-    except FrontMatterError as exc:
-        raise SkillError(f'skill "{name}": skill: {name}: {exc}') from None
-    title = ""
-    for line in front.split("\n"):
-        key, _, value = line.partition(":")
-        if key.strip() == "name":
-            title = value.strip().strip("'\"")
-    return SkillFile(name=name, title=title, body=body, line=text.count("\n", 0, offset) + 1)
-
-
-def read_context_files(project: Path, label: str = ".context") -> ContextFiles:
+def read_context_files(project: Path, label: str = ".context", steering_dir: str = "") -> ContextFiles:
     """Read the regular `*.md` files directly inside the context directory, and steering.
 
     `label` is the context directory as ctx is told it, relative to the
@@ -181,64 +106,10 @@ def read_context_files(project: Path, label: str = ".context") -> ContextFiles:
         text = _read_regular(path, f"{label}/{name}", files.problems)
         if text is not None:
             files.texts[name] = text
-    _read_steering(context_dir / "steering", files)
+    files.steering = read_steering(project, steering_dir)
+    if files.steering.error is not None:
+        files.problems.append(files.steering.error)
     return files
-
-
-class NotRegularFile(OSError):
-    """The path is a FIFO, a device, a socket or a directory: reading it could block or never end."""
-
-
-class FileTooBig(OSError):
-    """Over MAX_FILE_BYTES."""
-
-
-def kind_of(mode: int) -> str:
-    """A file type in words."""
-    if stat.S_ISDIR(mode):
-        return "a directory"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe)"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    if stat.S_ISLNK(mode):
-        return "a symbolic link"
-    return "not a regular file"
-
-
-def read_bytes_safely(path: Path, *, follow_symlinks: bool = False, limit: int | None = None) -> bytes:
-    """A regular file's bytes, never blocking and never reading without end.
-
-    Opened with O_NONBLOCK (a FIFO swapped in after a stat cannot block the
-    open) and, unless asked, O_NOFOLLOW; the open file must be regular, and
-    at most `limit` (default MAX_FILE_BYTES) bytes are read.
-    """
-    limit = MAX_FILE_BYTES if limit is None else limit
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
-    if not follow_symlinks:
-        flags |= getattr(os, "O_NOFOLLOW", 0)
-    fd = os.open(path, flags)
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise NotRegularFile(f"is {kind_of(info.st_mode)}, not a regular file")
-        if info.st_size > limit:
-            raise FileTooBig(f"is {info.st_size:,} bytes, over the {limit:,}-byte limit")
-        chunks = []
-        total = 0
-        while True:
-            chunk = os.read(fd, 1 << 20)
-            if not chunk:
-                break
-            total += len(chunk)
-            if total > limit:
-                raise FileTooBig(f"grew past the {limit:,}-byte limit while being read")
-            chunks.append(chunk)
-        return b"".join(chunks)
-    finally:
-        os.close(fd)
 
 
 def _read_regular(path: Path, label: str, problems: list[Problem]) -> str | None:
@@ -486,191 +357,6 @@ def parse_entry_blocks(text: str, section: str, path: str) -> list[Entry]:
     return entries
 
 
-class SteeringParseError(ValueError):
-    pass
-
-
-def parse_steering_file(name: str, text: str) -> SteeringFile:
-    """Front matter between `---` lines, YAML fields, body after the closing line."""
-    stripped = text.lstrip("\r\n")
-    offset = len(text) - len(stripped)
-    first_break = stripped.find("\n")
-    opening = stripped if first_break < 0 else stripped[:first_break]
-    if opening.rstrip("\r") != "---":
-        raise SteeringParseError("does not start with a --- front-matter block")
-    search_from = first_break
-    close = -1
-    while search_from >= 0:
-        candidate = stripped.find("\n---", search_from)
-        if candidate < 0:
-            break
-        after = stripped[candidate + 4 : candidate + 6]
-        if after == "" or after.startswith("\n") or after == "\r\n" or (after == "\r" and candidate + 5 == len(stripped)):
-            close = candidate
-            break
-        search_from = candidate + 1
-    if close < 0:
-        raise SteeringParseError("front matter is not closed by a --- line")
-    raw = stripped[first_break + 1 : close + 1]
-    body = stripped[close + 4 :]
-    if body.startswith("\n"):
-        body = body[1:]
-    data = _simple_front_matter(raw)
-    if data is None:
-        import yaml  # only for front matter beyond plain `key: value` lines
-
-        try:
-            data = yaml.safe_load(raw) if raw.strip() else {}
-        except yaml.YAMLError as exc:
-            raise SteeringParseError(f"invalid YAML front matter: {_first_line(str(exc))}") from None
-    if data is None:
-        data = {}
-    if not isinstance(data, dict):
-        raise SteeringParseError("front matter is not a mapping")
-
-    def text_field(key: str) -> str:
-        value = data.get(key)
-        if value is None:
-            return ""
-        if isinstance(value, (dict, list)):
-            raise SteeringParseError(f"field {key!r} must be text")
-        if isinstance(value, bool):
-            return "true" if value else "false"
-        return str(value)
-
-    priority = data.get("priority") or 0
-    if isinstance(priority, bool) or not isinstance(priority, int):
-        raise SteeringParseError("field 'priority' must be an integer")
-    tools = data.get("tools") or []
-    if isinstance(tools, str) or not isinstance(tools, list):
-        raise SteeringParseError("field 'tools' must be a list")
-    body_line = _line_of(text, offset + close + 4) + (1 if stripped[close + 4 : close + 5] == "\n" else 0)
-    return SteeringFile(
-        file=name,
-        name=text_field("name"),
-        description=text_field("description"),
-        inclusion=text_field("inclusion") or "manual",
-        priority=priority if priority != 0 else 50,
-        tools=tuple(str(t) for t in tools),
-        body=body,
-        line=body_line,
-    )
-
-
-_PLAIN_FIELD = re.compile(r"([a-z_]+):[ \t]+([A-Za-z0-9][A-Za-z0-9 ,.()/_-]*?)[ \t]*\r?")
-
-
-def _simple_front_matter(raw: str) -> dict | None:
-    """Front matter of plain `key: value` lines, parsed as YAML would; None if it is anything more.
-
-    Importing PyYAML costs more than assembling a packet; nearly every steering
-    file needs none of it. Values that YAML would read as other than plain text
-    or a decimal integer (true, null, 1.5, 0x10, 1_000...) go to the full parser.
-    """
-    data: dict = {}
-    for line in raw.split("\n"):
-        if not line.strip():
-            continue
-        match = _PLAIN_FIELD.fullmatch(line)
-        if match is None or match.group(1) in data:
-            return None
-        value = match.group(2)
-        if value.lower() in _YAML_SPECIAL or (value[0].isdigit() and not value.isdigit()) or (
-            value.isdigit() and len(value) > 1 and value[0] == "0"
-        ):
-            return None
-        data[match.group(1)] = int(value) if value.isdigit() else value
-    return data
-
-
-_YAML_SPECIAL = {"true", "false", "yes", "no", "on", "off", "null", "y", "n", "nan", "inf"}
-
-
-def _first_line(message: str) -> str:
-    return message.strip().splitlines()[0] if message.strip() else "parse error"
-
-
-def _read_steering(directory: Path, files: ContextFiles) -> None:
-    try:
-        names = sorted(os.listdir(directory))
-    except FileNotFoundError:
-        return
-    except OSError as exc:
-        files.steering_error = Problem(f"{files.label}/steering", f"cannot list: {exc.strerror or exc}")
-        files.problems.append(files.steering_error)
-        return
-    for name in names:
-        path = directory / name
-        if not name.endswith(".md"):
-            continue
-        try:
-            if stat.S_ISDIR(os.lstat(path).st_mode):
-                continue  # ctx skips directories (a symbolic link to one is read, and fails)
-        except OSError:
-            pass
-        label = f"{files.label}/steering/{name}"
-        try:
-            data = read_bytes_safely(path, follow_symlinks=True)
-        except (NotRegularFile, FileTooBig) as exc:
-            why = f"{exc}: ctx would fail or never finish reading it; ctxtui reads no steering, as ctx does on an error"
-            error = Problem(label, why)
-            files.problems.append(error)
-            files.steering_error = files.steering_error or error
-            continue
-        except OSError as exc:
-            error = Problem(label, f"cannot read: {exc.strerror or exc}; ctx then includes no steering at all")
-            files.problems.append(error)
-            files.steering_error = files.steering_error or error
-            continue
-        try:
-            files.steering.append(parse_steering_file(name, decode(data)))
-        except SteeringParseError as exc:
-            error = Problem(label, f"{exc}; ctx then includes no steering at all")
-            files.problems.append(error)
-            files.steering_error = files.steering_error or error
-
-
-def steering_candidates(files: ContextFiles, tool: str = "") -> tuple[list[Entry], dict[str, str]]:
-    """Every steering file as an entry, the usable ones first in ctx's order.
-
-    The second value maps each entry key to "always" (a candidate for tier 6)
-    or the reason it can never be included.
-    """
-    entries: list[Entry] = []
-    verdicts: dict[str, str] = {}
-
-    def selected(sf: SteeringFile) -> bool:
-        if sf.inclusion != "always":
-            return False
-        return not (tool and sf.tools and tool not in sf.tools)
-
-    usable = sorted((sf for sf in files.steering if selected(sf)), key=lambda sf: (sf.priority, sf.name))
-    others = [sf for sf in files.steering if not selected(sf)]
-    for sf in usable + others:
-        label = f"{files.label}/steering/{sf.file}"
-        entry = Entry(
-            key=f"steering:{label}",
-            section="steering",
-            title=sf.name or sf.file,
-            text=sf.body,
-            tokens=estimate(sf.body),
-            source=f"{label}:{sf.line}",
-            extra=(("inclusion", sf.inclusion), ("priority", sf.priority), ("file", sf.file)),
-        )
-        entries.append(entry)
-        if files.steering_error is not None:
-            verdicts[entry.key] = "steering-disabled"
-        elif not selected(sf):
-            verdicts[entry.key] = "not-always"
-        elif sf.body == "":
-            verdicts[entry.key] = "empty-body"
-        elif STEERING_TOMBSTONE in sf.body:
-            verdicts[entry.key] = "template-body"
-        else:
-            verdicts[entry.key] = "always"
-    return entries, verdicts
-
-
 def parse_context(files: ContextFiles, tool: str = "") -> ParsedContext:
     """Turn the raw files into candidates for every tier."""
     texts = files.texts
@@ -678,7 +364,7 @@ def parse_context(files: ContextFiles, tool: str = "") -> ParsedContext:
     label = files.label
     constitution, constitution_candidates = parse_constitution(texts.get("CONSTITUTION.md"), f"{label}/CONSTITUTION.md")
     conventions, skipped = parse_conventions(texts.get("CONVENTIONS.md", ""), f"{label}/CONVENTIONS.md")
-    steering, verdicts = steering_candidates(files, tool)
+    steering, verdicts = steering_candidates(files.steering or SteeringRead("", []), tool)
     return ParsedContext(
         files=files,
         read_order_names=read_order,

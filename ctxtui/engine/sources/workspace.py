@@ -11,7 +11,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ctxtui.engine.model import Entry, Problem
-from ctxtui.engine.sources.context import ContextMissing, ParsedContext, parse_context, read_context_files
+from ctxtui.engine.sources.context import (
+    ContextFiles,
+    ContextMissing,
+    ParsedContext,
+    parse_context,
+    read_context_files,
+)
 from ctxtui.engine.sources.ctxrc import CtxConfig, read_ctxrc
 
 __all__ = ["ContextMissing", "Workspace", "load_workspace"]
@@ -27,6 +33,10 @@ class Workspace:
     memories: list[Entry] = field(default_factory=list)
     memory_problems: list[Problem] = field(default_factory=list)
 
+    def config_for(self, version: str) -> CtxConfig:
+        """`.ctxrc` as ctx `version` ("0.8.1" or "0.8.0") reads it: each knows its own keys."""
+        return self.config if version == "0.8.1" else read_ctxrc(self.project, version)
+
     @property
     def problems(self) -> list[Problem]:
         return [*self.config.problems, *self.parsed.problems, *self.memory_problems]
@@ -39,9 +49,16 @@ class Workspace:
         ]
 
 
+def unreadable_workspace(project: Path | str, reason: Problem) -> Workspace:
+    """A workspace ctx can read nothing of (its files lie under a system folder): an empty packet's inputs."""
+    project = Path(project).absolute()
+    files = ContextFiles(root=project, problems=[reason])
+    return Workspace(project=project, config=CtxConfig(), parsed=parse_context(files))
+
+
 def load_workspace(project: Path | str, context_dir: str = ".context") -> Workspace:
     """Read and parse PROJECT/.context (or ctx 0.8.0's context dir); raises ContextMissing when there is none."""
     project = Path(project).absolute()
     config = read_ctxrc(project)
-    files = read_context_files(project, context_dir)
+    files = read_context_files(project, context_dir, config.steering_dir)
     return Workspace(project=project, config=config, parsed=parse_context(files, config.tool))

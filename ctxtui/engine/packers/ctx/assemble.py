@@ -13,7 +13,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from datetime import datetime, timezone
+from datetime import datetime, timezone, tzinfo
 from functools import partial
 from itertools import accumulate
 from typing import Any
@@ -55,9 +55,11 @@ from ctxtui.engine.packers.ctx.sections import (
 )
 from ctxtui.engine.packers.ctx.state import CtxPacket, CtxState, SectionFill
 from ctxtui.engine.packers.ctx.versions import DEFAULT_VERSION, CtxVersion
-from ctxtui.engine.sources.context import ParsedContext, SkillFile
+from ctxtui.engine.sources.context import ParsedContext
+from ctxtui.engine.sources.steering import SkillFile
 from ctxtui.engine.sources.workspace import Workspace
 from ctxtui.engine.text.go import go_join, rfc3339_utc
+from ctxtui.engine.text.go_strconv import i64
 from ctxtui.engine.text.tokens import estimate
 
 INACTIVE_STATUSES = {"archived": Reason.ARCHIVED, "superseded": Reason.SUPERSEDED}
@@ -85,9 +87,10 @@ class CtxPacker(Packer):
         memories: Sequence[Entry] = (),
         count: Callable[[str], int] | None = None,
         skill: SkillFile | None = None,
+        zone: tzinfo | None = None,
     ):
         self._made_with = dict(parsed=parsed, now=now, root_path=root_path, version=version, context_dir=context_dir,
-                               knobs=knobs, memories=memories, count=count, skill=skill)
+                               knobs=knobs, memories=memories, count=count, skill=skill, zone=zone)
         if count is not None:
             parsed, memories = _recost(parsed, list(memories), count)
         self.version = version
@@ -118,7 +121,9 @@ class CtxPacker(Packer):
         }
         self.scored: list[Entry] = [*parsed.decisions, *parsed.learnings, *memories]
         weights = [_memory_weight(e) for e in self.scored]
-        self.scorer = Scorer(self.scored, [e.text for e in self.tasks], self.now, weights, fold=version.fold)
+        self.zone = zone or self.now.tzinfo
+        self.scorer = Scorer(self.scored, [e.text for e in self.tasks], self.now, weights, fold=version.fold,
+                             zone=self.zone)
         self.section_names = [s for s in SCORED_SECTIONS if s != "memories" or memories]
         self.section_members: dict[str, list[int]] = {name: [] for name in self.section_names}
         self.inactive_members: dict[str, list[int]] = {}
@@ -183,7 +188,7 @@ class CtxPacker(Packer):
 
     def _assemble(self, budget: int) -> CtxState:
         state = CtxState(budget=budget, tier1=self.tier1)
-        remaining = budget - self.tier1
+        remaining = i64(budget - self.tier1)
         if remaining <= 0:
             state.stopped_after = 1
             state.tokens_used = self.tier1
@@ -193,20 +198,20 @@ class CtxPacker(Packer):
         clamp = self.version.clamp_caps
         state.task_cap, state.task_count, state.task_forced, state.task_tokens = _prefix_tier(
             budget, self.settings.task_pct, remaining if clamp else None, self.task_cum)
-        remaining -= state.task_tokens
+        remaining = i64(remaining - state.task_tokens)
         state.remaining_before_conventions = remaining
         if remaining <= 0:
             state.stopped_after = 2
-            state.tokens_used = budget - remaining
+            state.tokens_used = i64(budget - remaining)
             return state
 
         state.convention_cap, state.convention_count, state.convention_forced, state.convention_tokens = (
             _prefix_tier(budget, self.settings.convention_pct, remaining if clamp else None, self.convention_cum))
-        remaining -= state.convention_tokens
+        remaining = i64(remaining - state.convention_tokens)
         state.remaining_before_scored = remaining
         if remaining <= 0:
             state.stopped_after = 3
-            state.tokens_used = budget - remaining
+            state.tokens_used = i64(budget - remaining)
             return state
 
         ranking = self.ranking(state.task_count)
@@ -238,7 +243,7 @@ class CtxPacker(Packer):
             used += section_used + summary_tokens
             state.sections.append(fill)
 
-        remaining = budget - used
+        remaining = i64(budget - used)
         state.remaining_before_steering = remaining
         if remaining > 0 and self.steering:
             state.steering_count, state.steering_forced = fit_prefix(self.steering_cum, remaining)
@@ -247,7 +252,7 @@ class CtxPacker(Packer):
             state.stopped_after = 5
         used += state.steering_tokens
         # Tier 7, all or nothing (0.8.1 `assemble.go:133-140`): the skill goes in only if it fits what is left.
-        remaining = budget - used
+        remaining = i64(budget - used)
         state.remaining_before_skill = remaining
         if self.skill is not None and remaining > 0 and self.skill.text and self.skill.tokens <= remaining:
             state.skill_included = True
@@ -584,7 +589,8 @@ def _memory_weight(entry: Entry) -> float:
 
 def packer_for(workspace: Workspace, *, now: datetime, version: CtxVersion = DEFAULT_VERSION,
                root_path: str | None = None, count: Callable[[str], int] | None = None,
-               knobs: CtxKnobs | None = None, skill: SkillFile | None = None) -> CtxPacker:
+               knobs: CtxKnobs | None = None, skill: SkillFile | None = None,
+               zone: tzinfo | None = None) -> CtxPacker:
     """A ctx packer for a loaded workspace (its memories included); knobs default to what `.ctxrc` says."""
     return CtxPacker(
         workspace.parsed,
@@ -596,4 +602,5 @@ def packer_for(workspace: Workspace, *, now: datetime, version: CtxVersion = DEF
         memories=workspace.memories,
         count=count,
         skill=skill,
+        zone=zone,
     )

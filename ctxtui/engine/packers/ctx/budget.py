@@ -1,7 +1,11 @@
 """ctx's budget arithmetic: caps, the stop-at-first-misfit fill, the split and the full-entry limit.
 
 These are the few formulas every ctx packet, threshold and sweep depends on,
-kept in one place and written to give Go's exact integer and float results.
+kept in one place and written to give Go's exact integer and float results:
+Go's `int` is int64 and wraps on overflow, and converting a float that is
+NaN or out of range gives MinInt64 on amd64 (`budget.go:53-60,81`,
+`assemble.go:73,86`) — visible only at budgets beyond about 10^17 or with a
+`.ctxrc` percentage of `.nan`, but then exactly.
 """
 
 from __future__ import annotations
@@ -10,6 +14,7 @@ from bisect import bisect_right
 from collections.abc import Sequence
 
 from ctxtui.engine.text.go import go_div
+from ctxtui.engine.text.go_strconv import f2i, i64
 
 FULL_ENTRY_PCT = 80  # a scored section includes whole entries up to 80% of its share
 SPLIT_MIN_PCT = 30  # each scored section is guaranteed 30% of what is left
@@ -18,8 +23,8 @@ DEFAULT_CONVENTION_PCT = 0.20
 
 
 def pct_cap(budget: int, pct: float) -> int:
-    """int(float64(budget) * pct): Go converts toward zero, as int() does."""
-    return int(float(budget) * pct)
+    """int(float64(budget) * pct): toward zero; NaN or out of range → MinInt64, as on amd64."""
+    return f2i(float(budget) * pct)
 
 
 def fit_prefix(cumulative: Sequence[int], cap: int) -> tuple[int, bool]:
@@ -30,9 +35,9 @@ def fit_prefix(cumulative: Sequence[int], cap: int) -> tuple[int, bool]:
     says whether that happened.
     """
     count = bisect_right(cumulative, cap) - 1
-    if count == 0 and len(cumulative) > 1:
+    if count <= 0 and len(cumulative) > 1:
         return 1, True
-    return count, False
+    return max(count, 0), False
 
 
 def split_shares(remaining: int, sizes: Sequence[int], present: Sequence[bool]) -> list[int]:
@@ -56,23 +61,25 @@ def split_shares(remaining: int, sizes: Sequence[int], present: Sequence[bool]) 
         each = go_div(remaining, len(live))
         for i in live[:-1]:
             shares[i] = each
-        shares[live[-1]] = remaining - each * (len(live) - 1)
+        shares[live[-1]] = i64(remaining - each * (len(live) - 1))
         return shares
     if total_content <= remaining:
         for i in live:
             shares[i] = sizes[i]
         return shares
-    floor = go_div(remaining * SPLIT_MIN_PCT, 100)
-    flex = remaining - floor * len(live)
+    floor = go_div(i64(remaining * SPLIT_MIN_PCT), 100)
+    flex = remaining
+    for _ in live:
+        flex = i64(flex - floor)
     given = 0
     for i in live[:-1]:
         proportion = float(sizes[i]) / float(total_content)
-        shares[i] = floor + int(float(flex) * proportion)
-        given += shares[i]
-    shares[live[-1]] = remaining - given
+        shares[i] = i64(floor + f2i(float(flex) * proportion))
+        given = i64(given + shares[i])
+    shares[live[-1]] = i64(remaining - given)
     return shares
 
 
 def full_limit(share: int) -> int:
-    """budget * FullEntryPct / 100 with Go's truncating division."""
-    return go_div(share * FULL_ENTRY_PCT, 100)
+    """budget * FullEntryPct / 100 with Go's int64 product and truncating division."""
+    return go_div(i64(share * FULL_ENTRY_PCT), 100)

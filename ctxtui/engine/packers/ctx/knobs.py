@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 from ctxtui.engine.packers.base import Knob
 from ctxtui.engine.packers.ctx.budget import DEFAULT_CONVENTION_PCT, DEFAULT_TASK_PCT
-from ctxtui.engine.sources.ctxrc import CtxConfig
+from ctxtui.engine.sources.ctxrc import CtxConfig, clamp_pct
 
 TASK_PCT = "task_budget_pct"
 CONVENTION_PCT = "convention_budget_pct"
@@ -51,8 +51,8 @@ class CtxKnobs:
         if config.tool:
             sources.append((TOOL, ".ctxrc"))
         return cls(
-            task_pct=DEFAULT_TASK_PCT if config.task_pct is None else config.task_pct,
-            convention_pct=DEFAULT_CONVENTION_PCT if config.convention_pct is None else config.convention_pct,
+            task_pct=clamp_pct(config.task_pct, DEFAULT_TASK_PCT),
+            convention_pct=clamp_pct(config.convention_pct, DEFAULT_CONVENTION_PCT),
             tool=config.tool,
             sources=tuple(sources),
         )

@@ -14,10 +14,11 @@ from bisect import bisect_right
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from itertools import accumulate
-from datetime import datetime
+from datetime import datetime, timezone, tzinfo
 
 from ctxtui.engine.model import Entry
 from ctxtui.engine.text.go import go_lower
+from ctxtui.engine.text.go_time import recency_days
 
 STOP_WORDS = frozenset(
     """the and for that this with from are was were been have has had but not you
@@ -44,22 +45,19 @@ def recency_bracket(days: int | None) -> float:
     return 0.2
 
 
-def age_in_days(date: str | None, now: datetime) -> int | None:
-    """Whole days from local midnight of `date` to `now`, truncated toward zero.
+def age_in_days(date: str | None, now: datetime, zone: tzinfo | None = None) -> int | None:
+    """Whole days from the entry date's local midnight to `now`, as ctx counts them (`score/score.go:36-42`).
 
-    The date is read in `now`'s time zone, as Go reads it in time.Local. None
-    when the date does not parse (ctx then scores recency 0.2).
+    The date is read in `zone` (ctx's time.Local; default: `now`'s own zone)
+    with that date's own UTC offset, and the days are
+    `int(now.Sub(midnight).Hours() / 24)`. None when the date does not parse
+    (ctx then scores recency 0.2).
     """
     if not date:
         return None
-    try:
-        midnight = datetime.strptime(date, "%Y-%m-%d").replace(tzinfo=now.tzinfo)
-    except ValueError:
-        return None
-    delta = now - midnight
-    micros = (delta.days * 86400 + delta.seconds) * 1_000_000 + delta.microseconds
-    day = 86_400_000_000
-    return micros // day if micros >= 0 else -((-micros) // day)
+    zone = zone or now.tzinfo or timezone.utc
+    now_ns = int(now.timestamp()) * 1_000_000_000 + now.microsecond * 1000
+    return recency_days(date, now_ns, zone)
 
 
 def task_keywords(tasks: Sequence[str], fold: Callable[[str], str] = go_lower) -> list[str]:
@@ -134,11 +132,12 @@ class Scorer:
     CACHE_SIZE = 64
 
     def __init__(self, entries: Sequence[Entry], tasks: Sequence[str], now: datetime,
-                 weights: Sequence[float] | None = None, fold: Callable[[str], str] = go_lower):
+                 weights: Sequence[float] | None = None, fold: Callable[[str], str] = go_lower,
+                 zone: tzinfo | None = None):
         self.entries = list(entries)
         self.now = now
         self.lowered = [fold(entry.text) for entry in self.entries]
-        self.age_days = [age_in_days(entry.date, now) for entry in self.entries]
+        self.age_days = [age_in_days(entry.date, now, zone) for entry in self.entries]
         self.recency = [recency_bracket(days) for days in self.age_days]
         # Database memories multiply their score by importance and usage; 1.0 for markdown.
         self.weights = list(weights) if weights is not None else [1.0] * len(self.entries)

@@ -1,0 +1,271 @@
+"""Steering files (ctx 0.8.1's tier 6) and skills (tier 7), read exactly as ctx reads them.
+
+Steering (`steering/filter.go:31-101`, `steering/parse.go`, `parse/markdown.go:101`
+at ce5a832): every `*.md` entry of the steering directory (`.ctxrc
+steering.dir`, default `.context/steering`) that is not a directory — a
+symbolic link to one is read, and fails — is read whole, split at its `---`
+front matter and decoded with yaml.v3 into name, description, inclusion,
+tools and priority. Any error in any file drops all steering, silently in
+ctx (ctxtui says why). Without a prompt only `inclusion: always` files pass,
+then the `.ctxrc tool` filter; they are sorted by (priority, name) with Go's
+unstable `sort.Slice`; empty bodies and untouched templates are skipped.
+
+A skill is `.context/skills/NAME/SKILL.md` with required front matter; the
+packet takes the text after it, whole or not at all.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ctxtui.engine.model import Entry, Problem
+from ctxtui.engine.sources.files import FileTooBig, NotRegularFile, read_bytes_safely
+from ctxtui.engine.text.go import decode, go_join
+from ctxtui.engine.text.go_sort import sort_slice
+from ctxtui.engine.text.tokens import estimate
+
+STEERING_TOMBSTONE = "<!-- remove this after you edit the steering file !-->"
+DEFAULT_STEERING_DIR = ".context/steering"
+DEFAULT_PRIORITY = 50
+# ctx 0.8.1 refuses to read below these (io/security.go:87, config/io/prefix.go:13).
+DANGEROUS_PREFIXES = ("/bin/", "/boot/", "/dev/", "/etc/", "/lib/", "/lib64/", "/proc/", "/sbin/", "/sys/",
+                      "/usr/bin/", "/usr/lib/", "/usr/sbin/")
+
+
+@dataclass(frozen=True, slots=True)
+class SteeringFile:
+    """One parsed steering file, before ctx's filter."""
+
+    file: str  # name inside the steering directory
+    label: str  # the path ctx prints: filepath.Join(steering dir, name)
+    name: str
+    description: str
+    inclusion: str
+    priority: int
+    tools: tuple[str, ...] | None
+    body: str
+    line: int  # 1-based line where the body starts
+
+
+@dataclass(slots=True)
+class SteeringRead:
+    """What reading the steering directory gave: the files, or the error that drops them all."""
+
+    directory: str
+    files: list[SteeringFile]
+    error: Problem | None = None
+    warnings: list[str] | None = None  # what ctx prints on stderr (unfilled templates)
+
+
+class FrontMatterError(ValueError):
+    """The text does not open with, or never closes, a `---` front-matter block."""
+
+
+class SkillError(Exception):
+    """ctx refuses the skill; the message is ctx's own (`Error: ...` on stderr, exit 1)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SkillFile:
+    """A skill for ctx 0.8.1's tier 7 (`ctx agent --skill NAME`)."""
+
+    name: str  # as given to --skill
+    title: str  # the front matter's name, if any
+    body: str
+    line: int
+
+
+def split_front_matter(text: str) -> tuple[str, str, int]:
+    """Go's `parse.SplitFrontmatter` (`internal/parse/markdown.go:101`): (yaml, body, offset of the body).
+
+    Leading CR/LF are trimmed; the text must then start with `---` (so `---x`
+    opens one too) and one newline after it is dropped; the block ends at the
+    first `\\n---` after that (so `\\n---x` closes it, and `---\\n---\\n` has no
+    end: the search starts after the first newline); the body is what follows,
+    less one leading newline.
+    """
+    content = text.lstrip("\r\n")
+    start = len(text) - len(content)
+    if not content.startswith("---"):
+        raise FrontMatterError("missing opening frontmatter delimiter (---)")
+    rest_at = start + 3
+    if text.startswith("\n", rest_at):
+        rest_at += 1
+    close = text.find("\n---", rest_at)
+    if close < 0:
+        raise FrontMatterError("missing closing frontmatter delimiter (---)")
+    body_at = close + 4
+    if text.startswith("\n", body_at):
+        body_at += 1
+    return text[rest_at:close], text[body_at:], body_at
+
+
+def is_dangerous(path: str) -> bool:
+    """A path ctx 0.8.1 will not read (system folders)."""
+    return path == "/" or any(path.startswith(prefix) for prefix in DANGEROUS_PREFIXES)
+
+
+def read_steering(project: Path, setting: str = "", *, root_path: str | None = None) -> SteeringRead:
+    """The steering directory as ctx 0.8.1 reads it; `setting` is `.ctxrc steering.dir`."""
+    directory = setting or DEFAULT_STEERING_DIR
+    full = Path(directory) if os.path.isabs(directory) else project / directory
+    read = SteeringRead(directory, [], warnings=[])
+    try:
+        names = sorted(os.listdir(full), key=os.fsencode)
+    except OSError:
+        return read  # ctx: no directory, no steering, no warning
+    root = root_path or str(project)
+    for name in names:
+        path = full / name
+        try:
+            if stat.S_ISDIR(os.lstat(path).st_mode):
+                continue
+        except OSError:
+            pass
+        if not name.endswith(".md"):
+            continue
+        label = go_join(directory, name)
+        if is_dangerous(go_join(root, label) if not os.path.isabs(label) else label):
+            _failed(read, name, label, "lies in a system folder ctx will not read from; ctx then includes no "
+                                       "steering at all")
+            continue
+        try:
+            data = read_bytes_safely(path, follow_symlinks=True)
+        except (NotRegularFile, FileTooBig) as exc:
+            _failed(read, name, label, f"{exc}: ctx would fail or never finish reading it; ctxtui reads no "
+                                       "steering, as ctx does on an error")
+            continue
+        except OSError as exc:
+            _failed(read, name, label, f"cannot read: {exc.strerror or exc}; ctx then includes no steering at all")
+            continue
+        try:
+            read.files.append(parse_steering_file(name, label, decode(data)))
+        except (FrontMatterError, _DecodeError) as exc:
+            _failed(read, name, label, f"{exc}; ctx then includes no steering at all")
+    return read
+
+
+def _failed(read: SteeringRead, file: str, label: str, message: str) -> None:
+    """ctx stops at the first failure and drops all steering; ctxtui keeps listing the files to say so."""
+    read.error = read.error or Problem(label, message)
+    read.files.append(SteeringFile(file=file, label=label, name=file, description="", inclusion="(unreadable)",
+                                   priority=DEFAULT_PRIORITY, tools=None, body="", line=1))
+
+
+class _DecodeError(ValueError):
+    pass
+
+
+def parse_steering_file(file: str, label: str, text: str) -> SteeringFile:
+    """One steering file: front matter decoded as yaml.v3 decodes it into ctx's struct (`steering/parse.go:48`)."""
+    raw, body, offset = split_front_matter(text)
+    fields: dict[str, Any] = {"name": "", "description": "", "inclusion": "", "tools": None, "priority": 0}
+    _decode_front_matter(raw, fields)
+    return SteeringFile(
+        file=file,
+        label=label,
+        name=fields["name"],
+        description=fields["description"],
+        inclusion=fields["inclusion"] or "manual",
+        priority=fields["priority"] or DEFAULT_PRIORITY,
+        tools=tuple(fields["tools"]) if fields["tools"] is not None else None,
+        body=body,
+        line=text.count("\n", 0, offset) + 1,
+    )
+
+
+def _decode_front_matter(raw: str, fields: dict[str, Any]) -> None:
+    from ctxtui.engine.text import yaml_v3 as yaml
+
+    try:
+        root = yaml.compose(raw)
+    except RecursionError:
+        raise _DecodeError("front matter nested too deeply to read") from None
+    except Exception as exc:  # PyYAML's syntax errors
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else "syntax error"
+        raise _DecodeError(f"invalid YAML front matter: {first}") from None
+    if root is None or isinstance(root, yaml.ScalarNode) and yaml.scalar_resolved(root)[0] == "!!null":
+        return
+    try:
+        for key, node in yaml.mapping_pairs(root):
+            if key in ("name", "description", "inclusion"):
+                value = yaml.decode_string(node)
+                if value is not yaml.MISSING:
+                    fields[key] = value
+            elif key == "priority":
+                value = yaml.decode_int(node)
+                if value is not yaml.MISSING:
+                    fields[key] = value
+            elif key == "tools":
+                fields[key] = yaml.decode_string_list(node)
+    except (yaml.YAMLTypeError, yaml.YAMLFail) as exc:
+        raise _DecodeError(f"front matter field: {exc}") from None
+
+
+def steering_candidates(read: SteeringRead, tool: str = "") -> tuple[list[Entry], dict[str, str]]:
+    """Every steering file as an entry, the usable ones first in ctx's order.
+
+    The second value maps each entry key to "always" (a candidate for tier 6)
+    or the reason it can never be included.
+    """
+
+    def selected(sf: SteeringFile) -> bool:
+        if sf.inclusion != "always":
+            return False
+        return not (tool and sf.tools and tool not in sf.tools)
+
+    usable = [sf for sf in read.files if selected(sf)]
+    sort_slice(usable, lambda a, b: a.priority < b.priority if a.priority != b.priority
+               else a.name.encode("utf-8", "surrogateescape") < b.name.encode("utf-8", "surrogateescape"))
+    others = [sf for sf in read.files if not selected(sf)]
+    entries: list[Entry] = []
+    verdicts: dict[str, str] = {}
+    for sf in usable + others:
+        entry = Entry(
+            key=f"steering:{sf.label}",
+            section="steering",
+            title=sf.name or sf.file,
+            text=sf.body,
+            tokens=estimate(sf.body),
+            source=f"{sf.label}:{sf.line}",
+            extra=(("inclusion", sf.inclusion), ("priority", sf.priority), ("file", sf.file)),
+        )
+        entries.append(entry)
+        if read.error is not None:
+            verdicts[entry.key] = "steering-disabled"
+        elif not selected(sf):
+            verdicts[entry.key] = "not-always"
+        elif sf.body == "":
+            verdicts[entry.key] = "empty-body"
+        elif STEERING_TOMBSTONE in sf.body:
+            verdicts[entry.key] = "template-body"
+            if read.warnings is not None:
+                read.warnings.append(f"skipping unfilled steering file {sf.label} "
+                                     "(remove the tombstone line to activate)")
+        else:
+            verdicts[entry.key] = "always"
+    return entries, verdicts
+
+
+def read_skill(project: Path, name: str) -> SkillFile:
+    """`.context/skills/NAME/SKILL.md` as ctx 0.8.1 reads it (`internal/skill/load.go`); SkillError as ctx says it."""
+    path = project / ".context" / "skills" / name / "SKILL.md"
+    try:
+        data = read_bytes_safely(path, follow_symlinks=True)
+    except OSError:
+        raise SkillError(f'skill "{name}" not found') from None
+    text = decode(data)
+    try:
+        front, body, offset = split_front_matter(text)
+    except FrontMatterError as exc:
+        raise SkillError(f'skill "{name}": skill: {name}: {exc}') from None
+    title = ""
+    for line in front.split("\n"):
+        key, _, value = line.partition(":")
+        if key.strip() == "name":
+            title = value.strip().strip("'\"")
+    return SkillFile(name=name, title=title, body=body, line=text.count("\n", 0, offset) + 1)

@@ -1,0 +1,46 @@
+"""The local time zone as a Go program finds it: what ctx reads entry dates in.
+
+Go's `time.Local` (go/src/time/zoneinfo_unix.go `initLocal`): TZ unset →
+/etc/localtime; TZ="" → UTC; ":name" → name; an absolute path → that file;
+otherwise a name in the zoneinfo folders; any failure → UTC, silently. It
+reads files, so it lives with the sources; the engine takes the zone it returns.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+from collections.abc import Mapping
+from datetime import tzinfo
+
+
+def local_zone(env: Mapping[str, str] | None = None) -> tzinfo:
+    """time.Local as Go initialises it (zoneinfo_unix.go initLocal): TZ unset -> /etc/localtime; TZ="" -> UTC;
+    ":name" -> name; absolute path -> that file; else a name in the zoneinfo dirs; a failure -> UTC."""
+    import zoneinfo
+    env = os.environ if env is None else env
+    if "TZ" not in env:
+        try:
+            with open("/etc/localtime", "rb") as fh:
+                return zoneinfo.ZoneInfo.from_file(fh)
+        except OSError:
+            return _dt.timezone.utc
+    tz = env["TZ"]
+    if tz == "":
+        return _dt.timezone.utc
+    if tz.startswith(":"):
+        tz = tz[1:]
+    try:
+        if tz.startswith("/"):
+            with open(tz, "rb") as fh:
+                return zoneinfo.ZoneInfo.from_file(fh)
+        if tz in ("UTC", "") or ".." in tz:
+            return _dt.timezone.utc if tz == "UTC" else _dt.timezone.utc
+        for d in ("/usr/share/zoneinfo/", "/usr/share/lib/zoneinfo/", "/usr/lib/locale/TZ/", "/etc/zoneinfo/"):
+            p = d + tz
+            if os.path.isfile(p):
+                with open(p, "rb") as fh:
+                    return zoneinfo.ZoneInfo.from_file(fh)
+    except Exception:
+        pass
+    return _dt.timezone.utc

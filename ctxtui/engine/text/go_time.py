@@ -1,0 +1,76 @@
+"""Go's calendar arithmetic for ctx's recency: each entry date's own local midnight, days as Go counts them.
+
+ctx parses an entry's date with `time.ParseInLocation("2006-01-02", date, time.Local)`
+and counts `int(now.Sub(date).Hours() / 24)` (`score/score.go:36-42`). Each
+date gets its own UTC offset — the one in force at that midnight, so DST
+matters — with Go's rule for a midnight that falls in a gap (`time.Date`,
+go/src/time/time.go): the later offset. The zone is an input (`sources.zone`
+reads it the way Go does); nothing here reads the clock or the environment.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from datetime import tzinfo
+
+from ctxtui.engine.text.go import go_div
+from ctxtui.engine.text.go_strconv import INT64_MAX, INT64_MIN, f2i
+
+def _offset_at(zone: tzinfo, unix: int) -> int:
+    if zone is _dt.timezone.utc:
+        return 0
+    try:
+        d = _dt.datetime.fromtimestamp(unix, zone)
+    except (OverflowError, OSError, ValueError):
+        # outside datetime's range: Go's LMT/extended rules; only matters for 0.2-bracket dates
+        d = _dt.datetime.fromtimestamp(max(min(unix, 253402300799), -62135596800), zone)
+    return int(d.utcoffset().total_seconds())
+
+
+_EPOCH_ORD = _dt.date(1970, 1, 1).toordinal()
+
+
+def local_midnight_unix(y: int, m: int, d: int, zone: tzinfo) -> int:
+    """time.Date(y, m, d, 0, 0, 0, 0, loc).Unix() (time.go Date): the offset is looked up at the wall time
+    read as UTC; if wall - offset leaves that zone period, the offset at wall - offset is used.
+    This equals: off = offset_at(W - offset_at(W)). In a DST gap this is the *later* offset
+    (Python fold=1), so a missing midnight maps to 23:xx of the previous day."""
+    if y == 0:
+        days = _dt.date(1, m, d).toordinal() - 366 - _EPOCH_ORD  # year 0 is a leap year
+    else:
+        days = _dt.date(y, m, d).toordinal() - _EPOCH_ORD
+    w = days * 86400
+    off1 = _offset_at(zone, w)
+    off = _offset_at(zone, w - off1)
+    return w - off
+
+
+def parse_date(s: str) -> tuple[int, int, int] | None:
+    """time.ParseInLocation("2006-01-02", s): exact 4-2-2 digits, month 1-12, day valid (year 0000 allowed)."""
+    m = re.fullmatch(r"([0-9]{4})-([0-9]{2})-([0-9]{2})", s)
+    if not m:
+        return None
+    y, mo, d = int(m.group(1)), int(m.group(2)), int(m.group(3))
+    if not 1 <= mo <= 12 or d < 1:
+        return None
+    leap = y % 4 == 0 and (y % 100 != 0 or y % 400 == 0)
+    dim = [31, 29 if leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][mo - 1]
+    if d > dim:
+        return None
+    return y, mo, d
+
+
+def recency_days(date: str, now_unix_ns: int, zone: tzinfo) -> int | None:
+    """int(now.Sub(entryDate).Hours() / 24), or None when the date does not parse."""
+    p = parse_date(date)
+    if p is None:
+        return None
+    mid = local_midnight_unix(*p, zone) * 1_000_000_000
+    dur = now_unix_ns - mid
+    dur = max(INT64_MIN, min(INT64_MAX, dur))  # Time.Sub saturates
+    hour = 3_600_000_000_000
+    h = go_div(dur, hour)
+    rem = dur - h * hour
+    hours = float(h) + float(rem) / 3600e9
+    return f2i(hours / 24.0)

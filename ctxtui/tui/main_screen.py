@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import partial
-from typing import TYPE_CHECKING
 
 from textual import on
 from textual.app import ComposeResult
@@ -40,13 +39,9 @@ from ctxtui.tui.widgets.budget.slider import BudgetSlider
 from ctxtui.tui.widgets.budget.status import StatusLine
 from ctxtui.tui.widgets.entries.rows import RowFilter, rows_of
 from ctxtui.tui.widgets.entries.table import EntriesTable
-from ctxtui.tui.widgets.loading import LoadProgress as LoadProgressBar
-from ctxtui.tui.widgets.loading import ProblemBanner
+from ctxtui.tui.widgets.loading import LoadingBar, ProblemBanner
 from ctxtui.tui.widgets.tiers.bars import TierBars
 from ctxtui.tui.widgets.why.panel import WhyPanel
-
-if TYPE_CHECKING:
-    from ctxtui.tui.app import CtxtuiApp
 
 REAL_TOKENIZER = "o200k_base"
 NARROW = 110  # columns below which the why panel becomes a dialog (Enter)
@@ -62,9 +57,10 @@ def _following(cycle: tuple, chosen: frozenset) -> object:
 
 
 class MainScreen(Screen):
-    """One project: budget, status, tier bars, entries and the why panel of the view shown."""
+    """One project: budget, status, tier bars, entries and the why panel of the view shown.
 
-    app: CtxtuiApp  # type: ignore[assignment]
+    Its App (`CtxtuiApp`) runs its workers (`run_in_thread`) and resolves theme colours (`theme_colors`).
+    """
 
     # Below NARROW columns the table takes the whole width; Enter shows the why panel as a dialog.
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (NARROW, "-wide")]
@@ -87,7 +83,7 @@ class MainScreen(Screen):
             yield Label("Budget")
             yield BudgetSlider(8000, minimum=MIN_BUDGET, maximum=MAX_BUDGET, id="slider")
         yield ProblemBanner(id="banner")
-        yield LoadProgressBar(id="loading")
+        yield LoadingBar(id="loading")
         yield TierBars(id="tiers").data_bind(MainScreen.view)
         with Horizontal(id="main"):
             yield EntriesTable(id="entries").data_bind(MainScreen.view, MainScreen.row_filter)
@@ -109,13 +105,13 @@ class MainScreen(Screen):
 
     @on(LoadProgress)
     def _load_progress(self, message: LoadProgress) -> None:
-        self.query_one(LoadProgressBar).show_stage(
+        self.query_one(LoadingBar).show_stage(
             f"Loading {clean_line(self.session.project.name)}: {message.stage}…", message.step, LOAD_STEPS,
             visible=self.view is None)
 
     @on(LoadFailed)
     def _load_failed(self, message: LoadFailed) -> None:
-        self.query_one(LoadProgressBar).hide()
+        self.query_one(LoadingBar).hide()
         if message.message is not None:
             self.query_one(ProblemBanner).problems = (
                 (f"{message.message} — the last good state stays on screen",) if self.view else (message.message,))
@@ -123,10 +119,10 @@ class MainScreen(Screen):
     @on(ProjectLoaded)
     def _project_loaded(self, message: ProjectLoaded) -> None:
         """A reload keeps budget, selection and scroll; the first load also sets the slider and focuses it."""
-        self.query_one(LoadProgressBar).hide()
+        self.query_one(LoadingBar).hide()
         self.query_one(ProblemBanner).problems = tuple(str(p) for p in message.problems)
         if self.view is None:
-            self._slider.value = self.session.budget
+            self._slider.set_value(self.session.budget)
             self._slider.focus()
         self.refresh_view()
 
@@ -139,7 +135,7 @@ class MainScreen(Screen):
     def request_budget(self, budget: int) -> None:
         """An intent in. The slider holds the newest request (clamped); the recompute waits for the next refresh,
         so however many requests arrive before it (a drag, a held key) cost one."""
-        self._slider.value = budget
+        self._slider.set_value(budget)
         self.call_after_refresh(self._apply_budget)
 
     @property
@@ -240,7 +236,8 @@ class MainScreen(Screen):
     # -- actions (see actions.py for their keys) ---------------------------------------
 
     def action_nudge(self, delta: int) -> None:
-        self.request_budget(self.session.budget + delta)  # from the budget shown, not one still pending
+        # From the applied budget, not a request still waiting: a held key moves one step per frame.
+        self.request_budget(self.session.budget + delta)
 
     def action_set_budget(self, budget: int) -> None:
         self.request_budget(budget)

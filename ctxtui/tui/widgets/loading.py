@@ -12,7 +12,7 @@ from ctxtui.safe_text import clean_line
 from ctxtui.tui.widgets.layout import forget_height
 
 
-class LoadProgress(Vertical):
+class LoadingBar(Vertical):
     """"Loading <project>: <stage>…" and a bar; shown (class `shown`) only while nothing else is on screen."""
 
     def compose(self) -> ComposeResult:

@@ -79,7 +79,7 @@ class View:
     through `memo`, so it lives exactly as long as the view it describes.
     """
 
-    __slots__ = ("loaded", "budget", "plan", "_counts", "real_tokens", "_memo")
+    __slots__ = ("loaded", "budget", "plan", "_counts", "real_tokens", "_memo", "__weakref__")
 
     def __init__(self, loaded: Loaded, budget: int) -> None:
         self.loaded = loaded

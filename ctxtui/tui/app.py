@@ -85,7 +85,12 @@ class CtxtuiApp(ThemeVariablesMixin, App):
     def run_in_thread(self, group: str, job: Callable[[], None]) -> Worker:
         """Run `job` in a thread worker, exclusive in `group`: a newer job marks the older one cancelled (it
         keeps running, so a job checks `get_current_worker().is_cancelled` before handing back a result).
-        Errors end up in `_worker_failed`, like every worker's."""
+        Errors end up in `_worker_failed`, like every worker's.
+
+        A finished Worker is freed only by a full collection (its contextvars Context refers back to
+        it), and it keeps `job`: a job must not hold a `View` (10,000 outcomes and rows) strongly —
+        measured, that made every tenth slider step pay a 1 s collection. Pass a weak reference.
+        """
         return self.run_worker(job, name=group, group=group, thread=True, exclusive=True, exit_on_error=False)
 
     @on(Worker.StateChanged)

@@ -12,6 +12,7 @@ The App hosts every worker and tells this screen about loads (`messages`).
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import replace
 from functools import partial
 
@@ -180,12 +181,15 @@ class MainScreen(Screen):
         self.view = view
         if shown is None or shown.loaded is not view.loaded:
             # After the widgets have the new load: the scan competes for the GIL with everything else.
-            self.app.run_in_thread("thresholds", partial(self._compute_thresholds, view.loaded))
+            self.app.run_in_thread("thresholds", partial(self._compute_thresholds, weakref.ref(view.loaded)))
         if self.real_tokens:
-            self.app.run_in_thread("tokens", partial(self._count_real_tokens, view))
+            self.app.run_in_thread("tokens", partial(self._count_real_tokens, weakref.ref(view)))
 
-    def _compute_thresholds(self, loaded: Loaded) -> None:
+    def _compute_thresholds(self, load: weakref.ref[Loaded]) -> None:
         """In a worker: every entry's thresholds, kept on the load; the why panel then shows them."""
+        loaded = load()
+        if loaded is None:
+            return
         loaded.thresholds()
         if not loaded.stale:
             self.app.call_from_thread(self._thresholds_ready, loaded)
@@ -194,11 +198,12 @@ class MainScreen(Screen):
         if self.view is not None and self.view.loaded is loaded:
             self.query_one(WhyPanel).refresh_explanation()
 
-    def _count_real_tokens(self, view: View) -> None:
+    def _count_real_tokens(self, shown: weakref.ref[View]) -> None:
         """In a worker: the real tokenizer's count of the view's Markdown (the tokenizer caches by content)."""
         from ctxtui.engine.text.tokenizers import get_tokenizer
 
-        if view is not self.view:
+        view = shown()
+        if view is None or view is not self.view:
             return
         try:
             tokens = get_tokenizer(REAL_TOKENIZER).count(view.markdown)

@@ -31,6 +31,7 @@ from ctxtui.tui.messages import FORMAT_NAMES, CopyPacket, LoadFailed, LoadProgre
 from ctxtui.tui.screens.help import HelpScreen
 from ctxtui.tui.themes import ThemeVariablesMixin, apply_theme
 
+
 class CtxtuiApp(ThemeVariablesMixin, App):
     """One project, live."""
 

@@ -85,7 +85,7 @@ class EntriesTable(ScrollView, can_focus=True):
     """
 
     class Selected(Message):
-        """The entry under the cursor changed (`key` is None when the view is empty)."""
+        """The entry under the cursor changed (`key` is None when no row is shown)."""
 
         def __init__(self, table: EntriesTable, key: str | None) -> None:
             super().__init__()
@@ -197,7 +197,7 @@ class EntriesTable(ScrollView, can_focus=True):
         self._rebuild(keep_key=self.selected_key, fallback=self._cursor, reveal=True)
 
     def select_key(self, key: str) -> bool:
-        """Move the cursor to an entry; False when it is not in the view."""
+        """Move the cursor to an entry; False when it is not shown."""
         rows = self._rows
         for position, index in enumerate(self._shown):
             if rows[index].key == key:
@@ -230,7 +230,7 @@ class EntriesTable(ScrollView, can_focus=True):
 
     @property
     def cursor_row(self) -> int:
-        """Position of the cursor in the view (0 when the view is empty)."""
+        """Position of the cursor among the rows shown (0 when none is)."""
         return self._cursor
 
     @property
@@ -258,7 +258,7 @@ class EntriesTable(ScrollView, can_focus=True):
     def total_count(self) -> int:
         return len(self._rows)
 
-    # -- view -------------------------------------------------------------------
+    # -- the rows shown -----------------------------------------------------------
 
     def _note_rows(self) -> None:
         memory = False

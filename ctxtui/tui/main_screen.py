@@ -136,7 +136,10 @@ class MainScreen(Screen):
     def request_budget(self, budget: int) -> None:
         """An intent in. The slider holds the newest request (clamped); the recompute waits for the next refresh,
         so however many requests arrive before it (a drag, a held key) cost one."""
-        self._slider.set_value(budget)
+        slider = self._slider
+        # Silently: a repaint now would make the recompute wait for a frame of its own (Textual runs
+        # after-refresh callbacks at once only when nothing is dirty); the thumb moves with the packet.
+        slider.set_reactive(BudgetSlider.value, slider.validate_value(budget))
         self.call_after_refresh(self._apply_budget)
 
     @property
@@ -145,10 +148,11 @@ class MainScreen(Screen):
         return self.session.loaded is not None and self._slider.value != self.session.budget
 
     def _apply_budget(self) -> None:
-        session = self.session
+        slider, session = self._slider, self.session
+        slider.refresh()
         if session.loaded is None:
             return
-        session.set_budget(self._slider.value)
+        session.set_budget(slider.value)
         view = self.view
         if view is not None and (view.budget, view.generation) == (session.budget, session.generation):
             return  # e.g. `[` at budget 0, or the later of two requests in one frame: nothing to redo

@@ -5,12 +5,13 @@ Prints figures; it asserts nothing. Run with `.venv/bin/python bench/bench_tui.p
 step ≤ 30 ms on ctx-large and ≤ 60 ms on 10,000 entries; start-up ≤ 1 s.
 
 How a step is timed, headless (`App.run_test`), on the real app:
-- `_show_view` is wrapped: its end is when every widget has been given the new
-  budget's packet (status, tier bars, table rows, why panel);
+- `MainScreen.show_view` is wrapped: its end is when every widget has been given
+  the new budget's packet (status, tier bars, table rows, why panel: they follow
+  the screen's `view` through data binding, inside that call);
 - `App._display` is wrapped: it is called right after the compositor has
   rendered a frame's update, and here the update is also encoded to terminal
   escape codes (what a real driver writes), so "frame" is the first frame
-  finished after `_show_view`;
+  finished after `show_view`;
 - a step starts when the key event is handed to the driver, exactly as a
   terminal's key would be, and its time is `key → show` and `key → frame`.
 Between steps all workers (real-token count, thresholds) are let finish, so
@@ -37,8 +38,9 @@ sys.path.insert(0, str(ROOT))
 from textual import events  # noqa: E402
 from textual._compositor import CompositorUpdate  # noqa: E402
 
-from ctxtui.app import LARGE_WORKSPACE, CtxtuiApp  # noqa: E402
 from ctxtui.session import Session  # noqa: E402
+from ctxtui.tui.app import CtxtuiApp  # noqa: E402
+from ctxtui.tui.main_screen import LARGE_WORKSPACE  # noqa: E402
 
 CORPUS = Path(os.environ.get("CTXTUI_CORPUS", ROOT.parent / "shared" / "corpus"))
 NOW = datetime(2026, 11, 21, 23, 56, 8, tzinfo=timezone.utc)
@@ -48,16 +50,16 @@ CHARACTERS = {"right_square_bracket": "]"}
 
 
 class Probe:
-    """Timestamps of `_show_view` ends and of finished frames, for one app."""
+    """Timestamps of `show_view` ends and of finished frames, for one app."""
 
     def __init__(self, app: CtxtuiApp) -> None:
         self.shows: list[tuple[float, int]] = []  # (time, budget shown)
         self.frames: list[float] = []
         self.changed: asyncio.Event | None = None  # set on both; waiting costs the app nothing
-        show_view, display = app._show_view, app._display
+        show_view, display = app.main.show_view, app._display
 
-        def timed_show_view(view, rows) -> None:
-            show_view(view, rows)
+        def timed_show_view(view) -> None:
+            show_view(view)
             self.shows.append((time.perf_counter(), view.budget))
             self._notify()
 
@@ -68,7 +70,7 @@ class Probe:
             self.frames.append(time.perf_counter())
             self._notify()
 
-        app._show_view = timed_show_view
+        app.main.show_view = timed_show_view
         app._display = timed_display
 
     def _notify(self) -> None:
@@ -179,7 +181,7 @@ def bench_workspace(label: str, project: Path, db: Path | None, steps: int, targ
                      note="[diagnostic, real-token count off] ")
     starts = [first] + [asyncio.run(run_app(project, db, {}, 0)) for _ in range(startups - 1)]
     later = starts[1:]
-    line = (f"  start-up headless (app constructed → first _show_view / first frame): first run "
+    line = (f"  start-up headless (app constructed → first show_view / first frame): first run "
             f"{ms(first.startup_show)} / {ms(first.startup_frame)}")
     if later:
         line += (f"; later runs median {ms(statistics.median(r.startup_show for r in later))} / "

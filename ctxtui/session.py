@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import Any, TypeVar
 
 from ctxtui.engine.explain.quirks import Quirk, find_quirks
 from ctxtui.engine.explain.thresholds import Threshold, thresholds
@@ -30,6 +31,8 @@ LOAD_STEPS = 4
 THRESHOLD_SECONDS = 5.0
 THRESHOLD_SECONDS_LARGE = 2.0
 LARGE_FOR_THRESHOLDS = 5000  # entries
+
+T = TypeVar("T")
 
 
 class Loaded:
@@ -70,9 +73,13 @@ class Loaded:
 
 
 class View:
-    """What the screen shows for one budget of one load; derived values are computed once, on use."""
+    """What the screen shows for one budget of one load; derived values are computed once, on use.
 
-    __slots__ = ("loaded", "budget", "plan", "_counts", "real_tokens")
+    What a caller derives from a view (the TUI's table rows) is kept with it
+    through `memo`, so it lives exactly as long as the view it describes.
+    """
+
+    __slots__ = ("loaded", "budget", "plan", "_counts", "real_tokens", "_memo", "__weakref__")
 
     def __init__(self, loaded: Loaded, budget: int) -> None:
         self.loaded = loaded
@@ -80,6 +87,7 @@ class View:
         self.plan: Plan = loaded.packer.plan(budget)
         self._counts: dict[str, int] | None = None
         self.real_tokens: int | None = None  # the real tokenizer's count of the Markdown, once a worker has it
+        self._memo: dict[str, Any] = {}
 
     @property
     def generation(self) -> int:
@@ -98,6 +106,14 @@ class View:
         if self._counts is None:
             self._counts = self.plan.counts()
         return self._counts
+
+    def memo(self, name: str, build: Callable[[View], T]) -> T:
+        """`build(self)`, computed on first use under `name` and kept with this view."""
+        try:
+            return self._memo[name]
+        except KeyError:
+            value = self._memo[name] = build(self)
+            return value
 
     def quirks(self) -> list[Quirk]:
         return find_quirks(self.loaded.packer, self.plan)

@@ -29,10 +29,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from ctxtui.app import CtxtuiApp  # noqa: E402
+from ctxtui.tui.app import CtxtuiApp  # noqa: E402
 from ctxtui.engine.model import Fate  # noqa: E402
 from ctxtui.session import Session  # noqa: E402
-from ctxtui.ui.entries_table import EntriesTable  # noqa: E402
+from ctxtui.tui.widgets.entries.table import EntriesTable  # noqa: E402
 
 NOW = datetime(2026, 11, 21, 23, 56, 8, tzinfo=timezone.utc)
 ROOT_PATH = "/project"
@@ -55,8 +55,8 @@ class Shot:
 
 
 async def select_summarized_learning(app: CtxtuiApp, pilot) -> None:
-    assert app.view is not None
-    key = next(o.entry.key for o in app.view.plan.outcomes
+    assert app.main.view is not None
+    key = next(o.entry.key for o in app.main.view.plan.outcomes
                if o.entry.section == "learnings" and o.fate is Fate.SUMMARIZED)
     table = app.query_one(EntriesTable)
     table.focus()
@@ -102,7 +102,7 @@ async def settled(app: CtxtuiApp, pilot, rounds: int = 100) -> None:
     for _ in range(rounds):
         await app.workers.wait_for_complete()
         await pilot.pause()
-        if app.view is None or any(w.is_running for w in app.workers):
+        if app.main.view is None or any(w.is_running for w in app.workers):
             previous = None
             continue
         frame = app.export_screenshot()

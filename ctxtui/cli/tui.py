@@ -10,7 +10,7 @@ from ctxtui.cli.common import UsageError, parse_now
 
 
 def run(args: argparse.Namespace, demo: bool = False) -> int:
-    from ctxtui.app import CtxtuiApp
+    from ctxtui.tui.app import CtxtuiApp
     from ctxtui.session import Session
     from ctxtui.user_config import read_user_config
 

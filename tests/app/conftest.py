@@ -14,4 +14,4 @@ def isolated_user_config(tmp_path_factory, monkeypatch):
 @pytest.fixture(autouse=True)
 def no_system_clipboard(monkeypatch):
     """Copying uses OSC 52 only: no xclip/wl-copy/pbcopy is ever run by a test."""
-    monkeypatch.setattr("ctxtui.ui.clipboard.clipboard_command", lambda *args, **kwargs: None)
+    monkeypatch.setattr("ctxtui.tui.clipboard.clipboard_command", lambda *args, **kwargs: None)

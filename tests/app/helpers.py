@@ -8,10 +8,11 @@ from rich.text import Text
 from textual.geometry import Region
 from textual.widgets import Static
 
-from ctxtui.app import CtxtuiApp
+from ctxtui.tui.app import CtxtuiApp
+from ctxtui.tui.widgets.budget.status import StatusLine
 from ctxtui.session import Session
-from ctxtui.ui.entries_table import EntriesTable
-from ctxtui.ui.why_panel import WhyPanel
+from ctxtui.tui.widgets.entries.table import EntriesTable
+from ctxtui.tui.widgets.why.panel import WhyPanel
 from tests.conftest import NOW, write_context
 
 SIZE = (160, 45)
@@ -69,7 +70,7 @@ async def settle(pilot, rounds: int = 20) -> None:
         if busy:
             await app.workers.wait_for_complete(busy)
         await pilot.pause()
-        if not busy_workers(app) and app._pending_budget is None:
+        if not busy_workers(app) and not app.main.budget_pending:
             break
     await pilot.pause()
 
@@ -78,10 +79,9 @@ async def snapshot_ready(pilot) -> None:
     """`run_before` for snapshots: loaded, thresholds and real-token count shown, nothing moving."""
     await settle(pilot)
     app = pilot.app
-    if app._real_tokens:
+    if app.main.real_tokens:
         for _ in range(100):
-            real = app._real_count
-            if app.view is not None and real and real[:2] == (app.view.generation, app.view.budget):
+            if app.main.view is not None and app.main.view.real_tokens is not None:
                 break
             await pilot.pause(0.02)
             await settle(pilot)
@@ -94,7 +94,7 @@ def plain(widget: Static) -> str:
 
 
 def status_text(app: CtxtuiApp) -> str:
-    return plain(app.query_one("#status", Static))
+    return app.query_one(StatusLine).render().plain
 
 
 def why_text(app: CtxtuiApp) -> str:
@@ -113,8 +113,8 @@ def table(app: CtxtuiApp) -> EntriesTable:
 
 def fates(app: CtxtuiApp) -> dict[str, str]:
     """Entry key → fate value, for the packet on screen."""
-    assert app.view is not None
-    return {o.entry.key: o.fate.value for o in app.view.plan.outcomes}
+    assert app.main.view is not None
+    return {o.entry.key: o.fate.value for o in app.main.view.plan.outcomes}
 
 
 def notices(app: CtxtuiApp) -> list[str]:

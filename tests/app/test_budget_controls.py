@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from ctxtui.session import MAX_BUDGET, MIN_BUDGET
-from ctxtui.ui.budget_input import BudgetInputScreen
-from ctxtui.ui.slider import BudgetSlider
-from ctxtui.ui.tier_bars import TierBars
+from ctxtui.tui.screens.budget import BudgetInputScreen
+from ctxtui.tui.widgets.budget.slider import BudgetSlider
+from ctxtui.tui.widgets.tiers.bars import TierBars
 from tests.app.helpers import SIZE, fates, make_app, settle, status_text
 from tests.conftest import corpus_path, needs_corpus
 
@@ -17,11 +17,11 @@ pytestmark = needs_corpus
 def assert_shows_budget(app, budget: int) -> None:
     """Session, packet, slider, status line and tier bars all agree on `budget`."""
     assert app.session.budget == budget
-    assert app.view is not None and app.view.budget == budget and app.view.plan.budget == budget
+    assert app.main.view is not None and app.main.view.budget == budget and app.main.view.plan.budget == budget
     assert app.query_one(BudgetSlider).value == budget
-    assert f"budget {budget:,} · used ~{app.view.plan.tokens_used:,} ctx" in status_text(app)
+    assert f"budget {budget:,} · used ~{app.main.view.plan.tokens_used:,} ctx" in status_text(app)
     bars = app.query_one(TierBars)
-    assert bars.budget == budget and list(bars.tiers) == list(app.view.plan.buckets)
+    assert bars.budget == budget and list(bars.tiers) == list(app.main.view.plan.buckets)
 
 
 @pytest.mark.asyncio
@@ -31,7 +31,7 @@ async def test_dragging_the_slider_recomputes_everything():
         await settle(pilot)
         slider = app.query_one(BudgetSlider)
         assert_shows_budget(app, 4000)
-        before_fates, before_tiers, before_status = fates(app), list(app.view.plan.buckets), status_text(app)
+        before_fates, before_tiers, before_status = fates(app), list(app.main.view.plan.buckets), status_text(app)
         before_bars = app.query_one(TierBars).render().plain
 
         start = slider.thumb_x()
@@ -47,13 +47,13 @@ async def test_dragging_the_slider_recomputes_everything():
         assert MIN_BUDGET < dragged < 2000  # 25 cells left of 4,000 on the log track
         assert_shows_budget(app, dragged)
         assert status_text(app) != before_status
-        assert list(app.view.plan.buckets) != before_tiers
+        assert list(app.main.view.plan.buckets) != before_tiers
         assert app.query_one(TierBars).render().plain != before_bars  # what the bars draw, too
         after_fates = fates(app)
         assert after_fates.keys() == before_fates.keys()
         changed = [key for key in before_fates if before_fates[key] != after_fates[key]]
         assert changed, "a smaller budget must change at least one entry's fate"
-        assert app.view.plan.counts()["included"] < sum(v == "included" for v in before_fates.values())
+        assert app.main.view.plan.counts()["included"] < sum(v == "included" for v in before_fates.values())
 
         # Dragging back to the right, past the end of the track, clamps at the maximum.
         await pilot.mouse_down(slider, offset=(slider.thumb_x(), 0))
@@ -95,7 +95,7 @@ async def test_slider_keys_when_focused():
         await settle(pilot)
         assert_shows_budget(app, MIN_BUDGET)
         # At budget 0 nothing but "always" content can be in the packet.
-        assert app.view.plan.counts()["included"] < 10
+        assert app.main.view.plan.counts()["included"] < 10
 
 
 @pytest.mark.asyncio

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from textual.command import CommandList, CommandPalette
 
-from ctxtui.app import CtxtuiApp
-from ctxtui.ui.help_screen import HelpScreen
-from ctxtui.ui.preview import PreviewScreen
+from ctxtui.tui.app import CtxtuiApp
+from ctxtui.tui.screens.help import HelpScreen
+from ctxtui.tui.screens.preview import PreviewScreen
 from tests.app.helpers import SIZE, make_app, settle, small_workspace
 
 
@@ -80,7 +80,7 @@ async def test_palette_budget_preset_and_system_commands(tmp_path):
         hits = await palette_hits(pilot, "Budget 16")
         assert hits[0] == "Budget 16,000"
         await palette_choose(pilot, "Budget 16,000")
-        assert app.view.budget == 16000
+        assert app.main.view.budget == 16000
 
         hits = await palette_hits(pilot, "theme")  # Textual's own commands are still there
         assert any("theme" in hit.lower() for hit in hits)

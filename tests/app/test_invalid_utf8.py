@@ -29,7 +29,7 @@ async def test_copy_and_save_keep_the_app_alive(project, tmp_path):
         await settle(pilot)
         assert app.is_running
         assert "Caf\ufffd \ufffd\ufffd choice" in app.clipboard
-        markdown = app.view.plan.render("md")
+        markdown = app.main.view.plan.render("md")
         written = tmp_path / "packet.md"
         await pilot.press("w")
         await pilot.pause()
@@ -39,7 +39,7 @@ async def test_copy_and_save_keep_the_app_alive(project, tmp_path):
         # Saved bytes are what `ctxtui pack` prints: invalid bytes pass through unchanged.
         assert written.read_bytes() == markdown.encode("utf-8", "surrogateescape")
         assert b"Caf\xe9 \xff\xfe choice" in written.read_bytes()
-        key = next(o.entry.key for o in app.view.plan.outcomes if o.entry.section == "decisions")
+        key = next(o.entry.key for o in app.main.view.plan.outcomes if o.entry.section == "decisions")
         from tests.app.helpers import table
 
         table(app).select_key(key)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from ctxtui.ui.why_panel import WhyPanel, WhyScreen
+from ctxtui.tui.screens.why import WhyScreen
+from ctxtui.tui.widgets.why.panel import WhyPanel
 from tests.app.helpers import make_app, settle, small_workspace
 
 
@@ -13,7 +14,7 @@ async def test_enter_shows_the_why_dialog_in_a_narrow_terminal(tmp_path):
     app = make_app(small_workspace(tmp_path), real_tokens=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        assert app.screen.has_class("narrow") and not app.query_one(WhyPanel).display
+        assert app.main.has_class("-narrow") and not app.query_one(WhyPanel).display
         await pilot.press("tab", "down", "enter")
         await settle(pilot)
         assert isinstance(app.screen, WhyScreen)
@@ -27,7 +28,7 @@ async def test_a_wide_terminal_keeps_the_panel(tmp_path):
     app = make_app(small_workspace(tmp_path), real_tokens=False)
     async with app.run_test(size=(140, 40)) as pilot:
         await settle(pilot)
-        assert not app.screen.has_class("narrow") and app.query_one(WhyPanel).display
+        assert not app.main.has_class("-narrow") and app.query_one(WhyPanel).display
         await pilot.press("tab", "down", "enter")
         await settle(pilot)
         assert not isinstance(app.screen, WhyScreen)

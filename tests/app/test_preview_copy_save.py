@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from textual.widgets import TabbedContent, TextArea
 
-from ctxtui.ui.preview import PreviewScreen
-from ctxtui.ui.save_screen import SaveScreen
+from ctxtui.tui.screens.preview import PreviewScreen
+from ctxtui.tui.screens.prompts import SaveScreen
 from tests.app.helpers import SIZE, make_app, notices, settle, small_workspace, snapshot_ready
 from tests.conftest import corpus_path, needs_corpus
 
@@ -22,7 +22,7 @@ async def test_preview_shows_exactly_the_rendered_packet():
         screen = app.screen
         assert isinstance(screen, PreviewScreen)
         markdown = screen.query_one("#text-md", TextArea)
-        assert markdown.text == app.view.plan.render("md")
+        assert markdown.text == app.main.view.plan.render("md")
         assert markdown.read_only
         assert screen.current_format == "md"
         title = screen.query_one("#preview-title")
@@ -33,7 +33,7 @@ async def test_preview_shows_exactly_the_rendered_packet():
         await pilot.press("j")
         await pilot.pause()
         assert screen.query_one(TabbedContent).active == "tab-json" and screen.current_format == "json"
-        assert screen.query_one("#text-json", TextArea).text == app.view.plan.render("json")
+        assert screen.query_one("#text-json", TextArea).text == app.main.view.plan.render("json")
         await pilot.press("m")
         await pilot.pause()
         assert screen.current_format == "md"
@@ -64,20 +64,20 @@ async def test_copy_from_the_preview_puts_the_visible_format_on_the_clipboard():
     app = make_app(corpus_path("ctx-dogfood"), budget=4000)
     async with app.run_test(size=SIZE) as pilot:
         await snapshot_ready(pilot)  # the o200k count is in, so the notice quotes it
-        tokens = app.view.plan.tokens_used
-        real = app._real_count[2]
+        tokens = app.main.view.plan.tokens_used
+        real = app.main.view.real_tokens
         await pilot.press("p")
         await pilot.pause()
         await pilot.press("c")
         await pilot.pause()
-        assert app.clipboard == app.view.plan.render("md")
+        assert app.clipboard == app.main.view.plan.render("md")
         copied = [n for n in notices(app) if n.startswith("Copied the Markdown packet")]
         assert copied and f"~{tokens:,} tokens" in copied[-1] and f"{real:,} o200k_base" in copied[-1]
         assert "OSC 52" in copied[-1]
 
         await pilot.press("j", "c")
         await pilot.pause()
-        assert app.clipboard == app.view.plan.render("json")
+        assert app.clipboard == app.main.view.plan.render("json")
         assert any(n.startswith("Copied the JSON packet") and f"~{tokens:,} tokens" in n for n in notices(app))
 
 
@@ -89,11 +89,11 @@ async def test_c_on_the_main_screen_copies_markdown():
         await settle(pilot)
         await pilot.press("c")
         await pilot.pause()
-        assert app.clipboard == app.view.plan.render("md")
-        assert any(f"~{app.view.plan.tokens_used:,} tokens" in n for n in notices(app))
+        assert app.clipboard == app.main.view.plan.render("md")
+        assert any(f"~{app.main.view.plan.tokens_used:,} tokens" in n for n in notices(app))
         await pilot.press("C")
         await pilot.pause()
-        assert app.clipboard == app.view.plan.render("json")
+        assert app.clipboard == app.main.view.plan.render("json")
 
 
 @pytest.mark.asyncio
@@ -102,13 +102,13 @@ async def test_copy_also_feeds_a_system_clipboard_tool(tmp_path, monkeypatch):
 
     out = tmp_path / "clipboard.txt"
     tool = [sys.executable, "-c", f"import sys; open({str(out)!r}, 'wb').write(sys.stdin.buffer.read())"]
-    monkeypatch.setattr("ctxtui.ui.clipboard.clipboard_command", lambda *a, **k: tool)
+    monkeypatch.setattr("ctxtui.tui.clipboard.clipboard_command", lambda *a, **k: tool)
     app = make_app(small_workspace(tmp_path / "proj"), budget=4000, real_tokens=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await pilot.press("c")
         await pilot.pause()
-        assert out.read_text(encoding="utf-8") == app.clipboard == app.view.plan.render("md")
+        assert out.read_text(encoding="utf-8") == app.clipboard == app.main.view.plan.render("md")
         assert any("via OSC 52 and python" in n for n in notices(app))
 
 
@@ -131,7 +131,7 @@ async def test_w_saves_markdown_where_asked(tmp_path, monkeypatch):
         await pilot.press("w")
         await type_path(pilot, "out/p.md")
         target = tmp_path / "out" / "p.md"
-        assert target.read_text(encoding="utf-8") == app.view.plan.render("md")
+        assert target.read_text(encoding="utf-8") == app.main.view.plan.render("md")
         assert any(n == "Saved out/p.md" for n in notices(app))
 
         await pilot.press("w")  # Enter takes the suggestion: context-packet-<budget>.md here
@@ -139,7 +139,7 @@ async def test_w_saves_markdown_where_asked(tmp_path, monkeypatch):
         assert isinstance(app.screen, SaveScreen)
         await pilot.press("enter")
         await settle(pilot)
-        assert (tmp_path / "context-packet-4000.md").read_text(encoding="utf-8") == app.view.plan.render("md")
+        assert (tmp_path / "context-packet-4000.md").read_text(encoding="utf-8") == app.main.view.plan.render("md")
 
         await pilot.press("w", "escape")  # Esc: nothing written
         await settle(pilot)
@@ -157,7 +157,7 @@ async def test_save_from_the_json_preview_and_refusal_inside_context(tmp_path, m
         await pilot.press("p", "j", "s")
         await type_path(pilot, "p.json")
         assert isinstance(app.screen, PreviewScreen)  # back to the preview
-        assert (tmp_path / "p.json").read_text(encoding="utf-8") == app.view.plan.render("json")
+        assert (tmp_path / "p.json").read_text(encoding="utf-8") == app.main.view.plan.render("json")
 
         await pilot.press("s")
         await type_path(pilot, "proj/.context/P.json")
@@ -182,10 +182,10 @@ async def test_an_open_preview_follows_budget_keys_and_copies_what_it_shows():
         screen = app.screen
         await pilot.press("right_curly_bracket")  # an App key: works under the preview
         await settle(pilot)
-        assert app.screen is screen and app.view.budget == 5000
+        assert app.screen is screen and app.main.view.budget == 5000
         shown = screen.query_one("#text-md", TextArea).text
         assert shown == app.session.packer.plan(5000).render("md")
-        assert screen.query_one("#text-json", TextArea).text == app.view.plan.render("json")
+        assert screen.query_one("#text-json", TextArea).text == app.main.view.plan.render("json")
         assert "budget 5,000" in str(screen.query_one("#preview-title").content)
         await pilot.press("c")
         await pilot.pause()

@@ -6,8 +6,7 @@ import pytest
 from textual import events
 
 from ctxtui.session import Session
-from ctxtui.ui.budget_input import BudgetEntered
-from ctxtui.ui.slider import BudgetSlider
+from ctxtui.tui.widgets.budget.slider import BudgetSlider
 from tests.app.helpers import SIZE, make_app, settle, status_text
 from tests.conftest import corpus_path, needs_corpus
 
@@ -29,18 +28,18 @@ def view_calls(monkeypatch) -> list[int]:
 
 
 @pytest.mark.asyncio
-async def test_a_burst_of_budget_messages_recomputes_once(view_calls):
+async def test_a_burst_of_budget_requests_recomputes_once(view_calls):
     app = make_app(corpus_path("ctx-dogfood"), budget=4000, real_tokens=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert view_calls == [4000]
         del view_calls[:]
-        # BudgetEntered has no can_replace: all 30 reach the App; it must coalesce them itself.
+        # Typed budgets and palette presets are plain requests: the main screen must coalesce them itself.
         for budget in range(1000, 4000, 100):
-            app.post_message(BudgetEntered(budget))
+            app.main.request_budget(budget)
         await settle(pilot)
         assert view_calls == [3900]
-        assert app.view.budget == 3900 and "budget 3,900" in status_text(app)
+        assert app.main.view.budget == 3900 and "budget 3,900" in status_text(app)
         assert app.query_one(BudgetSlider).value == 3900
 
 
@@ -59,12 +58,12 @@ async def test_a_fast_drag_recomputes_once_for_the_newest_position(view_calls):
             slider.post_message(events.MouseMove(slider, x, 0, 0, 0, 1, False, False, False,
                                                  screen_x=region.x + x, screen_y=region.y))
         for x in range(11, 60):  # direct requests in the same burst, for good measure
-            app.request_budget(slider.value_at(x))
+            app.main.request_budget(slider.value_at(x))
         await settle(pilot)
         await pilot.mouse_up(slider, offset=(59, 0))
         await settle(pilot)
         assert view_calls == [slider.value_at(59)]
-        assert app.view.budget == slider.value == slider.value_at(59)
+        assert app.main.view.budget == slider.value == slider.value_at(59)
 
 
 @pytest.mark.asyncio
@@ -75,7 +74,7 @@ async def test_key_repeat_of_nudges_recomputes_once_per_frame(view_calls):
         del view_calls[:]
         # The bindings' actions run back to back, as with a held key, before any refresh.
         for _ in range(10):
-            await app.run_action("nudge(100)")
+            await app.run_action("main.nudge(100)")
         await settle(pilot)
         assert app.session.budget == 4100  # each nudge is relative to the last *applied* budget
         assert len(view_calls) == 1

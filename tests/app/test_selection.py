@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from ctxtui.engine.model import Fate
-from ctxtui.ui.entries_table import EntriesTable
-from ctxtui.ui.rows import FATE_SYMBOL
+from ctxtui.tui.widgets.entries.table import EntriesTable
+from ctxtui.tui.themes import FATE_SYMBOL
 from tests.app.helpers import SIZE, cursor_to, make_app, settle, table, why_text
 from tests.conftest import corpus_path, needs_corpus
 
@@ -16,7 +16,7 @@ pytestmark = needs_corpus
 def first_key_whose_fate_changes(app, other_budget: int) -> tuple[int, str, Fate, Fate]:
     """(packet position, key, fate now, fate at other_budget) of the first entry that moves."""
     other = app.session.packer.plan(other_budget)
-    for position, outcome in enumerate(app.view.plan.outcomes):
+    for position, outcome in enumerate(app.main.view.plan.outcomes):
         later = other.outcome(outcome.entry.key)
         if later.fate is not outcome.fate and position > 3:
             return position, outcome.entry.key, outcome.fate, later.fate
@@ -34,8 +34,8 @@ async def test_selection_survives_a_budget_change():
         await cursor_to(pilot, position)
         await settle(pilot)
         entries = table(app)
-        assert entries.selected_key == app.selected_key == key
-        title = app.view.plan.outcome(key).entry.title
+        assert entries.selected_key == app.main.selected_key == key
+        title = app.main.view.plan.outcome(key).entry.title
         assert f"{FATE_SYMBOL[fate_before]} {fate_before.value}" in why_text(app)
         screen_line = entries.cursor_row - entries.scroll_offset.y
 
@@ -43,9 +43,9 @@ async def test_selection_survives_a_budget_change():
         await pilot.pause()
         await pilot.press(*"16000", "enter")
         await settle(pilot)
-        assert app.view.budget == 16000
-        assert entries.selected_key == app.selected_key == key
-        assert app.view.plan.outcome(key).fate is fate_after
+        assert app.main.view.budget == 16000
+        assert entries.selected_key == app.main.selected_key == key
+        assert app.main.view.plan.outcome(key).fate is fate_after
         text = why_text(app)
         assert f"{FATE_SYMBOL[fate_after]} {fate_after.value}" in text  # the panel follows the new fate
         assert title in text
@@ -60,22 +60,22 @@ async def test_selection_survives_sort_and_filter_and_click_selects():
         entries = table(app)
         await pilot.click(entries, offset=(5, 4))  # the header is line 0: this is the 4th row
         await settle(pilot)
-        key = app.view.plan.outcomes[3].entry.key
-        assert entries.selected_key == app.selected_key == key
+        key = app.main.view.plan.outcomes[3].entry.key
+        assert entries.selected_key == app.main.selected_key == key
 
         await pilot.press("s", "s", "s")  # fate, section, title
         await settle(pilot)
         assert entries.sort_column == "title"
-        assert entries.selected_key == app.selected_key == key
-        title = app.view.plan.outcome(key).entry.title
+        assert entries.selected_key == app.main.selected_key == key
+        title = app.main.view.plan.outcome(key).entry.title
         await pilot.press("slash")
         await pilot.pause()
         await pilot.press(*title[2:12], "enter")
         await settle(pilot)
         assert 0 < entries.shown_count < entries.total_count
-        assert entries.selected_key == app.selected_key == key
+        assert entries.selected_key == app.main.selected_key == key
         await pilot.press("escape")
         await settle(pilot)
         assert entries.shown_count == entries.total_count
-        assert entries.selected_key == app.selected_key == key
+        assert entries.selected_key == app.main.selected_key == key
         assert title in why_text(app)

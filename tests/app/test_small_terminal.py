@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from textual.widgets import Static
+from ctxtui.tui.widgets.budget.status import StatusLine
 
 from tests.app.helpers import SIZE, make_app, rendered_lines, snapshot_ready, status_text
 from tests.conftest import corpus_path, needs_corpus
@@ -12,7 +12,7 @@ pytestmark = needs_corpus
 
 
 def drawn_status(app) -> str:
-    return rendered_lines(app.query_one("#status", Static))[0]
+    return rendered_lines(app.query_one(StatusLine))[0]
 
 
 @pytest.mark.asyncio
@@ -20,15 +20,15 @@ async def test_status_line_fits_80_columns_and_follows_a_resize():
     app = make_app(corpus_path("ctx-dogfood"), budget=4000)
     async with app.run_test(size=SIZE) as pilot:
         await snapshot_ready(pilot)
-        counts = app.view.plan.counts()
+        counts = app.main.view.plan.counts()
         tail = f"● {counts['included']:,} ◐ {counts['summarized']:,} ✕ {counts['dropped']:,}"
-        assert f"used ~{app.view.plan.tokens_used:,} ctx · " in status_text(app)  # the long form
+        assert f"used ~{app.main.view.plan.tokens_used:,} ctx · " in status_text(app)  # the long form
         assert "o200k_base" in drawn_status(app) and tail in drawn_status(app)
 
         await pilot.resize_terminal(80, 24)
         await snapshot_ready(pilot)
         line = drawn_status(app)
-        assert tail in line and f"budget {app.view.budget:,}" in line and f"{app._real_count[2]:,} o200k" in line
+        assert tail in line and f"budget {app.main.view.budget:,}" in line and f"{app.main.view.real_tokens:,} o200k" in line
         assert len(status_text(app)) <= 78
 
         await pilot.resize_terminal(*SIZE)

@@ -51,7 +51,7 @@ def test_why_panel_summarized_learning(snap_compare):
     async def run_before(pilot) -> None:
         await ready(pilot)
         app = pilot.app
-        position = next(i for i, o in enumerate(app.view.plan.outcomes)
+        position = next(i for i, o in enumerate(app.main.view.plan.outcomes)
                         if o.entry.section == "learnings" and o.fate is Fate.SUMMARIZED)
         await pilot.press("tab")
         await cursor_to(pilot, position)

@@ -6,8 +6,8 @@ import pytest
 from textual.command import CommandList, CommandPalette
 
 from ctxtui.engine.model import Fate
-from ctxtui.ui.filter_input import FilterScreen
-from ctxtui.ui.rows import FATE_ORDER
+from ctxtui.tui.screens.prompts import FilterScreen
+from ctxtui.tui.widgets.entries.columns import COLUMN_BY_ID, FATE_ORDER
 from tests.app.helpers import SIZE, make_app, settle, table
 from tests.conftest import corpus_path, needs_corpus
 
@@ -15,7 +15,7 @@ pytestmark = needs_corpus
 
 
 def packet_keys(app) -> list[str]:
-    return [o.entry.key for o in app.view.plan.outcomes]
+    return [o.entry.key for o in app.main.view.plan.outcomes]
 
 
 async def palette_run(pilot, query: str) -> None:
@@ -55,9 +55,9 @@ async def test_s_cycles_the_sort_column():
         await pilot.press("s")
         await settle(pilot)
         assert entries.sort_column == "section"
-        sections = [row.sort_key(1) for row in entries.view_rows]
+        sections = [COLUMN_BY_ID["section"].sort_key(row.outcome) for row in entries.view_rows]
         assert sections == sorted(sections)
-        assert entries.shown_count == entries.total_count == len(app.view.plan.outcomes)
+        assert entries.shown_count == entries.total_count == len(app.main.view.plan.outcomes)
 
 
 @pytest.mark.asyncio
@@ -85,7 +85,7 @@ async def test_f_cycles_the_fate_filter_and_survives_a_recompute():
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         entries = table(app)
-        counts = app.view.plan.counts()
+        counts = app.main.view.plan.counts()
         for fate in (Fate.INCLUDED, Fate.SUMMARIZED, Fate.DROPPED):
             await pilot.press("f")
             await settle(pilot)
@@ -100,9 +100,9 @@ async def test_f_cycles_the_fate_filter_and_survives_a_recompute():
         before = entries.shown_count
         await pilot.press("right_curly_bracket", "right_curly_bracket")
         await settle(pilot)
-        assert app.view.budget == 6000
+        assert app.main.view.budget == 6000
         assert {row.fate for row in entries.view_rows} == {Fate.INCLUDED}
-        assert entries.shown_count == app.view.plan.counts()["included"] > before
+        assert entries.shown_count == app.main.view.plan.counts()["included"] > before
 
 
 @pytest.mark.asyncio
@@ -118,7 +118,7 @@ async def test_text_filter_then_escape_clears():
         await pilot.press(*"HOOK", "enter")  # case-insensitive
         await settle(pilot)
         assert not isinstance(app.screen, FilterScreen)
-        assert app.row_filter.text == "HOOK"
+        assert app.main.row_filter.text == "HOOK"
         assert 0 < entries.shown_count < total
         assert all("hook" in row.haystack for row in entries.view_rows)
         expected = [row.key for row in entries._rows if "hook" in row.haystack]
@@ -130,7 +130,7 @@ async def test_text_filter_then_escape_clears():
 
         await pilot.press("escape")
         await settle(pilot)
-        assert not app.row_filter.active
+        assert not app.main.row_filter.active
         assert entries.shown_count == total
 
 

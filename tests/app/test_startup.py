@@ -44,7 +44,7 @@ async def test_the_cli_builds_the_app_for_a_workspace(tmp_path, monkeypatch):
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert app.session.project == project.absolute()
-        assert app.view.budget == 3000 and app.session.clock() == NOW
+        assert app.main.view.budget == 3000 and app.session.clock() == NOW
         assert "proj  budget 3,000" in status_text(app)
 
 
@@ -54,12 +54,12 @@ async def test_the_demo_workspace_opens(tmp_path):
     app = make_app(project, budget=4000, real_tokens=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        assert app.view is not None and not app.query_one("#banner").has_class("shown")
-        counts = app.view.plan.counts()
+        assert app.main.view is not None and not app.query_one("#banner").has_class("shown")
+        counts = app.main.view.plan.counts()
         assert all(counts[fate.value] > 0 for fate in Fate)  # the demo shows every fate at 4,000
-        assert {o.entry.section for o in app.view.plan.outcomes} >= {
+        assert {o.entry.section for o in app.main.view.plan.outcomes} >= {
             "tasks", "conventions", "decisions", "learnings", "steering"}
-        assert table(app).total_count == len(app.view.plan.outcomes)
+        assert table(app).total_count == len(app.main.view.plan.outcomes)
         assert "acme-billing  budget 4,000" in status_text(app)
         assert_why_laid_out(app)  # thresholds and the first selection arrive in one frame here
 
@@ -73,7 +73,7 @@ async def test_ctxtui_demo_command_opens_the_demo(tmp_path, monkeypatch):
     assert app.session.project == tmp_path / "cache" / "ctxtui" / "demo"
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        assert app.view.budget == 2000 and app.view.plan.outcomes
+        assert app.main.view.budget == 2000 and app.main.view.plan.outcomes
 
 
 @pytest.mark.asyncio
@@ -87,8 +87,8 @@ async def test_a_malformed_steering_file_shows_the_banner_and_the_rest(tmp_path)
         text = str(banner.content)
         assert text.lstrip().startswith("⚠ 1 problem reading the inputs:")
         assert ".context/steering/b.md" in text
-        assert any(o.entry.section == "tasks" and o.fate is Fate.INCLUDED for o in app.view.plan.outcomes)
-        assert {o.reason.value for o in app.view.plan.outcomes if o.entry.section == "steering"} == {
+        assert any(o.entry.section == "tasks" and o.fate is Fate.INCLUDED for o in app.main.view.plan.outcomes)
+        assert {o.reason.value for o in app.main.view.plan.outcomes if o.entry.section == "steering"} == {
             "steering-disabled"}
 
 

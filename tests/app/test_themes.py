@@ -9,8 +9,8 @@ import pytest
 
 from ctxtui.cli import main
 from ctxtui.engine.model import Fate
-from ctxtui.ui.themes import THEME_VARIABLE_DEFAULTS
-from ctxtui.ui.why_panel import fate_colors
+from ctxtui.tui.themes import THEME_VARIABLE_DEFAULTS
+from ctxtui.tui.themes import fate_colors
 from tests.app.helpers import SIZE, CapturedRun, make_app, notices, settle, small_workspace, table, why_text
 
 MY_THEME = """
@@ -75,7 +75,7 @@ async def test_unknown_theme_falls_back_with_a_notice(tmp_path):
         assert app.theme == "ctxtui-dark"
         unknown = [n for n in notices(app) if n.startswith("Unknown theme 'no-such-theme'")]
         assert unknown and "using ctxtui-dark" in unknown[0] and "ctxtui-light" in unknown[0]
-        assert app.view is not None
+        assert app.main.view is not None
 
 
 @pytest.mark.asyncio
@@ -90,10 +90,10 @@ async def test_a_broken_user_theme_is_reported_and_the_app_runs(tmp_path):
         assert skipped and "broken.toml" in skipped[0] and "'not-a-colour' is not a colour" in skipped[0]
         assert "garbage.toml" in skipped[0] and "not valid TOML" in skipped[0]
         assert any(n.startswith("Unknown theme 'broken'") for n in notices(app))
-        assert app.view is not None and table(app).total_count > 0
+        assert app.main.view is not None and table(app).total_count > 0
         await pilot.press("right_square_bracket")  # and it keeps working (a bad colour would crash on refresh)
         await settle(pilot)
-        assert app.view.budget == 4100
+        assert app.main.view.budget == 4100
 
 
 @pytest.mark.asyncio

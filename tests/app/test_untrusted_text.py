@@ -45,7 +45,7 @@ async def test_markup_and_escapes_in_a_title_are_literal_in_the_table_and_why_pa
     app = make_app(small_workspace(tmp_path / "proj", **{"DECISIONS.md": NASTY_DECISIONS}), real_tokens=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        outcomes = app.view.plan.outcomes
+        outcomes = app.main.view.plan.outcomes
         position = next(i for i, o in enumerate(outcomes) if o.entry.title.startswith(NASTY))
         entries = table(app)
 

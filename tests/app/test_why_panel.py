@@ -9,8 +9,8 @@ import pytest
 from ctxtui.engine.explain.reasons import describe, describe_threshold
 from ctxtui.engine.model import Fate
 from ctxtui.session import Loaded
-from ctxtui.ui.safe_text import clean_line
-from ctxtui.ui.why_panel import WhyPanel
+from ctxtui.tui.safe_text import clean_line
+from ctxtui.tui.widgets.why.panel import WhyPanel
 from tests.app.helpers import (
     SIZE, assert_why_laid_out, cursor_to, make_app, rendered_lines, settle, small_workspace, table, why_text,
 )
@@ -20,7 +20,7 @@ pytestmark = needs_corpus
 
 
 def first(app, section: str, fate: Fate) -> tuple[int, object]:
-    for position, outcome in enumerate(app.view.plan.outcomes):
+    for position, outcome in enumerate(app.main.view.plan.outcomes):
         if outcome.entry.section == section and outcome.fate is fate:
             return position, outcome
     raise AssertionError(f"no {fate.value} {section} entry")
@@ -36,7 +36,7 @@ async def test_why_panel_explains_a_summarized_learning():
         await pilot.press("tab")
         await cursor_to(pilot, position)
         await settle(pilot)
-        assert app.selected_key == outcome.entry.key
+        assert app.main.selected_key == outcome.entry.key
 
         text = why_text(app)
         lines = text.split("\n")
@@ -47,8 +47,8 @@ async def test_why_panel_explains_a_summarized_learning():
         assert outcome.entry.source.startswith(".context/") and ":" in outcome.entry.source  # file:line
         assert clean_line(describe(outcome)) in lines
         assert "title only under Also Noted" in describe(outcome)  # the numbers sentence, in words
-        threshold = app.view.loaded.thresholds()[outcome.entry.key]
-        assert app.view.loaded.thresholds_ready
+        threshold = app.main.view.loaded.thresholds()[outcome.entry.key]
+        assert app.main.view.loaded.thresholds_ready
         assert lines[lines.index("Budgets") + 1] == describe_threshold(threshold)
         assert "from budget" in describe_threshold(threshold) or "at all" in describe_threshold(threshold)
         assert f"  {outcome.score.total:.3f}" in text and f"(rank {outcome.score.rank})" in text
@@ -76,16 +76,16 @@ async def test_why_panel_says_computing_until_thresholds_arrive(monkeypatch):
         async with app.run_test(size=SIZE) as pilot:
             for _ in range(300):
                 await pilot.pause(0.01)
-                if app.view is not None and app.selected_key is not None:
+                if app.main.view is not None and app.main.selected_key is not None:
                     break
             await pilot.pause()
-            assert not app.view.loaded.thresholds_ready
+            assert not app.main.view.loaded.thresholds_ready
             assert "Budgets\ncomputing…" in why_text(app)
             gate.set()
             await settle(pilot)
-            key = app.selected_key
+            key = app.main.selected_key
             assert "computing…" not in why_text(app)
-            assert describe_threshold(app.view.loaded.thresholds()[key]) in why_text(app)
+            assert describe_threshold(app.main.view.loaded.thresholds()[key]) in why_text(app)
     finally:
         gate.set()
 
@@ -95,13 +95,13 @@ async def test_why_panel_names_the_blocking_entry_and_follows_the_cursor():
     app = make_app(corpus_path("ctx-dogfood"), budget=1000, real_tokens=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        blocked = [(i, o) for i, o in enumerate(app.view.plan.outcomes) if o.blocked_by]
+        blocked = [(i, o) for i, o in enumerate(app.main.view.plan.outcomes) if o.blocked_by]
         assert blocked, "ctx-dogfood at 1,000 has tasks dropped after a misfit"
         await pilot.press("tab")
         position, outcome = blocked[0]
         await cursor_to(pilot, position)
         await settle(pilot)
-        blocker = app.view.plan.outcome(outcome.blocked_by)
+        blocker = app.main.view.plan.outcome(outcome.blocked_by)
         assert f"Blocked by: {clean_line(blocker.entry.title)}" in why_text(app)
         assert why_text(app).startswith("✕ dropped")
         # Each cursor move shows that entry.

@@ -18,8 +18,8 @@ import pytest
 
 from ctxtui.engine.model import Plan
 from ctxtui.engine.sources.workspace import load_workspace
-from ctxtui.ui.rows import FATE_SYMBOL
-from ctxtui.ui.safe_text import clean_line
+from ctxtui.tui.themes import FATE_SYMBOL
+from ctxtui.tui.safe_text import clean_line
 from tests.conftest import NOW, corpus_path, needs_corpus
 from tests.e2e.terminal import CTXTUI, TMUX, Terminal
 

@@ -55,12 +55,12 @@ async def test_no_payload_reaches_the_terminal_on_any_screen(tmp_path, size):
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
         assert len(capture.text) > 1000, "the capture saw no frames"
-        assert any(HOSTILE in o.entry.text for o in app.view.plan.outcomes), "payloads did not load"
+        assert any(HOSTILE in o.entry.text for o in app.main.view.plan.outcomes), "payloads did not load"
         assert_clean(capture, "main screen")
 
         # Select every entry in turn: the why panel (or, when narrow, its dialog) shows each.
         await pilot.press("tab")
-        for _ in range(len(app.view.plan.outcomes)):
+        for _ in range(len(app.main.view.plan.outcomes)):
             await pilot.press("down")
             if size[0] < 110:
                 await pilot.press("enter")

@@ -107,7 +107,7 @@ def test_demo_packet_at_the_default_budget_shows_both_sources(demo):
 
 
 def test_demo_command_opens_the_memory_database(tmp_path, monkeypatch):
-    import ctxtui.app as app_module
+    import ctxtui.tui.app as app_module
     from ctxtui.cli import tui as tui_launch
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))

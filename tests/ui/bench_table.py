@@ -15,8 +15,8 @@ import time
 
 from textual.geometry import Region
 
-from ctxtui.ui.entries_table import EntriesTable
-from ctxtui.ui.rows import RowFilter, rows_from_outcomes
+from ctxtui.tui.widgets.entries.table import EntriesTable
+from ctxtui.tui.widgets.entries.rows import RowFilter, rows_from_outcomes
 from tests.ui.fakes import many_outcomes
 from tests.ui.gallery import Gallery
 

@@ -10,12 +10,12 @@ from textual.app import App, ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Label
 
-from ctxtui.ui.budget_input import BudgetEntered
-from ctxtui.ui.entries_table import EntriesTable
-from ctxtui.ui.rows import rows_from_outcomes
-from ctxtui.ui.slider import BudgetSlider
-from ctxtui.ui.themes import apply_theme, theme_variable_defaults
-from ctxtui.ui.tier_bars import TierBars
+from ctxtui.tui.widgets.budget.input import BudgetEntered
+from ctxtui.tui.widgets.entries.table import EntriesTable
+from ctxtui.tui.widgets.entries.rows import rows_from_outcomes
+from ctxtui.tui.widgets.budget.slider import BudgetSlider
+from ctxtui.tui.themes import apply_theme, theme_variable_defaults
+from ctxtui.tui.widgets.tiers.bars import TierBars
 from tests.ui.fakes import sample_outcomes, sample_tiers
 
 
@@ -54,7 +54,6 @@ class Gallery(App):
 
     @on(BudgetSlider.Changed)
     @on(EntriesTable.Selected)
-    @on(EntriesTable.SortChanged)
     @on(EntriesTable.Activated)
     @on(BudgetEntered)
     def _record(self, message) -> None:

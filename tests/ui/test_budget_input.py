@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from ctxtui.ui.budget_input import BudgetEntered, BudgetInput, BudgetInputScreen
+from ctxtui.tui.screens.budget import BudgetInputScreen
+from ctxtui.tui.widgets.budget.input import BudgetEntered, BudgetInput
 from tests.ui.gallery import Gallery
 
 

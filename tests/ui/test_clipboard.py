@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from ctxtui.ui.clipboard import clipboard_command, copy_text
+from ctxtui.tui.clipboard import clipboard_command, copy_text
 from tests.ui.gallery import Gallery
 
 

@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import pytest
-from textual.binding import Binding
 
-from ctxtui.ui.help_screen import HelpScreen, bindings_from_screen
+from ctxtui.tui.screens.help import HelpScreen
 from tests.ui.gallery import Gallery
 
 ENTRIES = [
     (None, "Budget"),
     ("← →", "fine step"),
-    Binding("question_mark", "help", "Help", key_display="?"),
-    Binding("b", "type_budget", "Type a budget"),
+    ("?", "Help"),
+    ("b", "Type a budget"),
     ("[bold]x[/]", "literal \x1b[31m"),
 ]
 
@@ -37,13 +36,3 @@ async def test_help_lists_keys_and_closes(key):
         await pilot.press(key)
         await pilot.pause()
         assert not isinstance(app.screen, HelpScreen)
-
-
-@pytest.mark.asyncio
-async def test_bindings_from_screen_lists_active_bindings():
-    app = Gallery()
-    async with app.run_test(size=(80, 24)) as pilot:
-        app.query_one("#table").focus()
-        await pilot.pause()
-        items = bindings_from_screen(app)
-        assert ("s", "Sort") in items

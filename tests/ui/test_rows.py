@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from ctxtui.engine.model import Fate
 from ctxtui.engine.explain.reasons import reason_cell
-from ctxtui.ui.rows import COLUMN_IDS, RowFilter, Row, rows_from_outcomes, sorted_indices
+from ctxtui.tui.widgets.entries.columns import COLUMN_BY_ID, COLUMNS
+from ctxtui.tui.widgets.entries.rows import RowFilter, Row, rows_from_outcomes, sorted_indices
 from tests.ui.fakes import sample_outcomes
 
 
@@ -28,11 +29,12 @@ def test_formatting_of_scores_tokens_and_reasons():
     assert rows["tasks:1"].age == "" and rows["tasks:1"].score == ""
 
 
-def test_rows_keep_packet_order_and_sort_keys_follow_columns():
+def test_rows_keep_packet_order_and_every_text_column_is_a_cell():
     rows = rows_from_outcomes(sample_outcomes())
     assert [r.order for r in rows] == list(range(len(rows)))
-    assert all(len(r.sort_keys) == len(COLUMN_IDS) for r in rows)
-    assert rows[0].cell("fate") == "●" and rows[3].cell("fate") == "✕"
+    text_columns = [c.id for c in COLUMNS if c.cell is not None]
+    assert text_columns == [c.id for c in COLUMNS if c.id != "fate"]  # the fate column is the theme's glyph
+    assert all(isinstance(getattr(r, column), str) for r in rows for column in text_columns)
 
 
 def test_every_reason_has_a_short_text():
@@ -46,7 +48,7 @@ def test_filter_and_sort_helpers():
     assert [rows[i].key for i in summarized] == ["decisions:2", "learnings:1"]
     assert RowFilter().apply(rows) == list(range(len(rows)))
     order = sorted_indices(rows, list(range(len(rows))), "tokens", reverse=True)
-    tokens = [rows[i].sort_keys[COLUMN_IDS.index("tokens")] for i in order]
+    tokens = [COLUMN_BY_ID["tokens"].sort_key(rows[i].outcome) for i in order]
     assert tokens == sorted(tokens, reverse=True)
     ages = [rows[i].age for i in sorted_indices(rows, list(range(len(rows))), "age", reverse=True)]
     assert ages[:5] == ["689d", "81d", "50d", "3d", "1d"] and set(ages[5:]) == {""}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from textual import events
 
-from ctxtui.ui.slider import BudgetSlider, LinearScale, LogScale
+from ctxtui.tui.widgets.budget.slider import BudgetSlider, LinearScale, LogScale
 from tests.ui.gallery import Gallery
 
 

@@ -8,10 +8,11 @@ from __future__ import annotations
 import pytest
 
 from ctxtui.engine.model import Fate
-from ctxtui.ui.budget_input import BudgetInput, BudgetInputScreen
-from ctxtui.ui.entries_table import EntriesTable
-from ctxtui.ui.help_screen import HelpScreen
-from ctxtui.ui.rows import RowFilter
+from ctxtui.tui.screens.budget import BudgetInputScreen
+from ctxtui.tui.widgets.budget.input import BudgetInput
+from ctxtui.tui.widgets.entries.table import EntriesTable
+from ctxtui.tui.screens.help import HelpScreen
+from ctxtui.tui.widgets.entries.rows import RowFilter
 from tests.ui.gallery import Gallery
 
 HELP = [

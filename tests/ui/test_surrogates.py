@@ -1,7 +1,7 @@
 """Invalid UTF-8 bytes the engine keeps (lone surrogates) never reach the terminal."""
 
-from ctxtui.ui.clipboard import as_valid_text
-from ctxtui.ui.safe_text import clean_block, clean_line
+from ctxtui.tui.clipboard import as_valid_text
+from ctxtui.tui.safe_text import clean_block, clean_line
 
 
 def test_clean_line_and_block_replace_lone_surrogates():

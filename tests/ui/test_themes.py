@@ -9,8 +9,8 @@ import pytest
 from textual.color import Color
 
 from ctxtui.engine.model import Fate
-from ctxtui.ui.entries_table import EntriesTable
-from ctxtui.ui.themes import (
+from ctxtui.tui.widgets.entries.table import EntriesTable
+from ctxtui.tui.themes import (
     BUILTIN_THEME_NAMES, DEFAULT_THEME, THEME_VARIABLE_DEFAULTS, ThemeVariablesMixin, apply_theme,
     builtin_theme_dir, fate_symbols, load_themes, parse_theme_text, problems_notice, register_themes,
     user_theme_dir,

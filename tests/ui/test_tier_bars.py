@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ctxtui.engine.model import Bucket
-from ctxtui.ui.tier_bars import (
+from ctxtui.tui.widgets.tiers.bars import (
     GLYPH_FREE, GLYPH_OVERRUN, GLYPH_SUMMARIZED, GLYPH_USED, TierBars, apportion, describe_tier,
 )
 from tests.ui.gallery import Gallery

@@ -6,10 +6,10 @@ import pytest
 
 from ctxtui.engine.model import Bucket, Fate, Outcome
 from ctxtui.engine.packers.ctx.sections import Reason
-from ctxtui.ui.entries_table import EntriesTable
-from ctxtui.ui.rows import rows_from_outcomes
-from ctxtui.ui.safe_text import clean_block, clean_line, fit
-from ctxtui.ui.tier_bars import TierBars
+from ctxtui.tui.widgets.entries.table import EntriesTable
+from ctxtui.tui.widgets.entries.rows import rows_from_outcomes
+from ctxtui.tui.safe_text import clean_block, clean_line, fit
+from ctxtui.tui.widgets.tiers.bars import TierBars
 from tests.ui.fakes import entry
 from tests.ui.gallery import Gallery
 

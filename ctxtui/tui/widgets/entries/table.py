@@ -2,68 +2,48 @@
 
 A `DataTable` rebuild costs seconds at 10,000 rows (every cell is measured), so
 this is a Line API `ScrollView` in the manner of toolong's `LogLines`: it keeps
-`Row`s (from `rows.py`, formatted when first drawn), a *view* (the indices that pass the
-filter, in sort order) and renders only the visible lines from an LRU cache
+`Row`s (from `rows.py`, formatted when first drawn), the indices *shown* (those that pass
+the filter, in sort order) and renders only the visible lines from an LRU cache
 keyed by data version. Line 0 is a header that stays put while the rows scroll.
+The columns are `columns.COLUMNS`.
 
-The selected entry is tracked by key, so a recompute (`set_rows`), a new sort
-or a new filter keeps it selected, and keeps it on the same screen line.
+It follows a `View` (`view`, data-bound by the main screen) and a `RowFilter`
+(`row_filter`), or takes rows directly (`set_rows`). The selected entry is
+tracked by key, so a recompute, a new sort or a new filter keeps it selected,
+and keeps it on the same screen line.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
-from textual.binding import Binding
 from textual.cache import LRUCache
 from textual.geometry import Size, clamp
 from textual.message import Message
+from textual.reactive import var
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from ctxtui.engine.model import Fate
-from ctxtui.ui.rows import COLUMN_IDS, FATE_SYMBOL, Row, RowFilter, sorted_indices
-from ctxtui.ui.safe_text import fit
+from ctxtui.tui.actions import ENTRIES, bindings
+from ctxtui.tui.safe_text import fit
+from ctxtui.tui.themes import FATE_SYMBOL
+from ctxtui.tui.widgets.entries.columns import COLUMN_BY_ID, COLUMNS, MEMORY_COLUMNS, Column
+from ctxtui.tui.widgets.entries.rows import Row, RowFilter, rows_of, sorted_indices
 
+if TYPE_CHECKING:
+    from ctxtui.session import View
 
-@dataclass(frozen=True, slots=True)
-class Column:
-    id: str
-    label: str
-    width: int  # 0: takes the remaining width (the title)
-    align: str = "left"  # "left" or "right"
-    descending: bool = False  # natural direction when first sorted
-    long_label: str = ""
-
-
-COLUMNS: tuple[Column, ...] = (
-    Column("fate", " ", 1, long_label="fate: ● included, ◐ summarized, ✕ dropped"),
-    Column("section", "section", 12),
-    Column("title", "title", 0),
-    Column("age", "age", 5, "right", long_label="age in days"),
-    Column("recency", "rec", 4, "right", True, "recency score"),
-    Column("relevance", "rel", 4, "right", True, "task relevance score"),
-    Column("importance", "imp", 4, "right", True, "memory importance"),
-    Column("usage", "use", 4, "right", True, "memory usage"),
-    Column("score", "score", 5, "right", True, "total score"),
-    Column("tokens", "tokens", 7, "right", True, "tokens the entry costs"),
-    Column("reason", "reason", 26, long_label="reason, with the numbers compared"),
-)
-assert tuple(c.id for c in COLUMNS) == COLUMN_IDS
-_BY_ID = {c.id: c for c in COLUMNS}
 # When the table is narrow, columns go in this order until the title has room.
 _HIDE_ORDER = ("importance", "usage", "recency", "relevance", "age", "section", "score", "reason")
 _TITLE_MIN = 24
 _REASON_MIN = 18
-_FATE_CLASS = {
-    Fate.INCLUDED: "entries-table--included",
-    Fate.SUMMARIZED: "entries-table--summarized",
-    Fate.DROPPED: "entries-table--dropped",
-}
+_FATE_CLASS = {fate: f"entries-table--{fate.value}" for fate in Fate}
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,27 +56,15 @@ class _Layout:
 class EntriesTable(ScrollView, can_focus=True):
     """A virtual table of `Row`s with a fixed header, a cursor, sorting and filtering."""
 
-    BINDINGS = [
-        Binding("up", "cursor(-1)", "Up", show=False, id="entries.up"),
-        Binding("down", "cursor(1)", "Down", show=False, id="entries.down"),
-        Binding("pageup", "page(-1)", "Page up", show=False, id="entries.page_up"),
-        Binding("pagedown", "page(1)", "Page down", show=False, id="entries.page_down"),
-        Binding("home", "first", "First", show=False, id="entries.first"),
-        Binding("end", "last", "Last", show=False, id="entries.last"),
-        Binding("enter", "activate", "Details", show=False, id="entries.activate"),
-        Binding("s", "cycle_sort", "Sort", id="entries.sort"),
-        Binding("S", "reverse_sort", "Reverse sort", show=False, id="entries.reverse_sort"),
-    ]
+    BINDINGS = bindings(ENTRIES)
 
     COMPONENT_CLASSES = {
         "entries-table--header",
         "entries-table--header-sorted",
         "entries-table--cursor",
         "entries-table--cursor-blurred",
-        "entries-table--included",
-        "entries-table--summarized",
-        "entries-table--dropped",
         "entries-table--muted",
+        *_FATE_CLASS.values(),
     }
 
     DEFAULT_CSS = """
@@ -117,7 +85,7 @@ class EntriesTable(ScrollView, can_focus=True):
     """
 
     class Selected(Message):
-        """The entry under the cursor changed (`key` is None when the view is empty)."""
+        """The entry under the cursor changed (`key` is None when no row is shown)."""
 
         def __init__(self, table: EntriesTable, key: str | None) -> None:
             super().__init__()
@@ -143,18 +111,10 @@ class EntriesTable(ScrollView, can_focus=True):
         def control(self) -> EntriesTable:
             return self.table
 
-    class SortChanged(Message):
-        """The sort column or direction changed (`column` None: packet order)."""
-
-        def __init__(self, table: EntriesTable, column: str | None, reverse: bool) -> None:
-            super().__init__()
-            self.table = table
-            self.column = column
-            self.reverse = reverse
-
-        @property
-        def control(self) -> EntriesTable:
-            return self.table
+    view: var[View | None] = var(None, init=False)
+    """The view whose packet the table shows (rows built once per view, see `rows_of`)."""
+    row_filter: var[RowFilter] = var(RowFilter, init=False)
+    """Which rows show; a new value re-filters and keeps the selection."""
 
     def __init__(self, rows: Sequence[Row] = (), *, name: str | None = None, id: str | None = None,
                  classes: str | None = None, disabled: bool = False) -> None:
@@ -163,10 +123,9 @@ class EntriesTable(ScrollView, can_focus=True):
         self._ready = False
         self._serial = 0
         self._version: Hashable = ("auto", 0)
-        self._filter = RowFilter()
         self._sort_column: str | None = None
         self._sort_reverse = False
-        self._view: list[int] = []
+        self._shown: list[int] = []
         self._cursor = 0
         self._posted_key: str | None = None
         self._has_memory_values = False
@@ -175,12 +134,12 @@ class EntriesTable(ScrollView, can_focus=True):
         self._styles: dict[str, Style] | None = None
         self._fate_symbols: dict[Fate, str] = dict(FATE_SYMBOL)
         self._note_rows()
-        self._rebuild_view(keep_key=None, fallback=0)
+        self._rebuild(keep_key=None, fallback=0)
 
     def on_mount(self) -> None:
         super().on_mount()
         self._ready = True
-        self._rebuild_view(keep_key=self.selected_key, fallback=self._cursor, reveal=True)
+        self._rebuild(keep_key=self.selected_key, fallback=self._cursor, reveal=True)
 
     # -- public API ---------------------------------------------------------------
 
@@ -197,47 +156,50 @@ class EntriesTable(ScrollView, can_focus=True):
             version = ("auto", self._serial)
         self._version = version
         self._note_rows()
-        self._rebuild_view(keep_key=key, fallback=self._cursor)
+        self._rebuild(keep_key=key, fallback=self._cursor)
+
+    def watch_view(self, view: View | None) -> None:
+        if view is not None:
+            self.set_rows(rows_of(view), version=(view.generation, view.budget))
 
     def set_filter(self, row_filter: RowFilter | None = None, *, fates=None, sections=None,
                    text: str | None = None) -> None:
         """Show only matching rows: pass a `RowFilter`, or change parts of the current one."""
-        spec = row_filter if row_filter is not None else self._filter
+        spec = row_filter if row_filter is not None else self.row_filter
         if fates is not None or sections is not None or text is not None:
             spec = RowFilter(
                 fates=frozenset(fates) if fates is not None else spec.fates,
                 sections=frozenset(sections) if sections is not None else spec.sections,
                 text=text if text is not None else spec.text,
             )
-        if spec == self._filter:
-            return
-        self._filter = spec
-        self._rebuild_view(keep_key=self.selected_key, fallback=self._cursor, reveal=True)
+        self.row_filter = spec  # an equal filter changes nothing
+
+    def watch_row_filter(self) -> None:
+        self._rebuild(keep_key=self.selected_key, fallback=self._cursor, reveal=True)
 
     def sort_by(self, column: str | None, reverse: bool | None = None) -> None:
-        """Sort by a column id (see `rows.COLUMN_IDS`); None restores packet order.
+        """Sort by a column id (see `columns.COLUMNS`); None restores packet order.
 
         `reverse=None`: a new column starts in its natural direction (numbers
         high first); the current column flips direction.
         """
-        if column is not None and column not in _BY_ID:
+        if column is not None and column not in COLUMN_BY_ID:
             raise ValueError(f"unknown column {column!r}")
         if reverse is None:
             if column is not None and column == self._sort_column:
                 reverse = not self._sort_reverse
             else:
-                reverse = _BY_ID[column].descending if column else False
+                reverse = COLUMN_BY_ID[column].descending if column else False
         if (column, reverse) == (self._sort_column, self._sort_reverse):
             return
         self._sort_column, self._sort_reverse = column, reverse
         self._layout = None
-        self._rebuild_view(keep_key=self.selected_key, fallback=self._cursor, reveal=True)
-        self.post_message(self.SortChanged(self, column, reverse))
+        self._rebuild(keep_key=self.selected_key, fallback=self._cursor, reveal=True)
 
     def select_key(self, key: str) -> bool:
-        """Move the cursor to an entry; False when it is not in the view."""
+        """Move the cursor to an entry; False when it is not shown."""
         rows = self._rows
-        for position, index in enumerate(self._view):
+        for position, index in enumerate(self._shown):
             if rows[index].key == key:
                 self._move_cursor(position)
                 return True
@@ -255,10 +217,6 @@ class EntriesTable(ScrollView, can_focus=True):
         self.refresh()
 
     @property
-    def row_filter(self) -> RowFilter:
-        return self._filter
-
-    @property
     def sort_column(self) -> str | None:
         return self._sort_column
 
@@ -272,14 +230,14 @@ class EntriesTable(ScrollView, can_focus=True):
 
     @property
     def cursor_row(self) -> int:
-        """Position of the cursor in the view (0 when the view is empty)."""
+        """Position of the cursor among the rows shown (0 when none is)."""
         return self._cursor
 
     @property
     def selected_row(self) -> Row | None:
-        if not self._view:
+        if not self._shown:
             return None
-        return self._rows[self._view[self._cursor]]
+        return self._rows[self._shown[self._cursor]]
 
     @property
     def selected_key(self) -> str | None:
@@ -290,17 +248,17 @@ class EntriesTable(ScrollView, can_focus=True):
     def view_rows(self) -> list[Row]:
         """The rows shown, in display order."""
         rows = self._rows
-        return [rows[i] for i in self._view]
+        return [rows[i] for i in self._shown]
 
     @property
     def shown_count(self) -> int:
-        return len(self._view)
+        return len(self._shown)
 
     @property
     def total_count(self) -> int:
         return len(self._rows)
 
-    # -- view -------------------------------------------------------------------
+    # -- the rows shown -----------------------------------------------------------
 
     def _note_rows(self) -> None:
         memory = False
@@ -313,7 +271,7 @@ class EntriesTable(ScrollView, can_focus=True):
             self._has_memory_values = memory
             self._layout = None
 
-    def _rebuild_view(self, keep_key: str | None, fallback: int, reveal: bool = False) -> None:
+    def _rebuild(self, keep_key: str | None, fallback: int, reveal: bool = False) -> None:
         """Filter and sort, then put the cursor back on `keep_key` (else row `fallback`).
 
         When the selected entry was on screen it stays on the same screen line;
@@ -321,10 +279,10 @@ class EntriesTable(ScrollView, can_focus=True):
         """
         rows = self._rows
         old_cursor, old_top = self._cursor, self.scroll_offset.y
-        indices = self._filter.apply(rows)
+        indices = self.row_filter.apply(rows)
         if self._sort_column is not None or self._sort_reverse:
             indices = sorted_indices(rows, indices, self._sort_column, self._sort_reverse)
-        self._view = indices
+        self._shown = indices
         cursor = None
         if keep_key is not None:
             for position, index in enumerate(indices):
@@ -360,9 +318,9 @@ class EntriesTable(ScrollView, can_focus=True):
             self.post_message(self.Selected(self, key))
 
     def _move_cursor(self, position: int) -> None:
-        if not self._view:
+        if not self._shown:
             return
-        self._cursor = int(clamp(position, 0, len(self._view) - 1))
+        self._cursor = int(clamp(position, 0, len(self._shown) - 1))
         page = self._page_rows
         top = self.scroll_offset.y
         if page > 0:
@@ -385,7 +343,7 @@ class EntriesTable(ScrollView, can_focus=True):
         self._move_cursor(0)
 
     def action_last(self) -> None:
-        self._move_cursor(len(self._view) - 1)
+        self._move_cursor(len(self._shown) - 1)
 
     def action_activate(self) -> None:
         key = self.selected_key
@@ -394,9 +352,9 @@ class EntriesTable(ScrollView, can_focus=True):
 
     def cycle_sort(self) -> None:
         """Sort by the next column (after the last one: packet order again)."""
-        order: list[str | None] = [None, *COLUMN_IDS]
+        order: list[str | None] = [None, *(c.id for c in COLUMNS)]
         column = order[(order.index(self._sort_column) + 1) % len(order)]
-        self.sort_by(column, _BY_ID[column].descending if column else False)
+        self.sort_by(column, COLUMN_BY_ID[column].descending if column else False)
 
     def reverse_sort(self) -> None:
         self.sort_by(self._sort_column, not self._sort_reverse)
@@ -420,7 +378,7 @@ class EntriesTable(ScrollView, can_focus=True):
                 self.sort_by(column)  # the sorted column's header flips direction
             return
         position = self.scroll_offset.y + offset.y - 1
-        if 0 <= position < len(self._view):
+        if 0 <= position < len(self._shown):
             self._move_cursor(position)
             if event.chain == 2:
                 self.action_activate()
@@ -438,7 +396,7 @@ class EntriesTable(ScrollView, can_focus=True):
         self.refresh()
 
     def on_resize(self) -> None:
-        self.virtual_size = Size(max(1, self._render_width), len(self._view) + 1)
+        self.virtual_size = Size(max(1, self._render_width), len(self._shown) + 1)
         self._line_cache.clear()
         self.refresh()
 
@@ -466,7 +424,7 @@ class EntriesTable(ScrollView, can_focus=True):
         layout = self._layout
         if layout is not None and layout.width == width:
             return layout
-        hidden = set() if self._has_memory_values else {"importance", "usage"}
+        hidden = set() if self._has_memory_values else set(MEMORY_COLUMNS)
         widths = {c.id: c.width for c in COLUMNS}
 
         def title_room() -> int:
@@ -479,7 +437,8 @@ class EntriesTable(ScrollView, can_focus=True):
                 break
             hidden.add(column_id)
         title_width = max(1, title_room())
-        placed, x = [], 1
+        placed: list[tuple[Column, int, int]] = []
+        x = 1
         for column in COLUMNS:
             if column.id in hidden:
                 continue
@@ -510,13 +469,13 @@ class EntriesTable(ScrollView, can_focus=True):
         if y == 0:
             return layout.header
         position = self.scroll_offset.y + y - 1
-        if not 0 <= position < len(self._view):
+        if not 0 <= position < len(self._shown):
             if position == 0 and self._rows:  # everything filtered out: say so
                 muted = self._style("entries-table--muted")
                 note = f"  no entries match the filter ({len(self._rows):,} hidden)"
                 return Strip([Segment(fit(note, width), muted)], width)
             return Strip.blank(width, self.rich_style)
-        index = self._view[position]
+        index = self._shown[position]
         state = 0
         if position == self._cursor:
             state = 1 if self.has_focus else 2
@@ -534,7 +493,7 @@ class EntriesTable(ScrollView, can_focus=True):
         append = segments.append
         for column, _x, w in layout.columns:
             cid = column.id
-            if cid == "fate":
+            if column.cell is None:  # the fate column: the theme's glyph
                 append(Segment(fit(self._fate_symbols.get(row.fate, "?"), w), fate_style))
             else:
                 style = fate_style if cid == "reason" else base

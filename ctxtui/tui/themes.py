@@ -1,4 +1,4 @@
-"""Themes as TOML files: the built-in ones shipped in the package, plus the user's.
+"""Themes as TOML files (the built-in ones shipped in the package, plus the user's), and what widgets take from a theme.
 
 Built-in themes are the top-level `themes/*.toml` of the repository, shipped in
 the wheel as `ctxtui/themes/` (`paths.builtin_themes_dir` finds either); user themes in
@@ -24,8 +24,9 @@ How the App uses this module::
                 self.notify(notice, severity="warning", markup=False)
 
 (`ThemeVariablesMixin` is that override, ready to inherit.)
-`fate_symbols(app.theme)` gives the theme's fate symbols, for
-`EntriesTable.fate_symbols`.
+`fate_symbols(app.theme)` gives the theme's fate symbols (for
+`EntriesTable.fate_symbols` and the why panel); `fate_colors` and
+`muted_color` turn the theme's CSS variables into colours for Rich `Text`.
 """
 
 from __future__ import annotations
@@ -44,11 +45,15 @@ from textual.css.constants import VALID_STYLE_FLAGS
 from textual.theme import Theme
 
 from ctxtui.engine.model import Fate, Problem
-from ctxtui.ui.rows import FATE_SYMBOL
-from ctxtui.ui.safe_text import clean_line
+from ctxtui.safe_text import clean_line
 
 DEFAULT_THEME = "ctxtui-dark"
 BUILTIN_THEME_NAMES = ("ctxtui-dark", "ctxtui-light", "ctxtui-high-contrast")
+
+# One glyph per fate so the fate reads without colour; all are one cell wide
+# (● and ◐ are East-Asian "ambiguous": two cells only in CJK-wide terminals).
+# A theme file may replace them (its `symbols` table).
+FATE_SYMBOL = {Fate.INCLUDED: "●", Fate.SUMMARIZED: "◐", Fate.DROPPED: "✕"}
 
 # The App-specific CSS variables and their fallbacks (the ctxtui-dark values).
 THEME_VARIABLE_DEFAULTS: dict[str, str] = {
@@ -87,6 +92,27 @@ _SYMBOLS: dict[str, dict[Fate, str]] = {}  # theme name → fate symbols, from t
 def fate_symbols(theme_name: str) -> dict[Fate, str]:
     """The fate symbols of a loaded theme (defaults for any other), for `EntriesTable.fate_symbols`."""
     return dict(_SYMBOLS.get(theme_name, FATE_SYMBOL))
+
+
+def fate_colors(variables: Mapping[str, str]) -> dict[Fate, str]:
+    """The theme's fate colours (falling back to colour-blind-safe defaults)."""
+    return {
+        fate: variables.get(f"fate-{fate.value}", THEME_VARIABLE_DEFAULTS[f"fate-{fate.value}"]) for fate in Fate
+    }
+
+
+def muted_color(variables: Mapping[str, str]) -> str:
+    """Secondary text for this theme: the foreground 35% of the way to the background.
+
+    `$text-muted` is "auto 60%", which Rich cannot use; this keeps ≥ 4.5:1
+    contrast on the dark, light and high-contrast themes alike.
+    """
+    try:
+        background = Color.parse(variables.get("background", "#000000"))
+        foreground = Color.parse(variables.get("foreground", "#ffffff"))
+    except ColorParseError:
+        return "grey50"
+    return foreground.blend(background, 0.35).hex
 
 
 def user_theme_dir(env: Mapping[str, str] | None = None) -> Path:

@@ -15,12 +15,13 @@ from dataclasses import dataclass
 
 from rich.segment import Segment
 from textual import events
-from textual.binding import Binding
 from textual.geometry import clamp
 from textual.message import Message
 from textual.reactive import reactive
 from textual.strip import Strip
 from textual.widget import Widget
+
+from ctxtui.tui.actions import SLIDER, bindings
 
 
 class Scale:
@@ -76,14 +77,7 @@ class BudgetSlider(Widget, can_focus=True):
 
     ALLOW_SELECT = False  # or the screen starts a text selection on mouse-down
 
-    BINDINGS = [
-        Binding("left", "step(-1)", "−step", show=False, id="slider.fine_down"),
-        Binding("right", "step(1)", "+step", show=False, id="slider.fine_up"),
-        Binding("pagedown", "coarse(-1)", "−coarse", show=False, id="slider.coarse_down"),
-        Binding("pageup", "coarse(1)", "+coarse", show=False, id="slider.coarse_up"),
-        Binding("home", "to_end(-1)", "minimum", show=False, id="slider.minimum"),
-        Binding("end", "to_end(1)", "maximum", show=False, id="slider.maximum"),
-    ]
+    BINDINGS = bindings(SLIDER)
 
     COMPONENT_CLASSES = {
         "budget-slider--track",
@@ -179,14 +173,6 @@ class BudgetSlider(Widget, can_focus=True):
         self.value = value
         if post:
             self.post_message(self.Changed(self, self.value))
-
-    def set_range(self, minimum: int, maximum: int) -> None:
-        """Change the range; the value is clamped without posting."""
-        if maximum < minimum:
-            raise ValueError(f"maximum {maximum} < minimum {minimum}")
-        self.minimum, self.maximum = minimum, maximum
-        self.value = self._clamp(self.value)
-        self.refresh()
 
     def _user_set(self, value: int) -> None:
         value = self._clamp(value)

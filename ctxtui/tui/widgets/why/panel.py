@@ -1,48 +1,32 @@
 """The "why" panel: one entry's fate, the numbers behind it, its score and its text.
 
 Everything shown is read from the engine's `Outcome` and `Threshold`; the
-panel formats, it never computes. Entry text is untrusted: it goes into Rich
-`Text` objects (never markup) after control characters are neutralised.
+panel formats, it never computes. It follows a `View` and the selected entry's
+key (both data-bound by the main screen). Entry text is untrusted: it goes into
+Rich `Text` objects (never markup) after control characters are neutralised.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
-from textual.color import Color, ColorParseError
-from textual.binding import Binding
+from textual.app import ComposeResult
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
+from textual.reactive import var
 from textual.widgets import Static
 
 from ctxtui.engine.explain.reasons import describe, describe_threshold
 from ctxtui.engine.explain.thresholds import Threshold
 from ctxtui.engine.model import Fate, Outcome
-from ctxtui.ui.rows import FATE_SYMBOL
-from ctxtui.ui.safe_text import clean_block, clean_line
-from ctxtui.ui.themes import THEME_VARIABLE_DEFAULTS
+from ctxtui.safe_text import clean_block, clean_line
+from ctxtui.tui.themes import FATE_SYMBOL, fate_colors, fate_symbols, muted_color
+from ctxtui.tui.widgets.layout import forget_height
+
+if TYPE_CHECKING:
+    from ctxtui.session import View
 
 MAX_TEXT_LINES = 80
-
-
-def fate_colors(variables: dict[str, str]) -> dict[Fate, str]:
-    """The theme's fate colours (falling back to colour-blind-safe defaults)."""
-    return {
-        fate: variables.get(f"fate-{fate.value}", THEME_VARIABLE_DEFAULTS[f"fate-{fate.value}"]) for fate in Fate
-    }
-
-
-def muted_color(variables: dict[str, str]) -> str:
-    """Secondary text for this theme: the foreground 35% of the way to the background.
-
-    `$text-muted` is "auto 60%", which Rich cannot use; this keeps ≥ 4.5:1
-    contrast on the dark, light and high-contrast themes alike.
-    """
-    try:
-        background = Color.parse(variables.get("background", "#000000"))
-        foreground = Color.parse(variables.get("foreground", "#ffffff"))
-    except ColorParseError:
-        return "grey50"
-    return foreground.blend(background, 0.35).hex
 
 
 def render_why(outcome: Outcome | None, threshold: Threshold | None, *, thresholds_ready: bool,
@@ -121,38 +105,51 @@ def highlighted(text: str, keywords, style: str) -> Text:
 
 
 class WhyPanel(VerticalScroll):
-    """Shows the selected entry's outcome; `show()` is called by the app."""
+    """The selected entry's outcome at the view's budget; says "computing…" until the thresholds are in."""
 
     DEFAULT_CSS = """
     WhyPanel { border-left: vkey $panel; padding: 0 1; }
     WhyPanel > Static { width: 1fr; }
     """
 
-    def compose(self):
+    view: var[View | None] = var(None, init=False)
+    selected_key: var[str | None] = var(None, init=False)
+
+    def compose(self) -> ComposeResult:
         yield Static(id="why-body")
+
+    def on_mount(self) -> None:
+        # Colours and glyphs are baked into the Text: a theme switch redraws it.
+        self.app.theme_changed_signal.subscribe(self, lambda theme: self.refresh_explanation())
+
+    def watch_view(self) -> None:
+        self.refresh_explanation()
+
+    def watch_selected_key(self) -> None:
+        self.refresh_explanation()
+
+    def explanation(self) -> Text | None:
+        """The text for the selected entry (None before the first view)."""
+        view, key = self.view, self.selected_key
+        if view is None:
+            return None
+        outcome = view.plan.outcome(key) if key else None
+        loaded = view.loaded
+        threshold = loaded.thresholds().get(key) if loaded.thresholds_ready and outcome else None
+        blocker = view.plan.outcome(outcome.blocked_by) if outcome and outcome.blocked_by else None
+        variables = self.app.theme_colors()
+        return render_why(outcome, threshold, thresholds_ready=loaded.thresholds_ready,
+                          blocker_title=blocker.entry.title if blocker else None,
+                          colors=fate_colors(variables), muted=muted_color(variables),
+                          symbols=fate_symbols(self.app.theme))
+
+    def refresh_explanation(self) -> None:
+        """Draw the explanation again: the view, the selection, the theme or the view's thresholds changed."""
+        content = self.explanation()
+        if content is not None:
+            self.show(content)
 
     def show(self, content: Text) -> None:
         body = self.query_one("#why-body", Static)
-        # Textual 8.2.8 caches a widget's box model by `_layout_updates`, which `refresh(layout=True)`
-        # bumps only when no layout is pending. Two updates in one frame (thresholds arrive, then the
-        # first selection) could keep the first text's height: a 12-line explanation cut to 1 line.
-        body._layout_updates += 1
+        forget_height(body)
         body.update(content)
-
-
-class WhyScreen(ModalScreen):
-    """The why panel as a dialog, for terminals too narrow to show it beside the table."""
-
-    BINDINGS = [Binding("escape,enter,q", "dismiss", "Close")]
-    DEFAULT_CSS = """
-    WhyScreen { align: center middle; }
-    WhyScreen > VerticalScroll { width: 90%; height: 90%; padding: 0 1; border: round $primary; background: $panel; }
-    """
-
-    def __init__(self, content: Text) -> None:
-        super().__init__()
-        self._content = content
-
-    def compose(self):
-        with VerticalScroll():
-            yield Static(self._content)

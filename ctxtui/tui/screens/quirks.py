@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ctxtui.engine.explain.quirks import Quirk
-from ctxtui.ui.safe_text import clean_line
+from ctxtui.safe_text import clean_line
+from ctxtui.tui.actions import QUIRKS, bindings
 
 
 def render_quirks(quirks: list[Quirk], budget: int) -> Text:
@@ -25,7 +25,9 @@ def render_quirks(quirks: list[Quirk], budget: int) -> Text:
 
 
 class QuirksScreen(ModalScreen):
-    BINDINGS = [Binding("escape,q,exclamation_mark", "dismiss", "Close")]
+    """The `!` dialog: the quirks `find_quirks` found in this packet."""
+
+    BINDINGS = bindings(QUIRKS)
     DEFAULT_CSS = """
     QuirksScreen { align: center middle; }
     QuirksScreen > VerticalScroll { width: 90; max-height: 80%; height: auto; padding: 1 2;

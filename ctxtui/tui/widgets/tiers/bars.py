@@ -3,20 +3,27 @@
 A bar shows tokens included in full (solid), "Also Noted" titles (a second
 shade), tokens forced in past the cap (warning colour) and capacity left
 (dim), each with its own glyph so the bar reads without colour. The numbers
-follow in words. The widget only scales the engine's numbers to cells.
+follow in words. The widget only scales the engine's numbers to cells. It
+follows a `View` (`view`, data-bound by the main screen) or takes buckets
+directly (`update_tiers`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from rich.style import Style
 from rich.text import Text
-from textual.reactive import reactive
+from textual.reactive import reactive, var
 from textual.widget import Widget
 
 from ctxtui.engine.model import Bucket
-from ctxtui.ui.safe_text import clean_line, fit
+from ctxtui.tui.safe_text import clean_line, fit
+from ctxtui.tui.widgets.layout import forget_height
+
+if TYPE_CHECKING:
+    from ctxtui.session import View
 
 GLYPH_USED = "█"
 GLYPH_SUMMARIZED = "▒"
@@ -98,6 +105,7 @@ class TierBars(Widget):
     """
 
     tiers: reactive[tuple[Bucket, ...]] = reactive((), layout=True)
+    view: var[View | None] = var(None, init=False)
 
     def __init__(self, tiers: Sequence[Bucket] = (), *, budget: int | None = None,
                  name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
@@ -108,14 +116,13 @@ class TierBars(Widget):
     def update_tiers(self, tiers: Sequence[Bucket], budget: int | None = None) -> None:
         """Show new allocations. `budget` scales an uncapped tier (tier 1) against the budget."""
         self.budget = budget
+        forget_height(self)  # one or two lines per tier
         self.tiers = tuple(tiers)
         self.refresh(layout=True)
 
-    set_tiers = update_tiers
-
-    @property
-    def _wide(self) -> bool:
-        return self.size.width >= _WIDE
+    def watch_view(self, view: View | None) -> None:
+        if view is not None:
+            self.update_tiers(view.plan.buckets, budget=view.budget)
 
     def get_content_height(self, container, viewport, width: int) -> int:
         per_tier = 1 if width >= _WIDE else 2

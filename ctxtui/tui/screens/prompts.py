@@ -1,18 +1,19 @@
-"""The `/` text filter: a one-line prompt; Enter applies, Esc cancels."""
+"""One-line prompts: the `/` text filter and where to save the packet. Enter applies, Esc cancels."""
 
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label
+
+from ctxtui.tui.actions import PROMPT, bindings
 
 
 class PromptScreen(ModalScreen[str | None]):
     """A small modal asking for one line of text."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = bindings(PROMPT)
     DEFAULT_CSS = """
     PromptScreen { align: center top; }
     PromptScreen > Vertical { width: 70; height: auto; margin-top: 3; padding: 1 2;
@@ -40,3 +41,8 @@ class PromptScreen(ModalScreen[str | None]):
 class FilterScreen(PromptScreen):
     def __init__(self, value: str = "") -> None:
         super().__init__("Filter entries (title, section, reason, file); empty clears", value, "text…")
+
+
+class SaveScreen(PromptScreen):
+    def __init__(self, default_path: str) -> None:
+        super().__init__("Save the packet to (never inside .context/)", default_path, "path")

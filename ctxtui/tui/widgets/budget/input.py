@@ -1,4 +1,4 @@
-"""Typing an exact budget: an integer field, inline or in a small modal.
+"""Typing an exact budget: an integer field (the `b` dialog is `screens.budget.BudgetInputScreen`).
 
 A 40-cell slider reaches ~40 values and ←/→ walk one token at a time; typing
 "12000" is the quick way to an exact budget. ctx accepts any integer (zero and
@@ -9,13 +9,11 @@ negative included), so a leading "-" is allowed. Enter applies (posts
 from __future__ import annotations
 
 from textual import on
-from textual.app import ComposeResult
-from textual.binding import Binding
-from textual.containers import Vertical
 from textual.message import Message
-from textual.screen import ModalScreen
 from textual.validation import Integer
-from textual.widgets import Input, Label
+from textual.widgets import Input
+
+from ctxtui.tui.actions import BUDGET_INPUT, bindings
 
 
 class BudgetEntered(Message):
@@ -33,7 +31,7 @@ class BudgetCancelled(Message):
 class BudgetInput(Input):
     """An `Input` that takes an integer budget: digits and one leading "-"."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel", show=False, id="budget_input.cancel")]
+    BINDINGS = bindings(BUDGET_INPUT)
 
     DEFAULT_CSS = """
     BudgetInput { width: 24; }
@@ -86,51 +84,3 @@ class BudgetInput(Input):
 
     def action_cancel(self) -> None:
         self.post_message(BudgetCancelled())
-
-
-class BudgetInputScreen(ModalScreen[int | None]):
-    """A small modal around `BudgetInput`; dismisses with the value or None.
-
-    `BudgetEntered` still bubbles to the App, so the App can either handle the
-    message or pass a callback to `push_screen`.
-    """
-
-    AUTO_FOCUS = "BudgetInput"  # whatever the App's AUTO_FOCUS says
-
-    DEFAULT_CSS = """
-    BudgetInputScreen { align: center middle; }
-    BudgetInputScreen > Vertical {
-        width: 40;
-        height: auto;
-        padding: 1 2;
-        border: round $primary;
-        background: $panel;
-    }
-    BudgetInputScreen Label { width: 100%; }
-    BudgetInputScreen #budget-input-hint { color: $text-muted; }
-    BudgetInputScreen BudgetInput { width: 100%; }
-    """
-
-    def __init__(self, value: int | None = None, *, minimum: int | None = None,
-                 maximum: int | None = None, title: str = "Budget (tokens)") -> None:
-        super().__init__()
-        self._value = value
-        self._minimum = minimum
-        self._maximum = maximum
-        self._title = title
-
-    def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Label(self._title)
-            yield BudgetInput(self._value, minimum=self._minimum, maximum=self._maximum)
-            yield Label("Enter applies · Esc cancels", id="budget-input-hint")
-
-    @on(BudgetEntered)
-    def _entered(self, event: BudgetEntered) -> None:
-        # Let the message carry on to the App, and close with the value.
-        self.dismiss(event.value)
-
-    @on(BudgetCancelled)
-    def _cancelled(self, event: BudgetCancelled) -> None:
-        event.stop()
-        self.dismiss(None)

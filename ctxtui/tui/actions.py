@@ -1,0 +1,170 @@
+"""Every user action in one registry: binding id and keys, words, where it applies, command-palette entry.
+
+Key bindings (the App's, the slider's, the table's, each screen's), the command
+palette (`commands.py`) and the `?` help all read `ACTIONS`, so adding an
+action touches this file and the method that performs it. The id is what users
+remap in the `[keys]` table of their config file (`"app.preview" = "v"`); an
+action without keys is offered in the palette only.
+
+Where an action applies (`where`):
+
+- `APP`: from anywhere but a dialog (bindings on the App). An action string
+  starting with `main.` runs on the main screen, also while the preview is
+  open, so `[`/`]` keep working there; the others run on the App.
+- `SLIDER`, `ENTRIES`: while that widget has the focus.
+- `PREVIEW`, `HELP`, `WHY`, `QUIRKS`, `PROMPT`, `BUDGET_INPUT`: on that screen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from textual.binding import Binding
+
+from ctxtui.tui.widgets.entries.columns import COLUMNS
+
+APP, SLIDER, ENTRIES = "app", "slider", "entries"
+PREVIEW, HELP, WHY, QUIRKS, PROMPT, BUDGET_INPUT = "preview", "help", "why", "quirks", "prompt", "budget_input"
+
+BUDGET_PRESETS = (1000, 2000, 4000, 8000, 16000, 32000)
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    id: str | None  # the binding id users remap; None: palette only
+    keys: str  # Textual key names, comma-separated; "" for palette only
+    action: str  # a Textual action string, run where the action applies
+    description: str  # the footer's and the help's words
+    where: str = APP
+    key_display: str | None = None
+    show: bool = True  # in the footer
+    palette: str = ""  # the command palette's name for it ("": not offered there)
+    palette_help: str = ""
+
+    def binding(self) -> Binding:
+        return Binding(self.keys, self.action, self.description, show=self.show, key_display=self.key_display,
+                       id=self.id)
+
+
+_TO_CLIPBOARD = "to the clipboard (OSC 52 + system tool)"
+
+ACTIONS: tuple[Action, ...] = (
+    # Anywhere, in the order of the footer and the help.
+    Action("app.quit", "q", "quit", "Quit", palette="Quit", palette_help="leave ctxtui"),
+    Action("app.help", "question_mark", "help", "Help", key_display="?",
+           palette="Help: keys", palette_help="every key binding"),
+    Action("app.type_budget", "b", "main.type_budget", "Budget…",
+           palette="Type a budget…", palette_help="set an exact budget"),
+    Action("app.budget_down", "left_square_bracket", "main.nudge(-100)", "−100", key_display="["),
+    Action("app.budget_up", "right_square_bracket", "main.nudge(100)", "+100", key_display="]"),
+    Action("app.budget_down_coarse", "left_curly_bracket", "main.nudge(-1000)", "−1000", key_display="{", show=False),
+    Action("app.budget_up_coarse", "right_curly_bracket", "main.nudge(1000)", "+1000", key_display="}", show=False),
+    Action("app.filter", "slash", "main.filter_text", "Filter", key_display="/",
+           palette="Filter entries by text…", palette_help="title, section, reason or file"),
+    Action("app.cycle_fate", "f", "main.cycle_fate", "Fate",
+           palette="Cycle fate filter", palette_help="included → summarized → dropped → all"),
+    Action("app.cycle_section", "e", "main.cycle_section", "Section", show=False,
+           palette="Cycle section filter", palette_help="tasks, conventions, decisions…"),
+    Action("app.cycle_sort", "s", "main.cycle_sort", "Sort"),
+    Action("app.preview", "p", "main.preview('md')", "Preview",
+           palette="Preview packet as Markdown", palette_help="show exactly what `ctxtui pack` prints"),
+    Action(None, "", "main.preview('json')", "Preview JSON",
+           palette="Preview packet as JSON", palette_help="show the --format json packet"),
+    Action("app.copy", "c", "main.copy('md')", "Copy", palette="Copy packet (Markdown)", palette_help=_TO_CLIPBOARD),
+    Action("app.copy_json", "C", "main.copy('json')", "Copy JSON", show=False,
+           palette="Copy packet (JSON)", palette_help=_TO_CLIPBOARD),
+    Action("app.save", "w", "main.save('md')", "Save", show=False,
+           palette="Save packet (Markdown)…", palette_help="write the packet to a file"),
+    Action(None, "", "main.save('json')", "Save JSON",
+           palette="Save packet (JSON)…", palette_help="write the JSON packet to a file"),
+    Action("app.reload", "r", "reload", "Reload", show=False,
+           palette="Reload from disk", palette_help="re-read .context/ and the memory database"),
+    Action("app.clear_filters", "escape", "main.clear_filters", "Clear filters", key_display="Esc", show=False,
+           palette="Clear filters", palette_help="show every entry"),
+    Action("app.quirks", "exclamation_mark", "main.quirks", "Quirks", key_display="!", show=False,
+           palette="Show ctx quirks at work", palette_help="which of ctx's surprises shape this packet"),
+    *(Action(None, "", f"main.sort('{column.id}')", f"Sort by {column.id}",
+             palette=f"Sort by {column.id}", palette_help="press again to reverse") for column in COLUMNS),
+    *(Action(None, "", f"main.set_budget({budget})", f"Budget {budget:,}",
+             palette=f"Budget {budget:,}", palette_help="jump to this budget") for budget in BUDGET_PRESETS),
+    # The budget slider, focused.
+    Action("slider.fine_down", "left", "step(-1)", "−step", SLIDER, show=False),
+    Action("slider.fine_up", "right", "step(1)", "+step", SLIDER, show=False),
+    Action("slider.coarse_down", "pagedown", "coarse(-1)", "−coarse", SLIDER, show=False),
+    Action("slider.coarse_up", "pageup", "coarse(1)", "+coarse", SLIDER, show=False),
+    Action("slider.minimum", "home", "to_end(-1)", "minimum", SLIDER, show=False),
+    Action("slider.maximum", "end", "to_end(1)", "maximum", SLIDER, show=False),
+    # The entries table, focused.
+    Action("entries.up", "up", "cursor(-1)", "Up", ENTRIES, show=False),
+    Action("entries.down", "down", "cursor(1)", "Down", ENTRIES, show=False),
+    Action("entries.page_up", "pageup", "page(-1)", "Page up", ENTRIES, show=False),
+    Action("entries.page_down", "pagedown", "page(1)", "Page down", ENTRIES, show=False),
+    Action("entries.first", "home", "first", "First", ENTRIES, show=False),
+    Action("entries.last", "end", "last", "Last", ENTRIES, show=False),
+    Action("entries.activate", "enter", "activate", "Details", ENTRIES, show=False),
+    Action("entries.sort", "s", "cycle_sort", "Sort", ENTRIES),
+    Action("entries.reverse_sort", "S", "reverse_sort", "Reverse sort", ENTRIES, show=False),
+    # Screens and dialogs.
+    Action("preview.back", "escape,p", "app.pop_screen", "Back", PREVIEW),
+    Action("preview.copy", "c", "copy", "Copy", PREVIEW),
+    Action("preview.save", "s", "save", "Save…", PREVIEW),
+    Action("preview.markdown", "m", "show('md')", "Markdown", PREVIEW),
+    Action("preview.json", "j", "show('json')", "JSON", PREVIEW),
+    Action("help.close", "escape,q,question_mark", "close", "Close help", HELP, show=False),
+    Action("why.close", "escape,enter,q", "dismiss", "Close", WHY),
+    Action("quirks.close", "escape,q,exclamation_mark", "dismiss", "Close", QUIRKS),
+    Action("prompt.cancel", "escape", "cancel", "Cancel", PROMPT),
+    Action("budget_input.cancel", "escape", "cancel", "Cancel", BUDGET_INPUT, show=False),
+)
+ACTION_BY_ID: dict[str, Action] = {action.id: action for action in ACTIONS if action.id}
+PALETTE: tuple[Action, ...] = tuple(action for action in ACTIONS if action.palette)
+
+
+def bindings(where: str) -> list[Binding]:
+    """The key bindings of one place (`APP`, `SLIDER`...), in registry order."""
+    return [action.binding() for action in ACTIONS if action.where == where and action.keys]
+
+
+@dataclass(frozen=True, slots=True)
+class HelpLine:
+    """A help line for keys that need the focus somewhere, or that Textual provides."""
+
+    keys: str  # as shown while none of `ids` is remapped
+    text: str
+    ids: tuple[str, ...] = ()
+
+
+HELP_FOCUSED: tuple[HelpLine, ...] = (
+    HelpLine("← →", "budget fine step (slider focused)", ("slider.fine_down", "slider.fine_up")),
+    HelpLine("PgUp PgDn", "budget coarse step (slider focused)", ("slider.coarse_up", "slider.coarse_down")),
+    HelpLine("Home End", "budget minimum / maximum (slider focused)", ("slider.minimum", "slider.maximum")),
+    HelpLine("Tab", "move focus"),
+    HelpLine("↑ ↓", "select entry (table focused)", ("entries.up", "entries.down")),
+    HelpLine("Enter", "the why panel as a dialog (narrow terminals)", ("entries.activate",)),
+    HelpLine("ctrl+p", "command palette"),
+)
+
+
+def help_lines(keymap: Mapping[str, str], key_display: Callable[[str], str]) -> list[tuple[str, str]]:
+    """(keys, description) for the `?` help: the keys that work anywhere, then those that need the focus.
+
+    `keymap` is the user's (binding id → keys): remapped keys show as the user
+    set them; `key_display` shows one key name ("ctrl+y" → "^y").
+    """
+
+    def shown(keys: str) -> str:
+        return ", ".join(key_display(key.strip()) for key in keys.split(","))
+
+    lines = []
+    for action in ACTIONS:
+        if action.where == APP and action.keys:
+            remapped = keymap.get(action.id or "")
+            lines.append((shown(remapped) if remapped else action.key_display or action.keys, action.description))
+    for line in HELP_FOCUSED:
+        if any(keymap.get(id) for id in line.ids):
+            keys = " ".join(shown(keymap.get(id) or ACTION_BY_ID[id].keys) for id in line.ids)
+        else:
+            keys = line.keys
+        lines.append((keys, line.text))
+    return lines

@@ -1,0 +1,301 @@
+"""The main screen: the layout, and the slider path — an intent in, a `View` out, the widgets following it.
+
+A budget request (a slider move, a nudge, a typed value, a palette preset)
+sets the slider at once and schedules one recompute after the next refresh,
+however many requests arrive before it. The recompute makes a `View` (in a
+worker above LARGE_WORKSPACE entries) and `show_view` sets the screen's `view`:
+the status line, the tier bars, the table and the why panel are data-bound to
+it and redraw themselves. What derives from a view is kept on it (table rows,
+the real-token count) and what derives from its load on the load (thresholds).
+The App hosts every worker and tells this screen about loads (`messages`).
+"""
+
+from __future__ import annotations
+
+import weakref
+from dataclasses import replace
+from functools import partial
+
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.reactive import var
+from textual.screen import Screen
+from textual.widgets import Footer, Label
+from textual.worker import get_current_worker
+
+from ctxtui.engine.gcpause import gc_paused
+from ctxtui.engine.model import Fate
+from ctxtui.engine.packers.ctx.sections import SECTIONS
+from ctxtui.safe_text import clean_line
+from ctxtui.session import LOAD_STEPS, MAX_BUDGET, MIN_BUDGET, Loaded, Session, View
+from ctxtui.tui.messages import CopyPacket, LoadFailed, LoadProgress, ProjectLoaded, SavePacket
+from ctxtui.tui.screens.budget import BudgetInputScreen
+from ctxtui.tui.screens.preview import PreviewScreen
+from ctxtui.tui.screens.prompts import FilterScreen
+from ctxtui.tui.screens.quirks import QuirksScreen
+from ctxtui.tui.screens.why import WhyScreen
+from ctxtui.tui.themes import fate_symbols
+from ctxtui.tui.widgets.budget.slider import BudgetSlider
+from ctxtui.tui.widgets.budget.status import StatusLine
+from ctxtui.tui.widgets.entries.rows import RowFilter, rows_of
+from ctxtui.tui.widgets.entries.table import EntriesTable
+from ctxtui.tui.widgets.loading import LoadingBar, ProblemBanner
+from ctxtui.tui.widgets.tiers.bars import TierBars
+from ctxtui.tui.widgets.why.panel import WhyPanel
+
+REAL_TOKENIZER = "o200k_base"
+NARROW = 110  # columns below which the why panel becomes a dialog (Enter)
+LARGE_WORKSPACE = 5000  # entries; above this, recompute off the UI thread
+FATE_CYCLE: tuple[Fate | None, ...] = (None, *Fate)
+SECTION_CYCLE: tuple[str | None, ...] = (None, *SECTIONS)
+
+
+def _following(cycle: tuple, chosen: frozenset) -> object:
+    """The value after the one chosen in `cycle` (none or several chosen: after None, the start)."""
+    current = next(iter(chosen)) if len(chosen) == 1 else None
+    return cycle[(cycle.index(current) + 1) % len(cycle)]
+
+
+class MainScreen(Screen):
+    """One project: budget, status, tier bars, entries and the why panel of the view shown.
+
+    Its App (`CtxtuiApp`) runs its workers (`run_in_thread`) and resolves theme colours (`theme_colors`).
+    """
+
+    # Below NARROW columns the table takes the whole width; Enter shows the why panel as a dialog.
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (NARROW, "-wide")]
+
+    view: var[View | None] = var(None, init=False)
+    """The packet on screen, at one budget of one load (None until the first load is shown)."""
+    selected_key: var[str | None] = var(None, init=False)
+    """The entry under the table's cursor, as the table announced it."""
+    row_filter: var[RowFilter] = var(RowFilter, init=False)
+    """Which entries the table shows."""
+
+    def __init__(self, session: Session, *, real_tokens: bool = True) -> None:
+        super().__init__()
+        self.session = session
+        self.real_tokens = real_tokens  # count the packet with REAL_TOKENIZER; off if it cannot load
+
+    def compose(self) -> ComposeResult:
+        yield StatusLine(self.session.project.name, REAL_TOKENIZER, id="status").data_bind(MainScreen.view)
+        with Horizontal(id="budget-row"):
+            yield Label("Budget")
+            yield BudgetSlider(8000, minimum=MIN_BUDGET, maximum=MAX_BUDGET, id="slider")
+        yield ProblemBanner(id="banner")
+        yield LoadingBar(id="loading")
+        yield TierBars(id="tiers").data_bind(MainScreen.view)
+        with Horizontal(id="main"):
+            yield EntriesTable(id="entries").data_bind(MainScreen.view, MainScreen.row_filter)
+            yield WhyPanel(id="why").data_bind(MainScreen.view, MainScreen.selected_key)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._follow_theme()
+        self.app.theme_changed_signal.subscribe(self, lambda theme: self._follow_theme())
+
+    def _follow_theme(self) -> None:
+        self.query_one(EntriesTable).fate_symbols = fate_symbols(self.app.theme)
+
+    @property
+    def _slider(self) -> BudgetSlider:
+        return self.query_one(BudgetSlider)
+
+    # -- loads (the App's worker reports them) -------------------------------------
+
+    @on(LoadProgress)
+    def _load_progress(self, message: LoadProgress) -> None:
+        self.query_one(LoadingBar).show_stage(
+            f"Loading {clean_line(self.session.project.name)}: {message.stage}…", message.step, LOAD_STEPS,
+            visible=self.view is None)
+
+    @on(LoadFailed)
+    def _load_failed(self, message: LoadFailed) -> None:
+        self.query_one(LoadingBar).hide()
+        if message.message is not None:
+            self.query_one(ProblemBanner).problems = (
+                (f"{message.message} — the last good state stays on screen",) if self.view else (message.message,))
+
+    @on(ProjectLoaded)
+    def _project_loaded(self, message: ProjectLoaded) -> None:
+        """A reload keeps budget, selection and scroll; the first load also sets the slider and focuses it."""
+        self.query_one(LoadingBar).hide()
+        self.query_one(ProblemBanner).problems = tuple(str(p) for p in message.problems)
+        if self.view is None:
+            self._slider.set_value(self.session.budget)
+            self._slider.focus()
+        self.refresh_view()
+
+    # -- the slider path ------------------------------------------------------------
+
+    @on(BudgetSlider.Changed)
+    def _slider_moved(self, event: BudgetSlider.Changed) -> None:
+        self.request_budget(event.value)
+
+    def request_budget(self, budget: int) -> None:
+        """An intent in. The slider holds the newest request (clamped); the recompute waits for the next refresh,
+        so however many requests arrive before it (a drag, a held key) cost one."""
+        slider = self._slider
+        # Silently: a repaint now would make the recompute wait for a frame of its own (Textual runs
+        # after-refresh callbacks at once only when nothing is dirty); the thumb moves with the packet.
+        slider.set_reactive(BudgetSlider.value, slider.validate_value(budget))
+        self.call_after_refresh(self._apply_budget)
+
+    @property
+    def budget_pending(self) -> bool:
+        """A requested budget is waiting for its recompute."""
+        return self.session.loaded is not None and self._slider.value != self.session.budget
+
+    def _apply_budget(self) -> None:
+        slider, session = self._slider, self.session
+        slider.refresh()
+        if session.loaded is None:
+            return
+        session.set_budget(slider.value)
+        view = self.view
+        if view is not None and (view.budget, view.generation) == (session.budget, session.generation):
+            return  # e.g. `[` at budget 0, or the later of two requests in one frame: nothing to redo
+        self.refresh_view()
+
+    def refresh_view(self) -> None:
+        """A View out, for the session's budget: computed here up to LARGE_WORKSPACE entries (a few
+        milliseconds); beyond, in a worker, so 50,000 memories never freeze the screen."""
+        session = self.session
+        if session.loaded is None:
+            return
+        if session.entry_count > LARGE_WORKSPACE:
+            self.app.run_in_thread("recompute", partial(self._recompute, session.budget, session.generation))
+            return
+        self.show_view(session.view())
+
+    def _recompute(self, budget: int, generation: int) -> None:
+        """In a worker: the view and its table rows, shown unless a newer request or load came meanwhile."""
+        session = self.session
+        with gc_paused():
+            view = session.view()
+            rows_of(view)
+        if not get_current_worker().is_cancelled and (session.budget, session.generation) == (budget, generation):
+            self.app.call_from_thread(self.show_view, view)
+
+    def show_view(self, view: View) -> None:
+        """Show `view`: the data-bound widgets (status, bars, table, why panel) follow it at once; then the
+        view's real-token count and, for a new load, its thresholds start in workers."""
+        shown = self.view
+        self.view = view
+        if shown is None or shown.loaded is not view.loaded:
+            # After the widgets have the new load: the scan competes for the GIL with everything else.
+            self.app.run_in_thread("thresholds", partial(self._compute_thresholds, weakref.ref(view.loaded)))
+        if self.real_tokens:
+            self.app.run_in_thread("tokens", partial(self._count_real_tokens, weakref.ref(view)))
+
+    def _compute_thresholds(self, load: weakref.ref[Loaded]) -> None:
+        """In a worker: every entry's thresholds, kept on the load; the why panel then shows them."""
+        loaded = load()
+        if loaded is None:
+            return
+        loaded.thresholds()
+        if not loaded.stale:
+            self.app.call_from_thread(self._thresholds_ready, loaded)
+
+    def _thresholds_ready(self, loaded: Loaded) -> None:
+        if self.view is not None and self.view.loaded is loaded:
+            self.query_one(WhyPanel).refresh_explanation()
+
+    def _count_real_tokens(self, shown: weakref.ref[View]) -> None:
+        """In a worker: the real tokenizer's count of the view's Markdown (the tokenizer caches by content)."""
+        from ctxtui.engine.text.tokenizers import get_tokenizer
+
+        view = shown()
+        if view is None or view is not self.view:
+            return
+        try:
+            tokens = get_tokenizer(REAL_TOKENIZER).count(view.markdown)
+        except Exception as exc:  # a missing vocabulary must not take the app down
+            self.app.call_from_thread(self._real_tokens_unavailable, exc)
+            return
+        if get_current_worker().is_cancelled:
+            return
+        self.app.call_from_thread(self._real_tokens_counted, view, tokens)
+
+    def _real_tokens_counted(self, view: View, tokens: int) -> None:
+        view.real_tokens = tokens
+        if view is self.view:
+            self.query_one(StatusLine).refresh()
+
+    def _real_tokens_unavailable(self, error: Exception) -> None:
+        self.real_tokens = False
+        self.app.notify(f"{REAL_TOKENIZER} unavailable: {error}", severity="warning")
+
+    # -- selection ----------------------------------------------------------------------
+
+    @on(EntriesTable.Selected)
+    def _selected(self, event: EntriesTable.Selected) -> None:
+        self.selected_key = event.key
+
+    @on(EntriesTable.Activated)
+    def _activated(self, event: EntriesTable.Activated) -> None:
+        """Enter on an entry: in a narrow terminal the why panel is hidden, so show it as a dialog."""
+        self.selected_key = event.key
+        if self.has_class("-narrow"):
+            content = self.query_one(WhyPanel).explanation()
+            if content is not None:
+                self.app.push_screen(WhyScreen(content))
+
+    # -- actions (see actions.py for their keys) ---------------------------------------
+
+    def action_nudge(self, delta: int) -> None:
+        # From the applied budget, not a request still waiting: a held key moves one step per frame.
+        self.request_budget(self.session.budget + delta)
+
+    def action_set_budget(self, budget: int) -> None:
+        self.request_budget(budget)
+
+    def action_type_budget(self) -> None:
+        def typed(budget: int | None) -> None:
+            if budget is not None:
+                self.request_budget(budget)
+
+        self.app.push_screen(BudgetInputScreen(self.session.budget, minimum=MIN_BUDGET, maximum=MAX_BUDGET), typed)
+
+    def action_filter_text(self) -> None:
+        def typed(text: str | None) -> None:
+            if text is not None:
+                self.row_filter = replace(self.row_filter, text=text)
+
+        self.app.push_screen(FilterScreen(self.row_filter.text), typed)
+
+    def action_cycle_fate(self) -> None:
+        fate = _following(FATE_CYCLE, self.row_filter.fates)
+        self.row_filter = replace(self.row_filter, fates=frozenset({fate}) if fate else frozenset())
+        self.app.notify(f"showing {fate.value if isinstance(fate, Fate) else 'every fate'}", timeout=2)
+
+    def action_cycle_section(self) -> None:
+        section = _following(SECTION_CYCLE, self.row_filter.sections)
+        self.row_filter = replace(self.row_filter, sections=frozenset({section}) if section else frozenset())
+        self.app.notify(f"showing {section or 'every section'}", timeout=2)
+
+    def action_clear_filters(self) -> None:
+        self.row_filter = RowFilter()
+
+    def action_cycle_sort(self) -> None:
+        self.query_one(EntriesTable).cycle_sort()
+
+    def action_sort(self, column: str) -> None:
+        self.query_one(EntriesTable).sort_by(column)
+
+    def action_preview(self, fmt: str = "md") -> None:
+        if self.view is not None:
+            self.app.push_screen(PreviewScreen(self, initial=fmt))
+
+    def action_copy(self, fmt: str = "md") -> None:
+        if self.view is not None:
+            self.post_message(CopyPacket(self.view, fmt))
+
+    def action_save(self, fmt: str = "md") -> None:
+        if self.view is not None:
+            self.post_message(SavePacket(self.view, fmt))
+
+    def action_quirks(self) -> None:
+        if self.view is not None:
+            self.app.push_screen(QuirksScreen(self.view.quirks(), self.view.budget))

@@ -1,0 +1,1 @@
+"""Screens other than the main one: the preview, and the dialogs (help, quirks, budget, prompts, why)."""

@@ -1,0 +1,89 @@
+"""Pack preview: the packet exactly as the CLI prints it, as Markdown or JSON.
+
+The text shown is the engine's rendering with terminal controls made visible
+(`clean_block`: an ESC shows as ␛), so an escape sequence hidden in a task
+line can never reach the terminal; a read-only TextArea never interprets
+markup. The preview follows the view of the node it was opened from (the main
+screen), so `[`/`]` and live reload update it. Copy and save act on the visible
+format and keep the exact bytes: they ask the App for the view's packet, never
+the widget's text.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual.app import ComposeResult
+from textual.dom import DOMNode
+from textual.screen import Screen
+from textual.widgets import Footer, Static, TabbedContent, TabPane, TextArea
+
+from ctxtui.safe_text import clean_block, clean_line
+from ctxtui.tui.actions import PREVIEW, bindings
+from ctxtui.tui.messages import FORMAT_NAMES, CopyPacket, SavePacket
+
+if TYPE_CHECKING:
+    from ctxtui.session import View
+
+def title(view: View) -> str:
+    return (f"Packet at budget {view.budget:,} · used ~{view.plan.tokens_used:,} tokens · "
+            "exactly what `ctxtui pack` prints")
+
+
+class PreviewScreen(Screen):
+    """Both renderings in tabs; `c` copies, `s` saves, Esc goes back."""
+
+    BINDINGS = bindings(PREVIEW)
+    DEFAULT_CSS = """
+    PreviewScreen #preview-title { height: 1; padding: 0 1; background: $panel; }
+    PreviewScreen TabbedContent { height: 1fr; }  /* auto height overflowed the screen by the title's line */
+    PreviewScreen ContentSwitcher, PreviewScreen TabPane { height: 1fr; }
+    PreviewScreen TextArea { height: 1fr; border: none; }
+    """
+
+    def __init__(self, source: DOMNode, initial: str = "md") -> None:
+        """`source`: a node with a `view` reactive (the main screen); the preview shows its view's packet."""
+        super().__init__()
+        self._source = source
+        self._initial = initial
+
+    @property
+    def view(self) -> View:
+        return self._source.view  # type: ignore[attr-defined]
+
+    def compose(self) -> ComposeResult:
+        view = self.view
+        yield Static(clean_line(title(view)), id="preview-title", markup=False)
+        with TabbedContent(initial=f"tab-{self._initial}"):
+            for fmt, name in FORMAT_NAMES.items():
+                with TabPane(name, id=f"tab-{fmt}"):
+                    yield TextArea(clean_block(view.plan.render(fmt)), read_only=True, id=f"text-{fmt}",
+                                   show_line_numbers=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        # Start in the text, so arrows and PgUp/PgDn scroll the packet at once.
+        self.query_one(f"#text-{self._initial}", TextArea).focus()
+        self.watch(self._source, "view", self._follow, init=False)
+
+    def _follow(self, view: View | None) -> None:
+        if view is None:
+            return
+        for fmt in FORMAT_NAMES:
+            self.query_one(f"#text-{fmt}", TextArea).load_text(clean_block(view.plan.render(fmt)))
+        self.query_one("#preview-title", Static).update(clean_line(title(view)))
+
+    @property
+    def current_format(self) -> str:
+        active = self.query_one(TabbedContent).active
+        return "json" if active == "tab-json" else "md"
+
+    def action_show(self, fmt: str) -> None:
+        self.query_one(TabbedContent).active = f"tab-{fmt}"
+        self.query_one(f"#text-{fmt}", TextArea).focus()
+
+    def action_copy(self) -> None:
+        self.post_message(CopyPacket(self.view, self.current_format))
+
+    def action_save(self) -> None:
+        self.post_message(SavePacket(self.view, self.current_format))

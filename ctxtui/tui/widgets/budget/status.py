@@ -1,0 +1,65 @@
+"""The status line: the project, the budget, what the packet uses (ctx's estimate and a real tokenizer's count), fates.
+
+It follows a `View` (data-bound by the main screen) and draws from it alone:
+the real-token count is the view's too, filled in by a worker (`…` until
+then). Below the width of the full line it switches to a compact form, so the
+counts stay visible at 80 columns.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from ctxtui.engine.model import Fate
+from ctxtui.safe_text import clean_line
+from ctxtui.tui.themes import fate_colors
+
+if TYPE_CHECKING:
+    from ctxtui.session import View
+
+
+class StatusLine(Widget):
+    """One line about the view's packet; `refresh()` after the view's real-token count arrives."""
+
+    view: reactive[View | None] = reactive(None, init=False)
+
+    def __init__(self, project: str, tokenizer: str, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._project = clean_line(project)
+        self._tokenizer = tokenizer
+
+    def on_mount(self) -> None:
+        # The over-budget colour is baked into the Text: a theme switch redraws it.
+        self.app.theme_changed_signal.subscribe(self, lambda theme: self.refresh())
+
+    def render(self) -> Text:
+        view = self.view
+        if view is None:
+            return Text()
+        text = self._text(view, compact=False)
+        if text.cell_len > self.size.width:
+            text = self._text(view, compact=True)
+        return text
+
+    def _text(self, view: View, compact: bool) -> Text:
+        counts = view.counts
+        colors = fate_colors(self.app.theme_colors())
+        tokenizer = self._tokenizer.removesuffix("_base") if compact else self._tokenizer
+        gap = " · " if compact else "  ·  "
+        text = Text()
+        text.append(f"{self._project}  ", style="bold")
+        text.append(f"budget {view.budget:,} · used ~{view.plan.tokens_used:,}{'' if compact else ' ctx'} · ")
+        real = view.real_tokens
+        if real is not None:
+            over = real > view.budget
+            text.append(f"{real:,} {tokenizer}", style=f"bold {colors[Fate.DROPPED]}" if over else "")
+            if over:
+                text.append(" ⚠ over" if compact else " ⚠ over budget", style=f"bold {colors[Fate.DROPPED]}")
+        else:
+            text.append(f"… {tokenizer}", style="dim")
+        text.append(f"{gap}● {counts['included']:,} ◐ {counts['summarized']:,} ✕ {counts['dropped']:,}")
+        return text

@@ -1,0 +1,1 @@
+"""The tier bars: how each slice of the budget was used."""

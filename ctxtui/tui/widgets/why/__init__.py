@@ -1,0 +1,1 @@
+"""The why panel: one entry's fate and the numbers behind it."""

@@ -1,1 +1,0 @@
-"""Reusable Textual widgets for ctxtui: they display engine results and post user intents."""

@@ -1,0 +1,50 @@
+"""The action registry: one place for ids, keys, words and palette entries, and every action has a method."""
+
+from __future__ import annotations
+
+from textual.actions import parse
+
+from ctxtui.tui.actions import (
+    ACTIONS, APP, BUDGET_INPUT, ENTRIES, HELP, PALETTE, PREVIEW, PROMPT, QUIRKS, SLIDER, WHY, bindings, help_lines,
+)
+from ctxtui.tui.app import CtxtuiApp
+from ctxtui.tui.main_screen import MainScreen
+from ctxtui.tui.screens.help import HelpScreen
+from ctxtui.tui.screens.preview import PreviewScreen
+from ctxtui.tui.screens.prompts import PromptScreen
+from ctxtui.tui.screens.quirks import QuirksScreen
+from ctxtui.tui.screens.why import WhyScreen
+from ctxtui.tui.widgets.budget.input import BudgetInput
+from ctxtui.tui.widgets.budget.slider import BudgetSlider
+from ctxtui.tui.widgets.entries.table import EntriesTable
+
+WHERE = {APP: CtxtuiApp, SLIDER: BudgetSlider, ENTRIES: EntriesTable, PREVIEW: PreviewScreen, HELP: HelpScreen,
+         WHY: WhyScreen, QUIRKS: QuirksScreen, PROMPT: PromptScreen, BUDGET_INPUT: BudgetInput}
+
+
+def test_ids_are_unique_and_every_keyed_action_has_one():
+    ids = [a.id for a in ACTIONS if a.id]
+    assert len(ids) == len(set(ids))
+    assert all(a.id for a in ACTIONS if a.keys)
+    assert all(a.palette for a in ACTIONS if not a.keys)  # an action without keys exists for the palette
+
+
+def test_every_action_has_a_method_where_it_runs():
+    for action in ACTIONS:
+        namespace, name, _params = parse(action.action)
+        target = {"main": MainScreen, "app": CtxtuiApp}.get(namespace, WHERE[action.where])
+        assert hasattr(target, f"action_{name}"), action
+
+
+def test_each_place_binds_its_own_actions():
+    for where, owner in WHERE.items():
+        assert [b.id for b in owner.BINDINGS] == [b.id for b in bindings(where)], where
+
+
+def test_palette_and_help_read_the_registry():
+    assert [a.palette for a in PALETTE][:3] == ["Quit", "Help: keys", "Type a budget…"]
+    assert "Sort by score" in {a.palette for a in PALETTE} and "Budget 16,000" in {a.palette for a in PALETTE}
+    lines = help_lines({"app.preview": "v", "slider.fine_down": "a"}, lambda key: key.upper())
+    assert ("V", "Preview") in lines and ("q", "Quit") in lines
+    assert ("A RIGHT", "budget fine step (slider focused)") in lines  # a remapped focus key shows too
+    assert ("Tab", "move focus") in lines

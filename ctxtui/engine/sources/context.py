@@ -107,8 +107,7 @@ def read_context_files(project: Path, label: str = ".context", steering_dir: str
         if text is not None:
             files.texts[name] = text
     files.steering = read_steering(project, steering_dir)
-    if files.steering.error is not None:
-        files.problems.append(files.steering.error)
+    files.problems.extend(files.steering.problems)
     return files
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -57,8 +57,9 @@ class SteeringRead:
 
     directory: str
     files: list[SteeringFile]
-    error: Problem | None = None
+    error: Problem | None = None  # the first failure: ctx stops there and drops all steering
     warnings: list[str] | None = None  # what ctx prints on stderr (unfilled templates)
+    problems: list[Problem] = field(default_factory=list)  # every failing file, so all can be fixed at once
 
 
 class FrontMatterError(ValueError):
@@ -151,7 +152,9 @@ def read_steering(project: Path, setting: str = "", *, root_path: str | None = N
 
 def _failed(read: SteeringRead, file: str, label: str, message: str) -> None:
     """ctx stops at the first failure and drops all steering; ctxtui keeps listing the files to say so."""
-    read.error = read.error or Problem(label, message)
+    problem = Problem(label, message)
+    read.error = read.error or problem
+    read.problems.append(problem)
     read.files.append(SteeringFile(file=file, label=label, name=file, description="", inclusion="(unreadable)",
                                    priority=DEFAULT_PRIORITY, tools=None, body="", line=1))
 

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone, tzinfo
 from typing import Any
 
+from ctxtui.engine.gcpause import gc_paused
 from ctxtui.engine.model import Bucket, Entry, Fate, Outcome, Plan
 from ctxtui.engine.packers.base import INCLUDED, SUMMARIZED, Knob, Packer
 from ctxtui.engine.packers.cortex.compression import Compressed, compress
@@ -86,7 +87,8 @@ class CortexPacker(Packer):
 
     def __init__(self, store: CortexStore | None, *, focus: str, intent: str = DEFAULT_INTENT,
                  now: datetime | float, zone: tzinfo = timezone.utc, retrieval_time: float = 0,
-                 embedding: str = "works", sources: dict[str, str] | None = None) -> None:
+                 embedding: str = "works", sources: dict[str, str] | None = None,
+                 rows: _StoreRows | None = None) -> None:
         self.store = store
         self.focus = focus
         self.intent = intent
@@ -100,8 +102,13 @@ class CortexPacker(Packer):
         self.gathering: Gathering | None = None
         self.scored: list[Scored] = []
         self.total_candidates = 0
-        entries: list[Entry] = []
-        self._static: list[Outcome] = []  # outcomes of the entries past the ranked ones: the same at every budget
+        # Entries of the store's rows that were not gathered depend on the store alone: shared by every
+        # packer `with_settings` makes, so a knob change re-ranks 20 memories, not 50,000 rows.
+        self._rows = rows if rows is not None else _StoreRows(store)
+        self._entries: list[Entry] = []
+        self._head: list[Outcome] = []  # outcomes of gathered-but-unranked entries (failures, duplicates)
+        self._tail: list[tuple[int, Any]] = []  # (listing index, row key) of the other rows, in rowid order
+        self._static: list[Outcome] | None = None
         if store is None:
             self.path = "none"
         elif store.init_error is not None:
@@ -112,8 +119,8 @@ class CortexPacker(Packer):
             self.failure = NO_EMBEDDINGS
         else:
             self._prepare(store)
-        self._entries = entries
-        self._build_entries()
+        with gc_paused():
+            self._build_entries()
         self._compressed = [item.compressed for item in self.scored]
         self._base_vector = bytearray(len(self._entries))
 
@@ -149,7 +156,7 @@ class CortexPacker(Packer):
 
     def _build_entries(self) -> None:
         entries = self._entries
-        static = self._static
+        head = self._head
         taken: set[Any] = set()
         if self.scored:
             for item in self.scored:
@@ -159,35 +166,38 @@ class CortexPacker(Packer):
             for candidate in self.gathering.candidates:
                 entry = _memory_entry(candidate, None, self.zone)
                 entries.append(entry)
-                static.append(Outcome(entry, 0, Fate.DROPPED, CortexReason.FAILED,
-                                      CortexNumbers(error=self.failure)))
+                head.append(Outcome(entry, 0, Fate.DROPPED, CortexReason.FAILED, CortexNumbers(error=self.failure)))
                 taken.add(_row_key(candidate.row.rowid, candidate.row.id))
         if self.gathering is not None:
             for candidate in self.gathering.duplicates:
                 entry = _memory_entry(candidate, None, self.zone)
                 entries.append(entry)
-                static.append(Outcome(entry, 0, Fate.DROPPED, CortexReason.DUPLICATE, CortexNumbers()))
+                head.append(Outcome(entry, 0, Fate.DROPPED, CortexReason.DUPLICATE, CortexNumbers()))
                 taken.add(_row_key(candidate.row.rowid, candidate.row.id))
-        if self.store is None:
-            return
-        recent_cutoff = None
-        if self.store.recent and len(self.store.recent) >= 20:
-            last = self.store.recent[-1]
-            recent_cutoff = _listing_value(self.store, last, "last_accessed")
-        pool = {}
-        matched = set()
-        if self.path == FALLBACK and self.gathering is not None:
-            for position, row in enumerate(self.gathering.pool):
-                pool[_row_key(row.rowid, row.id)] = position
-            matched = set(self.gathering.matched)
-        for listing in self.store.listing:
-            key = _row_key(listing.rowid, listing.id)
-            if key in taken:
-                continue
-            entry = _listing_entry(listing)
-            entries.append(entry)
-            static.append(Outcome(entry, 0, Fate.DROPPED, *self._not_gathered(listing, key, pool, matched,
-                                                                              recent_cutoff)))
+        rows = self._rows
+        if taken:
+            self._tail = [(i, key) for i, key in enumerate(rows.keys) if key not in taken]
+            entries.extend(rows.entries[i] for i, _ in self._tail)
+        else:
+            self._tail = list(enumerate(rows.keys))
+            entries.extend(rows.entries)
+
+    def _static_outcomes(self) -> list[Outcome]:
+        """Outcomes of every entry after the ranked ones: the same at every budget, made on first use."""
+        if self._static is None:
+            rows = self._rows
+            pool: dict[Any, int] = {}
+            matched: set[int] = set()
+            if self.path == FALLBACK and self.gathering is not None:
+                pool = {_row_key(row.rowid, row.id): position for position, row in enumerate(self.gathering.pool)}
+                matched = set(self.gathering.matched)
+            cutoff = rows.recent_cutoff()
+            with gc_paused():
+                self._static = self._head + [
+                    Outcome(rows.entries[i], 0, Fate.DROPPED,
+                            *self._not_gathered(rows.listing[i], key, pool, matched, cutoff))
+                    for i, key in self._tail]
+        return self._static
 
     def _not_gathered(self, listing: CortexListing, key: Any, pool: dict[Any, int], matched: set[int],
                       cutoff: Any) -> tuple[CortexReason, CortexNumbers]:
@@ -235,7 +245,7 @@ class CortexPacker(Packer):
         settings = {"focus": self.focus, "intent": self.intent, "now": self.now, "zone": self.zone,
                     "retrieval_time": self.retrieval_time, "embedding": self.embedding, "sources": self.sources}
         settings.update(changes)
-        return CortexPacker(self.store, **settings)
+        return CortexPacker(self.store, rows=self._rows, **settings)
 
     def plan(self, budget: int) -> Plan:
         if self.store is None or self.failure is not None:
@@ -283,7 +293,7 @@ class CortexPacker(Packer):
     def outcomes(self, plan: Plan) -> list[Outcome]:
         state: CortexState = plan.state
         ranked = [self._outcome(index, item, state) for index, item in enumerate(self.scored)]
-        return ranked + self._static
+        return ranked + self._static_outcomes()
 
     def _outcome(self, index: int, item: Scored, state: CortexState) -> Outcome:
         entry = self._entries[index]
@@ -356,11 +366,29 @@ def _row_key(rowid: int | None, row_id: Any) -> Any:
     return ("row", rowid) if rowid is not None else ("id", row_id)
 
 
-def _listing_value(store: CortexStore, row: Any, field: str) -> Any:
-    for listing in store.listing:
-        if listing.rowid == row.rowid and listing.id == row.id:
-            return getattr(listing, field)
-    return None
+class _StoreRows:
+    """Every row of a store as an entry, keyed by rowid (or id): built once per store."""
+
+    __slots__ = ("store", "listing", "keys", "entries", "_index")
+
+    def __init__(self, store: CortexStore | None) -> None:
+        self.store = store
+        self.listing = store.listing if store is not None else ()
+        with gc_paused():
+            self.keys = [_row_key(row.rowid, row.id) for row in self.listing]
+            self.entries = [_listing_entry(row) for row in self.listing]
+        self._index: dict[Any, int] | None = None
+
+    def recent_cutoff(self) -> Any:
+        """The last_accessed of the 20th candidate row (None when fewer than 20 were gathered)."""
+        store = self.store
+        if store is None or len(store.recent) < 20:
+            return None
+        if self._index is None:
+            self._index = {key: i for i, key in enumerate(self.keys)}
+        last = store.recent[-1]
+        found = self._index.get(_row_key(last.rowid, last.id))
+        return None if found is None else self.listing[found].last_accessed
 
 
 def _key(row_id: Any, rowid: int | None) -> str:

@@ -29,8 +29,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
+from ctxtui.engine.gcpause import gc_paused
 from ctxtui.engine.model import Problem
 from ctxtui.engine.sources.memory.connect import (
     DEFAULT_DELAYS, SQLITE_MAGIC, FileSignature, open_readonly, quiet, signature, wal_path, with_retry,
@@ -90,8 +91,7 @@ V1_INDEXES = (
 INIT_FAILED = "Error: Failed to initialize Cortex: "  # getCortex's wrapper (cli memory.ts:99-101), as String(error)
 
 
-@dataclass(frozen=True, slots=True)
-class CortexRow:
+class CortexRow(NamedTuple):
     """One row as `search()` reads it: `SELECT id, content` (plus the rowid, for ctxtui)."""
 
     rowid: int | None
@@ -99,8 +99,7 @@ class CortexRow:
     content: Any  # str, bytes, None...
 
 
-@dataclass(frozen=True, slots=True)
-class CortexListing:
+class CortexListing(NamedTuple):
     """Columns of any row, for explaining why it was not a candidate (its JSON is not parsed)."""
 
     rowid: int | None
@@ -228,14 +227,14 @@ def _read_in_transaction(conn: sqlite3.Connection, path: str | Path) -> CortexSt
             analyzed = conn.execute("SELECT count(*) FROM sqlite_stat1 WHERE tbl = 'memories'").fetchone()[0] > 0
         query_error = None
         try:
-            recent = tuple(CortexRow(*row) for row in conn.execute(
+            recent = tuple(map(CortexRow._make, conn.execute(
                 f"SELECT {rowid}, id, content FROM memories WHERE archived = 0 "
                 f"ORDER BY last_accessed DESC{_ties(conn, 'last_accessed', has_rowid, analyzed)} LIMIT ?",
-                (CANDIDATE_LIMIT,)))
-            newest = tuple(CortexRow(*row) for row in conn.execute(
+                (CANDIDATE_LIMIT,))))
+            newest = tuple(map(CortexRow._make, conn.execute(
                 f"SELECT {rowid}, id, content FROM memories WHERE archived = 0 "
                 f"ORDER BY created_at DESC{_ties(conn, 'created_at', has_rowid, analyzed)} LIMIT ?",
-                (FALLBACK_POOL,)))
+                (FALLBACK_POOL,))))
         except sqlite3.OperationalError as exc:
             if "decode" in str(exc).lower():
                 raise
@@ -243,8 +242,9 @@ def _read_in_transaction(conn: sqlite3.Connection, path: str | Path) -> CortexSt
             query_error = f"SqliteError: {exc}"
         fields = ("id", "type", "summary", "archived", "last_accessed", "created_at", "superseded_by")
         exprs = ", ".join(f'"{f}"' if f in columns else "NULL" for f in fields)
-        listing = tuple(CortexListing(*row) for row in conn.execute(
-            f"SELECT {rowid}, {exprs} FROM memories" + (" ORDER BY rowid" if has_rowid else "")))
+        with gc_paused():
+            listing = tuple(map(CortexListing._make, conn.execute(
+                f"SELECT {rowid}, {exprs} FROM memories" + (" ORDER BY rowid" if has_rowid else ""))))
         problems: list[Problem] = []
         if analyzed:
             problems.append(Problem(str(path), "the database has been ANALYZEd: tied last_accessed values follow "

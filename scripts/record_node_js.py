@@ -27,9 +27,14 @@ const input = JSON.parse(fs.readFileSync(0, 'utf8'));
 const num = v => Number.isNaN(v) ? 'NaN' : (Object.is(v, -0) ? '-0' : String(v));
 const f64 = h => { const b = Buffer.from(h, 'hex'); return b.readDoubleBE(0); };
 const out = {version: process.version};
-out.numbers = input.numbers.map(h => { const x = f64(h); return [h, String(x), JSON.stringify(x), (x * 100).toFixed(0)]; });
-out.parse_int = input.strings.map(s => [s, num(parseInt(s, 10)), num(Number(s)), JSON.stringify(s.split(/\s+/)), s.trim()]);
-out.json_errors = input.json.map(s => { try { JSON.parse(s); return [s, null]; } catch (e) { return [s, String(e)]; } });
+out.numbers = input.numbers.map(h => {
+  const x = f64(h); return [h, String(x), JSON.stringify(x), (x * 100).toFixed(0)];
+});
+out.parse_int = input.strings.map(s =>
+  [s, num(parseInt(s, 10)), num(Number(s)), JSON.stringify(s.split(/\s+/)), s.trim()]);
+out.json_errors = input.json.map(s => {
+  try { JSON.parse(s); return [s, null]; } catch (e) { return [s, String(e)]; }
+});
 out.quote = input.quote.map(s => [s, JSON.stringify(s)]);
 out.dates = {};
 for (const tz of input.zones) {

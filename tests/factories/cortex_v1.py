@@ -251,15 +251,20 @@ def random_memory(rng: random.Random, k: int, chaos: bool) -> dict[str, Any]:
     access: Any = rng.choice([0, 1, 2, 5, 9, 50, 99, 999, 12345])
     if rng.random() < 0.06:
         access = rng.choice(["3", None, OMIT, 0.5])
-    last = None if rng.random() < 0.3 else iso(rng.choice([0, 1, 2, 3]) + (0 if rng.random() < 0.4 else rng.random() * 5))
+    if rng.random() < 0.3:
+        last = None
+    else:
+        last = iso(rng.choice([0, 1, 2, 3]) + (0 if rng.random() < 0.4 else rng.random() * 5))
     fields = _fields(rng, t if isinstance(t, str) else "", chaos)
     raw = None
     if chaos and rng.random() < 0.02:
         raw = rng.choice(['{"id":"x","type":"tribal",}', "null", '"just a string"', "[1,2]", "not json", "7"])
-    return memory(f"z{k:03d}-{words(rng, 1)}", t, summary, confidence=confidence,
-                  importance=rng.choice(["low", "normal", "high", "critical", "weird", 3.0]), created=_date(rng),
-                  access=access, last_accessed=last, archived=1 if rng.random() < 0.05 else (None if rng.random() < 0.01 else 0),
-                  raw_content=raw, **fields)
+    mid = f"z{k:03d}-{words(rng, 1)}"  # (the order of the draws is part of every recorded case)
+    importance = rng.choice(["low", "normal", "high", "critical", "weird", 3.0])
+    created = _date(rng)
+    archived = 1 if rng.random() < 0.05 else (None if rng.random() < 0.01 else 0)
+    return memory(mid, t, summary, confidence=confidence, importance=importance, created=created, access=access,
+                  last_accessed=last, archived=archived, raw_content=raw, **fields)
 
 
 def random_store(seed: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:

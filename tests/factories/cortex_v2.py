@@ -61,8 +61,9 @@ CREATE TABLE memory_embeddings (
 FTS = "CREATE VIRTUAL TABLE memory_fts USING fts5(content, summary, tags, content='memories', content_rowid='rowid');"
 
 
-def v2_memory(mid: str, mtype: str, data: dict[str, Any], summary: str = "", *, recorded: str = "2025-05-01T10:00:00+00:00",
-              valid_until: str | None = None, confidence: float = 0.9, importance: str = "normal",
+def v2_memory(mid: str, mtype: str, data: dict[str, Any], summary: str = "", *,
+              recorded: str = "2025-05-01T10:00:00+00:00", valid_until: str | None = None,
+              confidence: float = 0.9, importance: str = "normal",
               accessed: str = "2025-05-30T09:00:00+00:00", access_count: int = 0, tags: tuple[str, ...] = (),
               archived: int = 0, superseded_by: str | None = None) -> dict[str, Any]:
     content = json.dumps({"type": mtype, "data": data}, separators=(",", ":"), ensure_ascii=False)

@@ -31,7 +31,8 @@ ROWS = [
         {"order": 2, "instruction": "tag the release", "completed": False}], "prerequisites": []},
               "How to deploy", importance="low", archived=1, superseded_by="m-proc-2"),
     v2_memory("m-old", "semantic", {"knowledge": "v1 API is gone", "source_episodes": [],
-                                    "consolidation_confidence": 0.5}, "Old API", valid_until="2025-05-01T00:00:00+00:00"),
+                                    "consolidation_confidence": 0.5},
+              "Old API", valid_until="2025-05-01T00:00:00+00:00"),
     v2_memory("m-new", "insight", {"observation": "Caching halves latency", "evidence": ["bench 1", "bench 2"]},
               "", importance="critical"),
 ]

@@ -1010,7 +1010,7 @@ class _DateParser:
 
     @staticmethod
     def read_ms(token: _Token) -> int:
-        number, length = token.value, token.length
+        number, length = int(token.value), token.length
         if length == 1:
             return number * 100
         if length == 2:
@@ -1254,7 +1254,7 @@ def _words(x: float) -> tuple[int, int]:
 
 
 def _make(hi: int, lo: int) -> float:
-    return struct.unpack("<d", struct.pack("<Q", ((hi & 0xFFFFFFFF) << 32) | (lo & 0xFFFFFFFF)))[0]
+    return float(struct.unpack("<d", struct.pack("<Q", ((hi & 0xFFFFFFFF) << 32) | (lo & 0xFFFFFFFF)))[0])
 
 
 def _set_lo(x: float, lo: int) -> float:

@@ -11,13 +11,13 @@ import math
 
 import pytest
 
+from ctxtui.engine.model import Fate
 from ctxtui.engine.packers.cortex.compression import compress, default_summary, expanded_text, tokens
 from ctxtui.engine.packers.cortex.fit import effective_budget, fit
 from ctxtui.engine.packers.cortex.outcomes import CortexReason
 from ctxtui.engine.packers.cortex.rank import rank
 from ctxtui.engine.packers.cortex.score import focus_words, score
 from ctxtui.engine.packers.cortex.weights import INTENTS, TYPES, WEIGHTS, weight
-from ctxtui.engine.model import Fate
 from ctxtui.engine.text.js import JSError
 from tests.factories.cortex_v1 import NOW, iso, memory
 from tests.packers.cortex.conftest import packer_for, packet
@@ -166,20 +166,20 @@ def test_diversity_ladder_uses_v8_pow():
     ranked = rank([(i, 1.0, "tribal") for i in range(7)])
     assert [r.score for r in ranked] == [1, 0.9, 0.81, 0.7290000000000001, 0.6561000000000001, 0.5904900000000001,
                                          0.531441]
-    assert [r.index for r in ranked] == list(range(7))  # stable
+    assert [r.candidate for r in ranked] == list(range(7))  # stable
 
 
 def test_diversity_counts_each_type_separately_and_resorts():
     """ranking.ts:57: after damping, the second tribal (0.9 × 0.9 = 0.81) falls below a semantic at 0.85."""
     ranked = rank([(0, 0.9, "tribal"), (1, 0.9, "tribal"), (2, 0.85, "semantic")])
-    assert [(r.index, r.same_type_before) for r in ranked] == [(0, 0), (2, 0), (1, 1)]
+    assert [(r.candidate, r.same_type_before) for r in ranked] == [(0, 0), (2, 0), (1, 1)]
     assert ranked[2].score == pytest.approx(0.81)
 
 
 def test_diversity_map_keys_are_raw_values():
     """ranking.ts:38 a Map: the number 123 and the string "123" are different types."""
     ranked = rank([(0, 1.0, 123.0), (1, 1.0, "123"), (2, 1.0, 123.0)])
-    assert [r.same_type_before for r in sorted(ranked, key=lambda r: r.index)] == [0, 0, 1]
+    assert [r.same_type_before for r in sorted(ranked, key=lambda r: r.candidate)] == [0, 0, 1]
 
 
 # ---------------------------------------------------------------- compression.ts
@@ -309,3 +309,52 @@ def test_now_comes_from_the_settings(overrun_db):
     early = packer_for(overrun_db, "x", now=NOW).plan(2000).outcomes[0].numbers.recency
     later = packer_for(overrun_db, "x", now=NOW_MS + 30 * DAY).plan(2000).outcomes[0].numbers.recency
     assert later < early
+
+
+# Cortex's own unit tests (cortex/__tests__/retrieval/scoring.test.ts), on our scorer with "now" pinned.
+def _tribal(**overrides):
+    m = {"id": "test-tribal-1", "type": "tribal", "topic": "test-topic", "knowledge": "Test knowledge content",
+         "severity": "warning", "summary": "Test summary", "confidence": 0.8, "importance": "normal",
+         "accessCount": 5.0, "createdAt": "2025-06-01T00:00:00.000Z"}
+    m.update(overrides)
+    return m
+
+
+def _s(m, focus="test"):
+    return score(m, focus_words(focus), NOW_MS).score
+
+
+def test_cortex_scoring_unit_tests():
+    assert 0 <= _s(_tribal(), "authentication") <= 1
+    assert _s(_tribal(confidence=0.9)) > _s(_tribal(confidence=0.3))
+    assert _s(_tribal(importance="critical")) > _s(_tribal(importance="normal"))
+    assert _s(_tribal()) > _s(_tribal(createdAt=iso(90)))
+    assert _s(_tribal(accessCount=100.0)) > _s(_tribal(accessCount=1.0))
+    assert _s(_tribal(topic="authentication security", summary="Auth security warning"), "authentication") > _s(
+        _tribal(topic="database optimization", summary="DB optimization tip"), "authentication")
+    assert _s(_tribal(topic="general", summary="Important authentication warning"), "authentication") > _s(
+        _tribal(topic="general", summary="Database connection tip"), "authentication")
+    semantic = {**_tribal(), "type": "semantic", "topic": "general"}
+    assert _s({**semantic, "knowledge": "Always validate authentication tokens before processing requests"},
+              "authentication tokens") > _s({**semantic, "knowledge": "Use connection pooling for database efficiency"},
+                                            "authentication tokens")
+    assert _s(_tribal(topic="user authentication flow", knowledge="The authentication flow requires token validation"),
+              "user authentication token validation") > 0.3
+    levels = [_s(_tribal(importance=i)) for i in ("critical", "high", "normal", "low")]
+    assert levels == sorted(levels, reverse=True)
+    ages = [_s(_tribal(createdAt=iso(days))) for days in (0, 7, 30, 90, 365)]
+    assert ages == sorted(ages, reverse=True)
+    low, medium, high = (_s(_tribal(accessCount=n)) for n in (1.0, 10.0, 100.0))
+    assert abs((medium - low) - (high - medium)) < 0.1  # "logarithmic scaling"
+    assert 0 <= _s(_tribal(), "") <= 1 and _s(_tribal(accessCount=0.0)) >= 0
+    assert 0 <= _s(_tribal(createdAt=iso(3650))) <= 1
+
+
+def test_knobs(overrun_db):
+    packer = packer_for(overrun_db, "cache", intent="fix_bug")
+    knobs = {knob.key: knob for knob in packer.knobs()}
+    assert knobs["query"].value == "cache" and knobs["intent"].value == "fix_bug"
+    assert knobs["intent"].kind == "choice" and knobs["intent"].choices == INTENTS
+    assert knobs["intent"].default == "understand_code" and knobs["retrieval_time"].value == 3
+    other = packer.with_settings(focus="redis", intent="recall")
+    assert (other.focus, other.intent) == ("redis", "recall") and other.candidates()[0].key.startswith("cortex:")

@@ -20,7 +20,16 @@ import math
 from typing import Any, NamedTuple
 
 from ctxtui.engine.text.js import (
-    UNDEFINED, JSError, call_join, call_slice, get, get_optional, is_nullish, js_ceil, to_number, to_string,
+    UNDEFINED,
+    JSError,
+    call_join,
+    call_slice,
+    get,
+    get_optional,
+    is_nullish,
+    js_ceil,
+    to_number,
+    to_string,
     truthy,
 )
 
@@ -79,12 +88,11 @@ def default_summary(m: dict[str, Any]) -> str:
     """defaultSummary (compression.ts:215-259): the summary of a memory that has none."""
     t = m.get("type", UNDEFINED)
     g = m.get
-    if t == "tribal":
-        return f"⚠️ {_s(g('topic', UNDEFINED))}: {_s(_opt_slice(g('knowledge', UNDEFINED), 50, 'memory.knowledge?.slice'))}..."
+    if t == "tribal" or t == "semantic":
+        knowledge = _opt_slice(g("knowledge", UNDEFINED), 50, "memory.knowledge?.slice")
+        return f"{'⚠️' if t == 'tribal' else '💡'} {_s(g('topic', UNDEFINED))}: {_s(knowledge)}..."
     if t == "procedural":
         return f"📋 {_s(g('name', UNDEFINED))}: {_length_or_zero(g('steps', UNDEFINED))} steps"
-    if t == "semantic":
-        return f"💡 {_s(g('topic', UNDEFINED))}: {_s(_opt_slice(g('knowledge', UNDEFINED), 50, 'memory.knowledge?.slice'))}..."
     if t == "pattern_rationale":
         rationale = _opt_slice(g("rationale", UNDEFINED), 50, "memory.rationale?.slice")
         return f"🎯 {_s(g('patternName', UNDEFINED))}: {_s(rationale)}..."

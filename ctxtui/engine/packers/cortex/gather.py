@@ -22,7 +22,15 @@ from typing import Any, NamedTuple
 
 from ctxtui.engine.sources.memory.cortex_store import CortexRow, CortexStore
 from ctxtui.engine.text.js import (
-    UNDEFINED, JSError, SameValueZeroKey, get, json_parse, number_to_string, to_lower, to_string, type_error,
+    UNDEFINED,
+    JSError,
+    SameValueZeroKey,
+    get,
+    json_parse,
+    number_to_string,
+    to_lower,
+    to_string,
+    type_error,
 )
 
 RECENCY = "recency"  # similaritySearch's recency fallback: the vector-less path proper

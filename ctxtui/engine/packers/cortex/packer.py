@@ -30,11 +30,15 @@ from ctxtui.engine.model import Bucket, Entry, Fate, Outcome, Plan
 from ctxtui.engine.packers.base import INCLUDED, SUMMARIZED, Knob, Packer
 from ctxtui.engine.packers.cortex.compression import Compressed, compress
 from ctxtui.engine.packers.cortex.fit import EXPAND_TOP, EXPANDED, Fit, fit, next_change
-from ctxtui.engine.packers.cortex.gather import FALLBACK, RECENCY, Candidate, Gathering, gather
+from ctxtui.engine.packers.cortex.gather import FALLBACK, Candidate, Gathering, gather
 from ctxtui.engine.packers.cortex.outcomes import CortexNumbers, CortexReason
 from ctxtui.engine.packers.cortex.rank import Ranked, rank
 from ctxtui.engine.packers.cortex.render import (
-    error_output, group_by_type, not_initialized, render_json, render_text,
+    error_output,
+    group_by_type,
+    not_initialized,
+    render_json,
+    render_text,
 )
 from ctxtui.engine.packers.cortex.score import Factors, focus_words, score
 from ctxtui.engine.packers.cortex.weights import DEFAULT_INTENT, INTENTS, weight
@@ -144,8 +148,8 @@ class CortexPacker(Packer):
             return
         weighted = [(i, f.score * w, c.memory.get("type", UNDEFINED))
                     for i, (c, f, w) in enumerate(zip(candidates, factors, weights, strict=True))]
-        self.scored = [Scored(candidates[r.index], factors[r.index], weights[r.index], r,
-                              compress(candidates[r.index].memory)) for r in rank(weighted)]
+        self.scored = [Scored(candidates[r.candidate], factors[r.candidate], weights[r.candidate], r,
+                              compress(candidates[r.candidate].memory)) for r in rank(weighted)]
 
     @property
     def path_label(self) -> str:
@@ -242,7 +246,7 @@ class CortexPacker(Packer):
 
     def with_settings(self, **changes: Any) -> CortexPacker:
         """The same store under other settings (focus, intent, now, zone, retrieval_time, embedding)."""
-        settings = {"focus": self.focus, "intent": self.intent, "now": self.now, "zone": self.zone,
+        settings: dict[str, Any] = {"focus": self.focus, "intent": self.intent, "now": self.now, "zone": self.zone,
                     "retrieval_time": self.retrieval_time, "embedding": self.embedding, "sources": self.sources}
         settings.update(changes)
         return CortexPacker(self.store, rows=self._rows, **settings)

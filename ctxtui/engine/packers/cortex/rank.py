@@ -23,7 +23,7 @@ DAMPING = 0.9
 class Ranked(NamedTuple):
     """One candidate after ranking."""
 
-    index: int  # its position among the candidates (gathering order)
+    candidate: int  # its position among the candidates (gathering order)
     weighted: float  # score × intent weight, before the diversity damping
     same_type_before: int  # earlier items of its type in the first sort
     diversity: float  # 0.9 ** same_type_before (V8's Math.pow)

@@ -27,8 +27,21 @@ from collections.abc import Sequence
 from typing import Any
 
 from ctxtui.engine.text.js import (
-    OBJECT_PROTOTYPE_NAMES, UNDEFINED, JSError, call_slice, console_text, get, is_array_index, json_quote,
-    json_stringify, number_to_string, to_fixed0, to_property_key, to_string, to_upper, type_error,
+    OBJECT_PROTOTYPE_NAMES,
+    UNDEFINED,
+    JSError,
+    call_slice,
+    console_text,
+    get,
+    is_array_index,
+    json_quote,
+    json_stringify,
+    number_to_string,
+    to_fixed0,
+    to_property_key,
+    to_string,
+    to_upper,
+    type_error,
 )
 
 NOT_INITIALIZED_TEXT = (

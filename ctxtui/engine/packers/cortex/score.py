@@ -27,8 +27,19 @@ from datetime import timezone, tzinfo
 from typing import Any, NamedTuple
 
 from ctxtui.engine.text.js import (
-    UNDEFINED, add, date_value, js_max, js_min, js_trim, split_whitespace, to_lower, to_number, truthy, type_error,
-    v8_exp, v8_log10,
+    UNDEFINED,
+    add,
+    date_value,
+    js_max,
+    js_min,
+    js_trim,
+    split_whitespace,
+    to_lower,
+    to_number,
+    truthy,
+    type_error,
+    v8_exp,
+    v8_log10,
 )
 
 IMPORTANCE = {"critical": 1.0, "high": 0.8, "normal": 0.5, "low": 0.2}

@@ -34,7 +34,14 @@ from typing import Any, NamedTuple
 from ctxtui.engine.gcpause import gc_paused
 from ctxtui.engine.model import Problem
 from ctxtui.engine.sources.memory.connect import (
-    DEFAULT_DELAYS, SQLITE_MAGIC, FileSignature, open_readonly, quiet, signature, wal_path, with_retry,
+    DEFAULT_DELAYS,
+    SQLITE_MAGIC,
+    FileSignature,
+    open_readonly,
+    quiet,
+    signature,
+    wal_path,
+    with_retry,
 )
 from ctxtui.engine.sources.memory.errors import MISSING, UNREADABLE, MemorySourceError
 

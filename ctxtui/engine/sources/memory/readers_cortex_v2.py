@@ -20,6 +20,7 @@ access_count retrievals. Provenance is `cortex:<id>`, as for v1.
 from __future__ import annotations
 
 import json
+import sqlite3
 from datetime import date, timedelta
 from typing import Any
 
@@ -105,7 +106,8 @@ def _expired(valid_until: Any, report: Report) -> bool:
     return day < today
 
 
-def read_cortex_v2(conn, shape: StoreShape, project, report: Report) -> list[MemoryRecord]:
+def read_cortex_v2(conn: sqlite3.Connection, shape: StoreShape, project: str | None,
+                   report: Report) -> list[MemoryRecord]:
     """Cortex v2's rows (never written to; FTS5 and embedding tables are not needed)."""
     project_filter(shape, "project", project, report)
     rows = conn.execute(select(shape, V2_FIELDS)).fetchall()

@@ -23,6 +23,7 @@ Mappings, per store (see `records.MemoryRecord` for the fields):
   superseded_by set → superseded (wins); access_count → times_retrieved;
   each `memory_usage_history` row is a "retrieved" event, and also a
   "referenced" one when its outcome is accepted or modified.
+- Cortex v2 (the Rust rewrite): see `readers_cortex_v2`.
 
 Any memory with a superseded_by and an active/pending status is superseded.
 """
@@ -41,21 +42,25 @@ from ctxtui.engine.gcpause import gc_paused
 from ctxtui.engine.sources.memory.connect import (
     DEFAULT_DELAYS, FileSignature, check_header, open_readonly, quiet, signature, wal_path, with_retry,
 )
-from ctxtui.engine.sources.memory.detect import SCHEMA_CORTEX, SCHEMA_CTXTUI, SCHEMA_SHABKA, StoreShape, detect_schema
+from ctxtui.engine.sources.memory.detect import (
+    SCHEMA_CORTEX, SCHEMA_CORTEX_V2, SCHEMA_CTXTUI, SCHEMA_SHABKA, StoreShape, detect_schema,
+)
 from ctxtui.engine.sources.memory.errors import MemorySourceError
 from ctxtui.engine.sources.memory.readers import read_cortex, read_native, read_shabka
+from ctxtui.engine.sources.memory.readers_cortex_v2 import read_cortex_v2
 from ctxtui.engine.sources.memory.records import MemoryRecord
 from ctxtui.engine.sources.memory.rows import Report
 from ctxtui.engine.model import Problem
 
 __all__ = [
     "MemoryLoad", "MemorySourceError", "StoreShape", "detect_schema", "load_memories", "read_load",
-    "SCHEMA_CTXTUI", "SCHEMA_SHABKA", "SCHEMA_CORTEX",
+    "SCHEMA_CTXTUI", "SCHEMA_SHABKA", "SCHEMA_CORTEX", "SCHEMA_CORTEX_V2",
 ]
 
 # A date past this is garbage, not a plan (it would otherwise score as brand new).
 MAX_DATE = "2200-12-31"
-READERS = {SCHEMA_CTXTUI: read_native, SCHEMA_SHABKA: read_shabka, SCHEMA_CORTEX: read_cortex}
+READERS = {SCHEMA_CTXTUI: read_native, SCHEMA_SHABKA: read_shabka, SCHEMA_CORTEX: read_cortex,
+           SCHEMA_CORTEX_V2: read_cortex_v2}
 
 
 @dataclass(frozen=True, slots=True)

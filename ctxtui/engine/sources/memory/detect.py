@@ -2,7 +2,9 @@
 
 ctxtui's own schema has `PRAGMA user_version` >= 1 and a `memories.origin`
 column; Shabka's `memories` has kind, title, content and importance; Cortex's
-has type and a JSON `content`, plus archived or importance. Only `PRAGMA
+(the TypeScript v1) has type and a JSON `content`, plus archived or
+importance; Cortex v2 (the Rust rewrite) has memory_type, content and
+content_hash, with transaction_time or a `schema_version` table. Only `PRAGMA
 table_info` of plain tables is asked, so a vector virtual table whose
 extension is not loaded never gets in the way.
 """
@@ -18,6 +20,7 @@ from ctxtui.engine.sources.memory.errors import UNKNOWN_SCHEMA, MemorySourceErro
 SCHEMA_CTXTUI = "ctxtui"
 SCHEMA_SHABKA = "shabka"
 SCHEMA_CORTEX = "cortex"
+SCHEMA_CORTEX_V2 = "cortex-v2"
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,11 +57,14 @@ def detect_schema(conn: sqlite3.Connection, path) -> StoreShape:
         schema = SCHEMA_SHABKA
     elif {"id", "type", "content"} <= columns and ({"archived", "importance"} & columns):
         schema = SCHEMA_CORTEX
+    elif {"id", "memory_type", "content", "content_hash"} <= columns and (
+            "transaction_time" in columns or "schema_version" in tables):
+        schema = SCHEMA_CORTEX_V2
     else:
         shown = ", ".join(sorted(columns)[:12])
         raise MemorySourceError(
             str(path),
-            f"unknown schema: `memories` has columns ({shown}), which match neither ctxtui, Shabka nor Cortex",
+            f"unknown schema: `memories` has columns ({shown}), which match neither ctxtui, Shabka nor Cortex (v1 or v2)",
             UNKNOWN_SCHEMA,
         )
     return StoreShape(schema, columns, frozenset(tables), user_version, has_rowid)

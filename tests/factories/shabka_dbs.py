@@ -159,6 +159,7 @@ def write_store(path: str | Path, memories: list[dict[str, Any]], relations: lis
         raise FileExistsError(p)
     conn = sqlite3.connect(p, isolation_level=None)
     try:
+        conn.execute("PRAGMA synchronous = OFF")  # a test file: no fsync (the bytes written are the same)
         conn.executescript(DDL)
         conn.execute("PRAGMA foreign_keys = ON")  # as Shabka: a re-saved memory cascades to its embedding
         conn.execute("BEGIN")
@@ -353,6 +354,7 @@ def bulk_store(path: str | Path, n: int, seed: int = 1) -> Path:
         raise FileExistsError(p)
     conn = sqlite3.connect(p, isolation_level=None)
     try:
+        conn.execute("PRAGMA synchronous = OFF")
         conn.executescript(DDL)
         conn.execute("BEGIN")
         ids = []

@@ -37,6 +37,7 @@ from ctxtui.engine.packers.base import INCLUDED, Knob, Packer
 from ctxtui.engine.packers.shabka import knn, rank
 from ctxtui.engine.packers.shabka.dates import DAY, Moment, seconds_between
 from ctxtui.engine.packers.shabka.embed import DIMS, hash_embed
+from ctxtui.engine.packers.shabka.floats import f32
 from ctxtui.engine.packers.shabka.fates import (
     STEP_FILTER, STEP_KNN, STEP_OPEN, STEP_PACK, STEP_PRIVACY, STEP_READ, ShabkaReason,
 )
@@ -213,15 +214,25 @@ class ShabkaPacker(Packer):
                 self.hits.append(Hit(key, index, distance, sim, ShabkaReason.PENDING, STEP_READ,
                                      "its status is NULL" if status is None else "its status is pending"))
                 continue
+            failed = None
             if distance != distance:  # NaN: SQLite hands Rust a NULL distance
-                self._fail_row(key, index, distance, sim, "Invalid column type Null at index: 18, name: distance",
-                               "its vector holds NaN, so its distance is NULL")
-                return
-            try:
-                memory = parse_memory(row)
-            except RowError as exc:
-                self._fail_row(key, index, distance, sim, f"could not read column {exc.column}: {exc.reason}",
-                               f"Shabka cannot read its {exc.column}: {exc.reason}")
+                failed = ("Invalid column type Null at index: 18, name: distance",
+                          "its vector holds NaN, so its distance is NULL")
+            else:
+                try:
+                    memory = parse_memory(row)
+                except RowError as exc:
+                    failed = (f"could not read column {exc.column}: {exc.reason}",
+                              f"Shabka cannot read its {exc.column}: {exc.reason}")
+            if failed is not None:
+                self._fail_row(key, index, distance, sim, *failed)
+                done = {h.key for h in self.hits}
+                for other, place, dist in self._nearest_rows(nearest, distances):
+                    if other not in done and place != index:
+                        self.hits.append(Hit(other, place, dist, rank.similarity(dist), ShabkaReason.FAILED,
+                                             STEP_READ, "read before the failing row" if place < index else
+                                             "never read: the command had failed"))
+                self.hits.sort(key=lambda h: h.knn_index)
                 return
             if memory.privacy == "private" and memory.created_by != s.user and memory.created_by not in LEGACY_CREATORS:
                 self.hits.append(Hit(key, index, distance, sim, ShabkaReason.PRIVATE, STEP_PRIVACY,
@@ -260,6 +271,12 @@ class ShabkaPacker(Packer):
                                  memory_cost(memory.title, memory.content, memory.tags)))
         ranked.sort(key=lambda r: -r.signals.score)  # stable, as Rust's sort_by
         self.ranked = ranked
+
+    def _nearest_rows(self, nearest: list[int], distances: np.ndarray) -> list[tuple[str, int, float]]:
+        """(key, place, distance) of the nearest that have a memory row."""
+        emb = self.store.embeddings
+        rows = ((index, slot, self._rows_by_id.get(emb.memory_ids[slot])) for index, slot in enumerate(nearest))
+        return [(_key(row), index, float(distances[slot])) for index, slot, row in rows if row is not None]
 
     def _fail_row(self, key: str, index: int, distance: float, sim: float, cause: str, detail: str) -> None:
         self.hits.append(Hit(key, index, distance, sim, ShabkaReason.UNREADABLE, STEP_READ, detail))
@@ -538,7 +555,7 @@ def _importance_text(value: float) -> str:
     if text is None:
         if len(_IMPORTANCE_TEXT) > 4096:
             _IMPORTANCE_TEXT.clear()
-        text = _IMPORTANCE_TEXT[value] = np.format_float_positional(np.float32(value), unique=True, trim="-")
+        text = _IMPORTANCE_TEXT[value] = np.format_float_positional(np.float32(f32(value)), unique=True, trim="-")
     return text
 
 

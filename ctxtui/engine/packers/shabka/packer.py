@@ -45,13 +45,16 @@ from ctxtui.engine.packers.shabka.memory import (
     CONTENT, CREATED_AT, ID, IMPORTANCE, KIND, KINDS, PRIVACY, PROJECT_ID, STATUS, SUMMARY, TAGS, TITLE, Memory,
     RowError, parse_memory,
 )
-from ctxtui.engine.packers.shabka.render import memory_block, memory_cost, render_json, render_text
+from ctxtui.engine.packers.shabka.render import (
+    EMPTY_PACK_NOTICE, memory_block, memory_cost, render_json, render_text,
+)
 from ctxtui.engine.sources.memory.shabka_store import ShabkaStore
 
 K = knn.K
 MAX_DIMS = 8192  # SQLITE_VEC_VEC0_MAX_DIMENSIONS
 LEGACY_CREATORS = ("default", "shabka-hooks")
 HASH_SAMPLE = 16  # stored vectors compared with the hash embedder's, to tell a hash store from another
+HASH_SAMPLE_MIN = 3  # fewer cannot tell another embedder from a few stale vectors (tags edited, not re-embedded)
 
 
 ENTRY_SECTION = "memories"
@@ -128,7 +131,8 @@ class ShabkaPacker(Packer):
         self._knob_sources = dict(knob_sources or {})
         self._user_default = user_default
         self.failure: ShabkaFailure | None = None
-        self.notices: list[str] = list(store.notes)
+        self.notices: list[str] = []  # why the pack may not be what the user's Shabka prints (said on stderr)
+        self.notes = store.notes  # what reading the store noticed (shown with the outcomes, not on stderr)
         self.hits: list[Hit] = []
         self.ranked: list[Ranked] = []
         self.hash_check: tuple[int, int] | None = None  # (vectors compared, matching)
@@ -145,6 +149,8 @@ class ShabkaPacker(Packer):
         for cost in costs:
             total += cost
             self.cumulative.append(total)
+        # Every row is one candidate, and so is each orphan vector among the nearest (no entry need be built).
+        self._candidate_count = len(store.rows) + sum(h.reason is ShabkaReason.ORPHAN for h in self.hits)
         self._entries: list[Entry] | None = None
         self._fixed: list[Outcome] | None = None
 
@@ -190,7 +196,7 @@ class ShabkaPacker(Packer):
             compared += 1
             matching += bool(np.array_equal(hash_embed(text), self._vectors[slot]))
         self.hash_check = (compared, matching)
-        if compared and not matching:
+        if compared >= HASH_SAMPLE_MIN and not matching:
             self.notices.append(
                 f"none of the {compared} stored vectors checked is what the hash embedder makes of its memory's "
                 "title, summary and tags: this store was probably embedded by another provider with 128 "
@@ -306,8 +312,6 @@ class ShabkaPacker(Packer):
 
     def stderr(self, plan: Plan) -> tuple[str, int]:
         """What Shabka prints on stderr after its log lines, and its exit status."""
-        from ctxtui.engine.packers.shabka.render import EMPTY_PACK_NOTICE
-
         if self.failure is not None:
             return self.failure.report + "\n", 1
         if plan.state == 0:
@@ -322,7 +326,7 @@ class ShabkaPacker(Packer):
 
     def fate_vector(self, plan: Plan) -> bytearray:
         n = plan.state
-        return bytearray(bytes([INCLUDED]) * n + bytes(len(self.candidates()) - n))
+        return bytearray(bytes([INCLUDED]) * n + bytes(self._candidate_count - n))
 
     def outcomes(self, plan: Plan) -> list[Outcome]:
         self.candidates()

@@ -116,4 +116,5 @@ def hash_embed(text: str) -> np.ndarray:
     norm = np.sqrt(np.add.accumulate(vec * vec, dtype=np.float32)[-1])
     if norm > 0:
         vec = vec / norm
-    return vec.astype(np.float32, copy=False)
+    out: np.ndarray = vec.astype(np.float32, copy=False)
+    return out

@@ -33,17 +33,20 @@ _U32 = struct.Struct("<I")
 def f32(x: float) -> float:
     """`x` rounded to the nearest f32 (ties to even); past the largest f32, ±inf as Rust's `as f32`."""
     try:
-        return _F32.unpack(_F32.pack(x))[0]
+        value: float = _F32.unpack(_F32.pack(x))[0]
+        return value
     except OverflowError:
         return math.copysign(math.inf, x)
 
 
 def f32_bits(x: float) -> int:
-    return _U32.unpack(_F32.pack(x))[0]
+    bits: int = _U32.unpack(_F32.pack(x))[0]
+    return bits
 
 
 def _from_bits(bits: int) -> float:
-    return _F32.unpack(_U32.pack(bits))[0]
+    value: float = _F32.unpack(_U32.pack(bits))[0]
+    return value
 
 
 def _round_trip_interval(x: float) -> tuple[Fraction, Fraction, bool]:

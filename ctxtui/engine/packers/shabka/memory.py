@@ -98,7 +98,7 @@ def parse_uuid(text: str) -> str:
     return f"{hexdigits[:8]}-{hexdigits[8:12]}-{hexdigits[12:16]}-{hexdigits[16:20]}-{hexdigits[20:]}"
 
 
-class _Object(list):
+class _Object(list[tuple[str, Any]]):
     """A JSON object as its (key, value) pairs, duplicates kept."""
 
 
@@ -159,7 +159,8 @@ def _enum(raw: Sequence[Any], index: int, names: tuple[str, ...]) -> str:
     return str(value)
 
 
-def _tagged(raw: Sequence[Any], index: int, variants: dict[str, tuple[tuple[str, bool], ...]]) -> tuple:
+def _tagged(raw: Sequence[Any], index: int,
+            variants: dict[str, tuple[tuple[str, bool], ...]]) -> tuple[tuple[str, str], ...]:
     """serde's internally tagged enum (`tag = "type"`) from JSON text."""
     column = COLUMNS[index - 1]
     text = _text(raw, index)
@@ -173,7 +174,7 @@ def _tagged(raw: Sequence[Any], index: int, variants: dict[str, tuple[tuple[str,
             raise RowError(column, "duplicate field `type`")
         if not tags:
             raise RowError(column, "missing field `type`")
-        tag, rest = tags[0], None
+        tag, rest = tags[0], []
         fields: Any = [(k, v) for k, v in value if k != "type"]
     elif isinstance(value, list):
         if not value:

@@ -35,7 +35,7 @@ import numpy as np
 from ctxtui.engine.model import Bucket, Entry, Fate, Outcome, Plan, PrefixFit, ScoreBreakdown
 from ctxtui.engine.packers.base import INCLUDED, Knob, Packer
 from ctxtui.engine.packers.shabka import knn, rank
-from ctxtui.engine.packers.shabka.dates import DAY, Moment, seconds_between
+from ctxtui.engine.packers.shabka.dates import DAY, Moment, format_date, seconds_between
 from ctxtui.engine.packers.shabka.embed import DIMS, hash_embed
 from ctxtui.engine.packers.shabka.floats import f32
 from ctxtui.engine.packers.shabka.fates import (
@@ -55,8 +55,6 @@ MAX_DIMS = 8192  # SQLITE_VEC_VEC0_MAX_DIMENSIONS
 LEGACY_CREATORS = ("default", "shabka-hooks")
 HASH_SAMPLE = 16  # stored vectors compared with the hash embedder's, to tell a hash store from another
 HASH_SAMPLE_MIN = 3  # fewer cannot tell another embedder from a few stale vectors (tags edited, not re-embedded)
-
-
 ENTRY_SECTION = "memories"
 
 
@@ -357,7 +355,7 @@ class ShabkaPacker(Packer):
 
     def next_change(self, plan: Plan) -> int | None:
         """The pack grows only when the budget reaches the running cost of one more ranked memory."""
-        n = plan.state
+        n: int = plan.state
         if self.failure is not None or n >= len(self.cumulative):
             return None
         return max(self.cumulative[n], plan.budget + 1)
@@ -522,7 +520,7 @@ def _vec0_value(memory_id: Any, vector: Any, dims: int) -> tuple[bytes, str | No
     return bytes(vector), None
 
 
-def _key(row: tuple) -> str:
+def _key(row: tuple[Any, ...]) -> str:
     memory_id = row[ID]
     return f"shabka:{memory_id}" if isinstance(memory_id, str) else f"shabka:rowid={row[0]}"
 
@@ -571,15 +569,13 @@ def _ranked_entry(ranked: Ranked, place: int) -> Entry:
         *zip(rank.WEIGHT_NAMES, sig[:7], strict=True), ("score", sig.score),
         ("relations", ranked.relations), ("contradictions", ranked.contradictions),
     )
-    from ctxtui.engine.packers.shabka.dates import format_date
-
     return Entry(key=ranked.key, section=ENTRY_SECTION, title=memory.title, text=memory_block(memory),
                  tokens=ranked.cost, source=ranked.key, date=format_date(memory.created_at),
                  superseded=memory.status == "superseded", importance=memory.importance, status=memory.status,
                  kind=memory.kind, extra=extra)
 
 
-def _row_entry(row: tuple, extra: tuple[tuple[str, Any], ...]) -> Entry:
+def _row_entry(row: tuple[Any, ...], extra: tuple[tuple[str, Any], ...]) -> Entry:
     """An entry for a row that never reaches the pack: read leniently, never failing."""
     title, content, kind, created, status, importance = (
         row[TITLE], row[CONTENT], row[KIND], row[CREATED_AT], row[STATUS], row[IMPORTANCE])

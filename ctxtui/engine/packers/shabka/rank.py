@@ -118,7 +118,7 @@ def keyword(query: str, title: str, content: str, tags: Sequence[str]) -> Keywor
     haystack = f"{lowercase(title)} {lowercase(content)} {lowercase(' '.join(tags))}"
     words: list[tuple[str, int]] | None = None
     total = 0.0
-    credits = []
+    credits: list[tuple[str, float, str | None]] = []
     for term in terms:
         low = lowercase(term)
         if low in haystack:

@@ -134,7 +134,8 @@ def _read(conn: sqlite3.Connection, path: str | Path) -> ShabkaStore:
     return ShabkaStore(str(path), rows, embeddings, relations, contradictions, signature(path), tuple(notes))
 
 
-def _memories(conn: sqlite3.Connection, columns: frozenset[str], has_rowid: bool, notes: list[str]) -> list[tuple]:
+def _memories(conn: sqlite3.Connection, columns: frozenset[str], has_rowid: bool,
+              notes: list[str]) -> list[tuple[Any, ...]]:
     present = [c for c in COLUMNS if c in columns]
     missing = [c for c in COLUMNS if c not in columns]
     if missing:

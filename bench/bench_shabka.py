@@ -38,7 +38,7 @@ TARGET_MS = 30.0
 def ms(values: list[float]) -> str:
     ordered = sorted(values)
     p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
-    return f"median {statistics.median(values) * 1e3:8.3f} ms   p95 {p95 * 1e3:8.3f} ms   max {max(values) * 1e3:8.3f} ms"
+    return f"median {statistics.median(values) * 1e3:9.4f} ms   p95 {p95 * 1e3:9.4f} ms   max {max(values) * 1e3:9.4f} ms"
 
 
 def main() -> None:

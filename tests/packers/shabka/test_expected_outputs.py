@@ -32,8 +32,7 @@ def test_output_matches_shabka(path: Path, tmp_path: Path):
     record = json.loads(path.read_text())
     spec, runs = store_of(record["store"])
     db = write_spec(tmp_path / "shabka.db", spec)
-    assert [(r["args"], r["user"], r["now"]) for r in record["runs"]] == [list(run) for run in runs] or \
-        [[r["args"], r["user"], r["now"]] for r in record["runs"]] == [list(run) for run in runs]
+    assert [[r["args"], r["user"], r["now"]] for r in record["runs"]] == [list(run) for run in runs]
     for expected in record["runs"]:
         out, err, code = run_packer(db, expected["args"], expected["user"], expected["now"])
         where = f"{path.stem} {expected['args']!r} user={expected['user']} now={expected['now']}"

@@ -1,4 +1,4 @@
-"""Command line: the TUI by default, and headless `pack`, `explain`, `sweep`, `memory`, `demo`.
+"""Command line: the TUI by default, and headless `pack`, `explain`, `sweep`, `memory`, `turns`, `demo`.
 
 The headless commands never import Textual or Rich: scripts and CI get the
 engine's answers at engine speed. Every expected failure is one line on
@@ -13,7 +13,7 @@ import sys
 from ctxtui.cli.common import UsageError, add_source_args
 from ctxtui.safe_text import clean_line
 
-SUBCOMMANDS = ("pack", "explain", "sweep", "memory", "demo")
+SUBCOMMANDS = ("pack", "explain", "sweep", "memory", "turns", "demo")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -55,6 +55,21 @@ def build_parser() -> argparse.ArgumentParser:
     imp.add_argument("file")
     imp.add_argument("--db", default=".context/memory.db")
 
+    turns = sub.add_parser("turns", help="a nous agent's logged turns, or one turn in full (--turn)",
+                           description="List a nous agent's logged turns, or show one with every section's budget "
+                                       "and every logged candidate's fate. nous leaves trace_id NULL (retrieval_log "
+                                       "keeps it reserved), so a turn is its context_log and retrieval_log rows "
+                                       "joined on (agent, session, turn number).")
+    turns.add_argument("--db", required=True, help="the nous database: postgresql://USER@HOST/DB (any libpq URL)")
+    turns.add_argument("--agent", help="the agent id (default: nous-default, or the only agent in the database)")
+    turns.add_argument("--turn", metavar="KEY",
+                       help="show this turn: its retrieval_log id (the KEY column), a context_log id, or SESSION#TURN")
+    turns.add_argument("--limit", type=int, default=50, help="how many turns to list, newest first (default 50)")
+    turns.add_argument("--frame", help="with --turn: rebuild with this frame's section budgets instead of the logged one")
+    turns.add_argument("--budget", type=int,
+                       help="with --turn: the sum of the four memory sections' budgets (default: the turn's own)")
+    turns.add_argument("--format", choices=("text", "json"), default="text")
+
     demo = sub.add_parser("demo", help="open the TUI on a built-in demo workspace")
     demo.add_argument("--theme")
     demo.add_argument("--budget", type=int)
@@ -66,7 +81,8 @@ def build_tui_parser() -> argparse.ArgumentParser:
                                      epilog=f"headless commands: {', '.join(SUBCOMMANDS)} (ctxtui COMMAND --help)")
     parser.add_argument("project", nargs="?", default=".", help="directory holding .context/ (default: .)")
     parser.add_argument("--budget", type=int)
-    parser.add_argument("--db", help="memory database to join")
+    parser.add_argument("--db", help="memory database to join (a file, or a nous postgresql:// URL)")
+    parser.add_argument("--agent", help="nous: the agent whose memories to join (default: nous-default, or the only one)")
     parser.add_argument("--project", dest="db_project", help="only memories of this project")
     parser.add_argument("--theme", help="theme name (built-in or from the config directory)")
     parser.add_argument("--now", help="pin the clock, ISO 8601")
@@ -78,7 +94,8 @@ def build_tui_parser() -> argparse.ArgumentParser:
                                      epilog=f"headless commands: {', '.join(SUBCOMMANDS)} (ctxtui COMMAND --help)")
     parser.add_argument("project", nargs="?", default=".", help="directory holding .context/ (default: .)")
     parser.add_argument("--budget", type=int)
-    parser.add_argument("--db", help="memory database to join")
+    parser.add_argument("--db", help="memory database to join (a file, or a nous postgresql:// URL)")
+    parser.add_argument("--agent", help="nous: the agent whose memories to join (default: nous-default, or the only one)")
     parser.add_argument("--project", dest="db_project", help="only memories of this project")
     parser.add_argument("--theme", help="theme name (built-in or from the config directory)")
     parser.add_argument("--now", help="pin the clock, ISO 8601")
@@ -103,6 +120,10 @@ def dispatch(args: argparse.Namespace) -> int:
         from ctxtui.cli import memory
 
         return memory.run(args)
+    if args.command == "turns":
+        from ctxtui.cli import turns
+
+        return turns.run(args)
     from ctxtui.cli import tui
 
     return tui.run(args, demo=True)

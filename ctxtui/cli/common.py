@@ -133,7 +133,10 @@ def load_packer(project: str, args: argparse.Namespace) -> tuple[Workspace | Non
         raise UsageError(str(exc)) from None
     now = parse_now(args.now)
     if getattr(args, "db", None):
-        attach_memories(workspace, Path(args.db), project=args.db_project, now=now)
+        from ctxtui.engine.sources.memory.urls import is_db_url
+
+        db = args.db if is_db_url(args.db) else Path(args.db)  # a nous postgresql:// URL is not a path
+        attach_memories(workspace, db, project=args.db_project, now=now, agent=getattr(args, "agent", None))
     budget, _, budget_problems = resolve_budget(args.budget, os.environ, workspace.config)
     for problem in [*workspace.problems, *budget_problems]:
         warn(str(problem))

@@ -68,9 +68,11 @@ def add_source_args(parser: argparse.ArgumentParser) -> None:
     peers.add_argument("--tag", action="append", default=[], help="shabka: only memories with this tag (repeatable)")
     peers.add_argument("--user", help="shabka: the user whose private memories are visible")
     peers.add_argument("--intent", help="cortex: the intent (default understand_code)")
-    peers.add_argument("--agent", help="nous: the agent id")
-    peers.add_argument("--turn", help="nous: the logged turn to rebuild")
-    peers.add_argument("--frame", help="nous: the frame whose section budgets apply")
+    peers.add_argument("--agent", help="nous: the agent id (default: nous-default, or the only agent)")
+    peers.add_argument("--turn", help="nous: the logged turn to rebuild: its key from `ctxtui turns` (a retrieval_log "
+                                      "id), a context_log id or SESSION#TURN (nous leaves trace_id NULL); default: "
+                                      "the newest turn with logged candidates")
+    peers.add_argument("--frame", help="nous: the frame whose section budgets apply (default: the turn's own)")
 
 
 PACKER_ENV = "CTXTUI_PACKER"

@@ -11,7 +11,7 @@ from tests.conftest import ROOT
 
 PURE = ["ctxtui.engine.packers.nous.packer", "ctxtui.engine.packers.nous.build", "ctxtui.engine.explain.reasons",
         "ctxtui.engine.sources.memory.nous_model", "ctxtui.engine.sources.memory.urls", "ctxtui.cli.turns",
-        "ctxtui.cli.peer_nous"]
+        "ctxtui.cli.peer_nous", "ctxtui.turns_session"]
 
 
 @pytest.mark.parametrize("module", [*PURE, "ctxtui.engine.sources.memory.nous_store"])

@@ -178,6 +178,7 @@ class NousPacker(Packer):
             for pos, c_index in enumerate(section.items):
                 self._where[c_index] = (s_index, pos)
         self.entries: list[Entry] = [self._entry(i, c) for i, c in enumerate(self.logged)]
+        self._priority = [self._spec_for(c).priority for c in self.logged]
         self._full_budgets = [self._section_budget(s.spec) for s in self.sections]
         # The slider's whole: the four budgeted fields' budgets as nous cuts them, whether or not
         # the turn has items in each (a section of the turn keeps its share at any budget).
@@ -393,31 +394,32 @@ class NousPacker(Packer):
         return bytearray(codes[self._fate(plan, i)[0]] for i in range(len(self.entries)))
 
     def outcomes(self, plan: Plan) -> list[Outcome]:
+        factor = self.settings.factor
+        per_section = []  # what every item of a section shares at this plan
+        for s_index, (section, state) in enumerate(zip(self.sections, plan.state.sections, strict=True)):
+            fld = section.spec.budget_field
+            per_section.append((section, state, self.budgets.base.get(fld) if fld else None,
+                                factor if fld else None, self._full_budgets[s_index] if fld else None,
+                                state.budget * f.CHARS_PER_TOKEN if fld else None, len(section.joined)))
         out = []
-        full = self.settings
+        where_of = self._where
         for index, entry in enumerate(self.entries):
             fate, reason = self._fate(plan, index)
-            where = self._where.get(index)
-            spec = self._spec_for(self.logged[index])
+            where = where_of.get(index)
             numbers = None
             if where is not None:
                 s_index, pos = where
-                section, state = self.sections[s_index], plan.state.sections[s_index]
-                fld = section.spec.budget_field
-                base = self.budgets.base.get(fld) if fld else None
-                factor = full.factor if fld else None
-                whole = self._full_budgets[s_index] if fld else None
+                section, state, base, fac, whole, max_chars, text_chars = per_section[s_index]
+                key = section.spec.key
                 if section.spec.rule == BLOCKS:
-                    numbers = SectionFit(section.spec.key, state.budget, base, factor,
-                                         used_before=section.cum_costs[pos] - section.costs[pos],
-                                         needs=section.costs[pos], rank=pos + 1, full=whole, total=plan.budget)
+                    cost = section.costs[pos]
+                    numbers = SectionFit(key, state.budget, base, fac, None, None, None, None, None,
+                                         section.cum_costs[pos] - cost, cost, pos + 1, whole, plan.budget)
                 else:
-                    numbers = SectionFit(section.spec.key, state.budget, base, factor,
-                                         max_chars=state.budget * f.CHARS_PER_TOKEN if fld else None,
-                                         start=section.starts[pos], end=section.ends[pos],
-                                         text_chars=len(section.joined), kept=state.keep, rank=pos + 1,
-                                         full=whole, total=plan.budget)
-            out.append(Outcome(entry, spec.priority, fate, reason, numbers))
+                    numbers = SectionFit(key, state.budget, base, fac, max_chars, section.starts[pos],
+                                         section.ends[pos], text_chars, state.keep, None, None, pos + 1, whole,
+                                         plan.budget)
+            out.append(Outcome(entry, self._priority[index], fate, reason, numbers))
         return out
 
     def buckets(self, plan: Plan) -> list[Bucket]:

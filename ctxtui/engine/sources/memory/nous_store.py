@@ -398,11 +398,15 @@ class NousStore:
 
         A turn is a (session_id, turn_number) seen in context_log (per API
         call) or as a 'context' retrieval in retrieval_log; the two join on
-        that pair because nous leaves trace_id NULL in both.
+        that pair because nous leaves trace_id NULL in both. Only the newest
+        rows of each log are grouped (through their time indexes), so the
+        cost follows `limit`, not the log's size; a retrieval logged without
+        a session or turn number cannot be joined and is not listed.
         """
         self.shapes(cur, LOG_TABLES)
-        rows = cur.execute(_TURNS_SQL + ' ORDER BY "when" DESC, key DESC LIMIT %(limit)s',
-                           {"agent": agent, "limit": max(0, int(limit))}).fetchall()
+        limit = max(0, int(limit))
+        rows = cur.execute(_TURNS_SQL.format(keys=_RECENT_KEYS),
+                           {"agent": agent, "limit": limit, "scan": limit * SCAN_PER_TURN}).fetchall()
         return [_summary(agent, row) for row in rows]
 
     def turn(self, cur, agent: str | None, key: str) -> Turn:
@@ -416,9 +420,7 @@ class NousStore:
                               "a retrieval_log id, a context_log id or SESSION#TURN)", MISSING)
         agent_id, session_id, turn_number, retrieval_id = found
         params = {"agent": agent_id, "session": session_id, "turn": turn_number, "rid": retrieval_id}
-        rows = cur.execute(_TURNS_SQL.replace("WHERE TRUE", "WHERE t.session_id IS NOT DISTINCT FROM %(session)s "
-                                              "AND t.turn_number IS NOT DISTINCT FROM %(turn)s")
-                           + " LIMIT 1", params).fetchall()
+        rows = cur.execute(_TURNS_SQL.format(keys=_ONE_KEY), params).fetchall()
         summary = _summary(agent_id, rows[0]) if rows else None
         calls = tuple(_call(row) for row in cur.execute(
             _CALL_SQL + ' WHERE agent_id = %(agent)s AND session_id IS NOT DISTINCT FROM %(session)s '
@@ -483,19 +485,38 @@ class NousStore:
 
 # -- SQL and row builders -----------------------------------------------------
 
+# The newest turns: the newest rows of each log (a turn's API calls are rarely more than a few dozen), grouped.
+_RECENT_KEYS = """
+recent AS (
+    (SELECT session_id, turn_number, "timestamp" FROM nous_system.context_log
+     WHERE agent_id = %(agent)s ORDER BY "timestamp" DESC LIMIT %(scan)s)
+    UNION ALL
+    (SELECT session_id, turn_number, "timestamp" FROM nous_system.retrieval_log
+     WHERE agent_id = %(agent)s AND path = 'context' AND session_id IS NOT NULL AND turn_number IS NOT NULL
+     ORDER BY "timestamp" DESC LIMIT %(limit)s)
+), keys AS (
+    SELECT session_id, turn_number FROM recent GROUP BY session_id, turn_number
+    ORDER BY max("timestamp") DESC LIMIT %(limit)s
+)"""
+_ONE_KEY = """
+keys AS (SELECT %(session)s::text AS session_id, %(turn)s::integer AS turn_number)"""
+# Turns as (session, turn) pairs; context_log and retrieval_log joined on them (nous leaves trace_id NULL).
 _TURNS_SQL = """
-WITH calls AS (
-    SELECT session_id, turn_number, count(*) AS n, min("timestamp") AS first_at,
-           (array_agg(id ORDER BY "timestamp", id))[1] AS first_id
-    FROM nous_system.context_log WHERE agent_id = %(agent)s GROUP BY session_id, turn_number
+WITH {keys}, calls AS (
+    SELECT c.session_id, c.turn_number, count(*) AS n, min(c."timestamp") AS first_at,
+           (array_agg(c.id ORDER BY c."timestamp", c.id))[1] AS first_id
+    FROM nous_system.context_log c JOIN keys k ON c.session_id = k.session_id AND c.turn_number = k.turn_number
+    WHERE c.agent_id = %(agent)s GROUP BY c.session_id, c.turn_number
 ), rets AS (
-    SELECT DISTINCT ON (session_id, turn_number) id, session_id, turn_number, "timestamp", query, n_candidates,
-           n_rendered, candidates IS NOT NULL AS sampled
-    FROM nous_system.retrieval_log WHERE agent_id = %(agent)s AND path = 'context'
-    ORDER BY session_id, turn_number, "timestamp" DESC, id DESC
+    SELECT DISTINCT ON (r.session_id, r.turn_number) r.id, r.session_id, r.turn_number, r."timestamp", r.query,
+           r.n_candidates, r.n_rendered, r.candidates IS NOT NULL AS sampled
+    FROM nous_system.retrieval_log r JOIN keys k ON r.session_id = k.session_id AND r.turn_number = k.turn_number
+    WHERE r.agent_id = %(agent)s AND r.path = 'context'
+    ORDER BY r.session_id, r.turn_number, r."timestamp" DESC, r.id DESC
 ), recalls AS (
-    SELECT session_id, turn_number, count(*) AS n
-    FROM nous_system.retrieval_log WHERE agent_id = %(agent)s AND path <> 'context' GROUP BY session_id, turn_number
+    SELECT r.session_id, r.turn_number, count(*) AS n
+    FROM nous_system.retrieval_log r JOIN keys k ON r.session_id = k.session_id AND r.turn_number = k.turn_number
+    WHERE r.agent_id = %(agent)s AND r.path <> 'context' GROUP BY r.session_id, r.turn_number
 ), turns AS (
     SELECT coalesce(rets.id, calls.first_id) AS key, coalesce(rets.session_id, calls.session_id) AS session_id,
            coalesce(rets.turn_number, calls.turn_number) AS turn_number,
@@ -508,8 +529,9 @@ SELECT t.key, t.session_id, t.turn_number, t."when", c.frame_id, c.model, coales
 FROM turns t
 LEFT JOIN nous_system.context_log c ON c.id = t.first_id
 LEFT JOIN recalls r ON r.session_id = t.session_id AND r.turn_number = t.turn_number
-WHERE TRUE
+ORDER BY t."when" DESC, t.key DESC
 """
+SCAN_PER_TURN = 20  # context_log rows read per listed turn: enough for tool loops of 20 calls
 
 _CALL_SQL = """
 SELECT id, "timestamp", call_type, model, frame_id, token_breakdown, total_tokens_est, context_window_size,
@@ -878,6 +900,23 @@ class NousSource:
                 self._log_snapshot = snapshot
                 return False
             return True
+
+    def memory_state(self, since: str | None) -> tuple[str, tuple | None]:
+        """The server snapshot, and the agent's memory token unless nothing committed since `since`.
+
+        For watchers of their own (the Turns view re-reads an open turn's rows
+        when this token moves); `changed()` is the same check for `load()`.
+        """
+        with self._lock:
+            agent = self.resolve_agent()
+
+            def work(cur):
+                snapshot = self.store.snapshot(cur)
+                if since is not None and snapshot == since:
+                    return snapshot, None
+                return snapshot, self.store.memory_token(cur, agent)
+
+            return self.store.read(work)
 
     def turn(self, key: str) -> Turn:
         with self._lock:

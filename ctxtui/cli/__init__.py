@@ -65,7 +65,8 @@ def build_parser() -> argparse.ArgumentParser:
     turns.add_argument("--turn", metavar="KEY",
                        help="show this turn: its retrieval_log id (the KEY column), a context_log id, or SESSION#TURN")
     turns.add_argument("--limit", type=int, default=50, help="how many turns to list, newest first (default 50)")
-    turns.add_argument("--frame", help="with --turn: rebuild with this frame's section budgets instead of the logged one")
+    turns.add_argument("--frame",
+                       help="with --turn: rebuild with this frame's section budgets instead of the logged one")
     turns.add_argument("--budget", type=int,
                        help="with --turn: the sum of the four memory sections' budgets (default: the turn's own)")
     turns.add_argument("--format", choices=("text", "json"), default="text")
@@ -82,7 +83,8 @@ def build_tui_parser() -> argparse.ArgumentParser:
     parser.add_argument("project", nargs="?", default=".", help="directory holding .context/ (default: .)")
     parser.add_argument("--budget", type=int)
     parser.add_argument("--db", help="memory database to join (a file, or a nous postgresql:// URL)")
-    parser.add_argument("--agent", help="nous: the agent whose memories to join (default: nous-default, or the only one)")
+    parser.add_argument("--agent",
+                        help="nous: the agent whose memories to join (default: nous-default, or the only one)")
     parser.add_argument("--project", dest="db_project", help="only memories of this project")
     parser.add_argument("--theme", help="theme name (built-in or from the config directory)")
     parser.add_argument("--now", help="pin the clock, ISO 8601")
@@ -95,7 +97,8 @@ def build_tui_parser() -> argparse.ArgumentParser:
     parser.add_argument("project", nargs="?", default=".", help="directory holding .context/ (default: .)")
     parser.add_argument("--budget", type=int)
     parser.add_argument("--db", help="memory database to join (a file, or a nous postgresql:// URL)")
-    parser.add_argument("--agent", help="nous: the agent whose memories to join (default: nous-default, or the only one)")
+    parser.add_argument("--agent",
+                        help="nous: the agent whose memories to join (default: nous-default, or the only one)")
     parser.add_argument("--project", dest="db_project", help="only memories of this project")
     parser.add_argument("--theme", help="theme name (built-in or from the config directory)")
     parser.add_argument("--now", help="pin the clock, ISO 8601")

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import os
-
 from typing import TYPE_CHECKING
 
 from ctxtui.cli.common import UsageError, warn

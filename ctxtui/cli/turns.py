@@ -120,7 +120,8 @@ def turn_json(turn: Turn, packer, plan, describe) -> dict[str, Any]:
     if r is not None:
         data["retrieval"] = {
             "id": r.id, "time": r.timestamp, "query": r.query, "duration_ms": r.duration_ms,
-            "n_candidates": r.n_candidates, "n_rendered": r.n_rendered, "disposition_counts": dict(r.disposition_counts),
+            "n_candidates": r.n_candidates, "n_rendered": r.n_rendered,
+            "disposition_counts": dict(r.disposition_counts),
             "sampled": r.sampled, "truncated": r.truncated, "trace_id": r.trace_id,
             "legs": [{"name": g.name, "attempted": g.attempted, "n_returned": g.n_returned, "score_min": g.score_min,
                       "score_max": g.score_max, "error": g.error, "skip_reason": g.skip_reason} for g in r.legs]}
@@ -186,7 +187,8 @@ def turn_text(turn: Turn, packer, plan, describe) -> list[str]:
             lines.append(f"  note: {problem.message}")
     elif logged:
         lines.append("sections (logged tokens; no candidates to rebuild from):")
-        lines.append("  " + sections_line({k: v for k, v in logged.items() if k not in ("tools_definition", "messages")}))
+        sections = {k: v for k, v in logged.items() if k not in ("tools_definition", "messages")}
+        lines.append("  " + sections_line(sections))
     r = turn.retrieval
     lines.append("")
     if r is None:

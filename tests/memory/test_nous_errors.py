@@ -94,7 +94,8 @@ def test_no_select_on_a_table(nous_db):
     nous_db.execute("REVOKE SELECT ON heart.facts FROM ctxtui_ro")
     error = failure(load_nous_memories, nous_db.url)
     assert error.kind == PERMISSION
-    assert error.message == "permission denied: user ctxtui_ro may not read heart.facts (GRANT SELECT ON heart.facts TO ctxtui_ro)"
+    assert error.message == ("permission denied: user ctxtui_ro may not read heart.facts "
+                             "(GRANT SELECT ON heart.facts TO ctxtui_ro)")
 
 
 def test_a_table_locked_by_a_migration(nous_db):

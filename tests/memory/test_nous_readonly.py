@@ -47,7 +47,7 @@ def everything_ctxtui_does(url: str) -> None:
 def ctxtui_statements(db) -> list[str]:
     statements = []
     for line in db.server.log_text().splitlines():
-        if f"app=ctxtui user=" in line and f"db={db.name}:" in line and "statement: " in line:
+        if "app=ctxtui user=" in line and f"db={db.name}:" in line and "statement: " in line:
             statements.append(line.split("statement: ", 1)[1].strip())
     return statements
 

@@ -62,7 +62,8 @@ def test_one_turn_at_another_budget_as_json(logged, capsys):
     rebuild = data["rebuild"]
     [facts] = rebuild["sections"]
     # 3,000 of the turn's 6,000: facts get 750 tokens = 3,000 characters, cut after 2,997
-    assert (facts["budget"], facts["base_budget"], facts["kept_chars"], facts["logged_tokens"]) == (750, 1500, 2997, 927)
+    numbers = (facts["budget"], facts["base_budget"], facts["kept_chars"], facts["logged_tokens"])
+    assert numbers == (750, 1500, 2997, 927)
     fates = [c["fate"] for c in rebuild["candidates"]]
     assert fates.count("included") == 23 and fates.count("summarized") == 1 and fates.count("dropped") == 6
     gated = rebuild["candidates"][-1]

@@ -51,8 +51,8 @@ from ctxtui.engine.sources.memory.errors import (
     BAD_URL, MISSING, PERMISSION, UNKNOWN_SCHEMA, UNREACHABLE, UNREADABLE, MemorySourceError,
 )
 from ctxtui.engine.sources.memory.nous_model import (
-    SCHEMA_OF_TABLE, TABLE_OF_TYPE, Candidate, ContextCall, NousRow, Retrieval, Turn, TurnSummary, iso, parse_candidates,
-    parse_counts, parse_legs,
+    SCHEMA_OF_TABLE, TABLE_OF_TYPE, Candidate, ContextCall, NousRow, Retrieval, Turn, TurnSummary, iso,
+    parse_candidates, parse_counts, parse_legs,
 )
 from ctxtui.engine.sources.memory.records import ORIGIN_NOUS, MemoryRecord
 from ctxtui.engine.sources.memory.rows import Report, make_record
@@ -505,7 +505,8 @@ _TURNS_SQL = """
 WITH {keys}, calls AS (
     SELECT c.session_id, c.turn_number, count(*) AS n, min(c."timestamp") AS first_at,
            (array_agg(c.id ORDER BY c."timestamp", c.id))[1] AS first_id
-    FROM nous_system.context_log c JOIN keys k ON c.session_id = k.session_id AND c.turn_number = k.turn_number
+    FROM nous_system.context_log c
+    JOIN keys k ON c.session_id = k.session_id AND c.turn_number = k.turn_number
     WHERE c.agent_id = %(agent)s GROUP BY c.session_id, c.turn_number
 ), rets AS (
     SELECT DISTINCT ON (r.session_id, r.turn_number) r.id, r.session_id, r.turn_number, r."timestamp", r.query,
@@ -521,7 +522,8 @@ WITH {keys}, calls AS (
     SELECT coalesce(rets.id, calls.first_id) AS key, coalesce(rets.session_id, calls.session_id) AS session_id,
            coalesce(rets.turn_number, calls.turn_number) AS turn_number,
            coalesce(calls.first_at, rets."timestamp") AS "when", calls.n AS n_calls, calls.first_id,
-           rets.id AS retrieval_id, rets.query, rets.n_candidates, rets.n_rendered, coalesce(rets.sampled, false) AS sampled
+           rets.id AS retrieval_id, rets.query, rets.n_candidates, rets.n_rendered,
+           coalesce(rets.sampled, false) AS sampled
     FROM calls FULL JOIN rets ON rets.session_id = calls.session_id AND rets.turn_number = calls.turn_number
 )
 SELECT t.key, t.session_id, t.turn_number, t."when", c.frame_id, c.model, coalesce(t.n_calls, 0), c.token_breakdown,
@@ -646,7 +648,8 @@ def _record(report: Report, kind: str, table: str, mid: str, title: str, body: s
 def _decisions(shape: TableShape):
     t = TEXT_TIME
     sql = (f"SELECT id::text, description, {shape.col('context')}, {shape.col('pattern')}, "
-           f"{shape.col('outcome_result')}, {shape.col('outcome')}, {shape.col('superseded_by', 'superseded_by::text')}, "
+           f"{shape.col('outcome_result')}, {shape.col('outcome')}, "
+           f"{shape.col('superseded_by', 'superseded_by::text')}, "
            f"{shape.col('confidence')}, {shape.col('category', 'json_build_array(category)::text')}, "
            f"{shape.col('created_at', t.format('created_at'))}, {shape.col('updated_at', t.format('updated_at'))} "
            "FROM brain.decisions WHERE agent_id = %s ORDER BY created_at, id")

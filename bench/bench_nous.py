@@ -130,15 +130,20 @@ def main() -> None:
         print(f"load {args.n:,} memories (connect, read four tables, build records): median "
               f"{statistics.median(loads):.3f} s, min {min(loads):.3f} s")
         lists = timed(lambda: list_turns(db.url, limit=50), args.runs)
-        print(f"list the newest 50 of {args.turns:,} turns: median {ms(statistics.median(lists))}")
+        print(f"list the newest 50 of {args.turns:,} turns (one-shot: connect, check the schema, query): median "
+              f"{ms(statistics.median(lists))}")
         newest = list_turns(db.url, limit=50)[1]
         key = next(t.key for t in newest if t.sampled)
         reads = timed(lambda: read_turn(db.url, key), args.runs)
-        print(f"read one sampled turn and its 300 candidates' rows: median {ms(statistics.median(reads))}")
+        print(f"read one sampled turn and its 300 candidates' rows (one-shot): median {ms(statistics.median(reads))}")
 
         with NousSource(db.url) as source:
             source.load(NOW)
             source.turns()
+            listed = timed(lambda: source.turns(50), args.runs * 4)
+            opened = timed(lambda: source.turn(key), args.runs * 4)
+            print(f"through the live source's open connection: list 50 turns median "
+                  f"{ms(statistics.median(listed))}, read one turn median {ms(statistics.median(opened))}")
             idle = timed(source.changed, 200)
             idle_turns = timed(source.turns_changed, 200)
             with db.connect() as conn:

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+from ctxtui.engine.gcpause import gc_paused
 from ctxtui.engine.model import Bucket, Entry, Fate, Outcome, Plan, Problem, SectionFit
 from ctxtui.engine.packers.base import DROPPED, INCLUDED, SUMMARIZED, Knob, Packer
 from ctxtui.engine.packers.nous import budgets as b
@@ -172,12 +173,14 @@ class NousPacker(Packer):
         self.problems: list[Problem] = []
         cands = turn.retrieval.candidates if turn.retrieval is not None and turn.retrieval.candidates else ()
         self.logged: tuple[Candidate, ...] = tuple(cands)
-        self.sections: list[Section] = self._build_sections()
+        with gc_paused():
+            self.sections: list[Section] = self._build_sections()
         self._where: dict[int, tuple[int, int]] = {}  # candidate index → (section index, position)
         for s_index, section in enumerate(self.sections):
             for pos, c_index in enumerate(section.items):
                 self._where[c_index] = (s_index, pos)
-        self.entries: list[Entry] = [self._entry(i, c) for i, c in enumerate(self.logged)]
+        with gc_paused():
+            self.entries: list[Entry] = [self._entry(i, c) for i, c in enumerate(self.logged)]
         self._priority = [self._spec_for(c).priority for c in self.logged]
         self._full_budgets = [self._section_budget(s.spec) for s in self.sections]
         # The slider's whole: the four budgeted fields' budgets as nous cuts them, whether or not
@@ -394,6 +397,10 @@ class NousPacker(Packer):
         return bytearray(codes[self._fate(plan, i)[0]] for i in range(len(self.entries)))
 
     def outcomes(self, plan: Plan) -> list[Outcome]:
+        with gc_paused():  # a burst of acyclic tuples: collections would only traverse the live heap
+            return self._outcomes(plan)
+
+    def _outcomes(self, plan: Plan) -> list[Outcome]:
         factor = self.settings.factor
         per_section = []  # what every item of a section shares at this plan
         for s_index, (section, state) in enumerate(zip(self.sections, plan.state.sections, strict=True)):

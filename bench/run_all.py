@@ -7,7 +7,8 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-SCRIPTS = ("bench_engine.py", "bench_parse.py", "bench_memory.py", "bench_tui.py")
+SCRIPTS = ("bench_engine.py", "bench_parse.py", "bench_memory.py", "bench_shabka.py", "bench_cortex.py",
+           "bench_nous.py", "bench_tui.py")
 
 if __name__ == "__main__":
     failed = 0

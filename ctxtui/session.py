@@ -21,7 +21,7 @@ from ctxtui.engine.explain.quirks import Quirk, find_quirks
 from ctxtui.engine.explain.thresholds import Threshold, thresholds
 from ctxtui.engine.model import Plan, Problem
 from ctxtui.engine.packers.ctx.assemble import CtxPacker, packer_for
-from ctxtui.engine.packers.ctx.memories import MemoryJoin
+from ctxtui.engine.packers.ctx.memories import JoinedMemories, MemoryJoin
 from ctxtui.engine.sources.ctxrc import resolve_budget
 from ctxtui.engine.sources.workspace import Workspace, load_workspace
 
@@ -130,6 +130,10 @@ class Session:
     project: Path
     db: Path | None = None
     db_project: str | None = None
+    # A nous store by `postgresql://` URL instead of a file: nothing on disk to watch, so the
+    # app polls `poll()` (a snapshot comparison, well under a millisecond when nothing committed).
+    db_url: str | None = None
+    db_agent: str | None = None
     root_path: str | None = None
     clock: Callable[[], datetime] = field(default=lambda: datetime.now().astimezone())
     budget: int = 8000
@@ -180,13 +184,16 @@ class Session:
         return path.absolute().parent == self.db.absolute().parent
 
     def _finish_load(self, workspace: Workspace, budget: int | None, keep_budget: bool,
-                     report: Callable[[str, int], None], *, memories_changed: bool) -> list[Problem]:
+                     report: Callable[[str, int], None], *, memories_changed: bool,
+                     joined: JoinedMemories | None = None) -> list[Problem]:
         now = self.clock()
-        if self.db is not None:
+        if self.db is not None or self.db_url is not None:
             report("loading memories", 1)
             if self.memory_join is None:
-                self.memory_join = MemoryJoin(self.db, self.db_project, live=True)
-            joined = self.memory_join.load(now, refresh=memories_changed)
+                self.memory_join = MemoryJoin(self.db_url or self.db, self.db_project, live=True,
+                                              agent=self.db_agent)
+            if joined is None:
+                joined = self.memory_join.load(now, refresh=memories_changed)
             workspace.memories, workspace.memory_problems = joined.entries, joined.problems
         report("scoring", 2)
         packer = packer_for(workspace, now=now, root_path=self.root_path)
@@ -201,6 +208,25 @@ class Session:
         self._generation += 1
         self.loaded = Loaded(self._generation, workspace, packer)
         return problems
+
+    def poll(self, progress: Callable[[str, int], None] | None = None) -> list[Problem] | None:
+        """Reload the memories alone if the database says they changed; None when it says not.
+
+        For a database that cannot be watched on disk (a nous URL), call it
+        from a worker every second or two: when nothing committed it costs one
+        snapshot query; a server that went away makes it reload, fail, and
+        keep the last good memories with a problem saying why (the next poll
+        reconnects). A file database answers through PRAGMA data_version.
+        """
+        if self.loaded is None or self.memory_join is None or not self.memory_join.changed():
+            return None
+        old = self.loaded.workspace
+        joined = self.memory_join.load(self.clock())
+        if not joined.fresh and [str(p) for p in joined.problems] == [str(p) for p in old.memory_problems]:
+            return None  # the same failure as last time (a server still away): nothing to redraw
+        workspace = Workspace(old.project, old.config, old.parsed)
+        return self._finish_load(workspace, None, True, progress or (lambda stage, step: None),
+                                 memories_changed=True, joined=joined)
 
     @property
     def generation(self) -> int:

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.pg import nous_db, pg_cluster  # noqa: F401 - the throwaway PostgreSQL, for tests that ask for it
+
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = Path(os.environ.get("CTXTUI_CORPUS", ROOT.parent / "shared" / "corpus"))
 CORPORA = ("ctx-dogfood", "ctx-init", "ctx-large")

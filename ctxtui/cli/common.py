@@ -96,9 +96,11 @@ def add_source_args(parser: argparse.ArgumentParser, *, budget: bool = True, tok
     peers.add_argument("--tag", action="append", default=[], help="shabka: only memories with this tag (repeatable)")
     peers.add_argument("--user", help="shabka: whose private memories are visible (default: as shabka finds it)")
     peers.add_argument("--intent", help="cortex: the intent (default: understand_code)")
-    peers.add_argument("--agent", help="nous: the agent id (default: the only one)")
-    peers.add_argument("--turn", help="nous: the logged turn to rebuild (default: the latest)")
-    peers.add_argument("--frame", help="nous: the frame whose section budgets apply (default: the turn's)")
+    peers.add_argument("--agent", help="nous: the agent id (default: nous-default, or the only agent)")
+    peers.add_argument("--turn", help="nous: the logged turn to rebuild: its key from `ctxtui turns` (a retrieval_log "
+                                      "id), a context_log id or SESSION#TURN (nous leaves trace_id NULL); default: "
+                                      "the newest turn with logged candidates")
+    peers.add_argument("--frame", help="nous: the frame whose section budgets apply (default: the turn's own)")
 
 
 PACKER_ENV = "CTXTUI_PACKER"
@@ -233,7 +235,10 @@ def load_packer(project: str, args: argparse.Namespace, *, strict: bool = False)
         raise UsageError(str(exc)) from None
     now = parse_now(args.now)
     if getattr(args, "db", None):
-        attach_memories(workspace, Path(args.db), project=args.db_project, now=now)
+        from ctxtui.engine.sources.memory.urls import is_db_url
+
+        db = args.db if is_db_url(args.db) else Path(args.db)  # a nous postgresql:// URL is not a path
+        attach_memories(workspace, db, project=args.db_project, now=now, agent=getattr(args, "agent", None))
     from ctxtui.engine.packers.ctx.knobs import BUDGET_KEY, CtxKnobs, KnobError, parse_settings
 
     try:

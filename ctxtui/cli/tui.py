@@ -14,7 +14,10 @@ def run(args: argparse.Namespace, demo: bool = False) -> int:
     from ctxtui.session import Session
     from ctxtui.user_config import read_user_config
 
-    db = Path(args.db) if getattr(args, "db", None) else None
+    from ctxtui.engine.sources.memory.urls import is_db_url
+
+    db_url = args.db if is_db_url(getattr(args, "db", None)) else None  # nous: polled, not watched
+    db = Path(args.db) if getattr(args, "db", None) and db_url is None else None
     if demo:
         from ctxtui.demo import demo_memory_db_path, demo_root, write_demo
 
@@ -30,7 +33,8 @@ def run(args: argparse.Namespace, demo: bool = False) -> int:
         parse_now(fixed_now)  # a bad --now is a usage error before the screen opens
     clock = (lambda: parse_now(fixed_now)) if fixed_now else (lambda: datetime.now().astimezone())
     config = read_user_config()
-    session = Session(project=project, db=db, db_project=getattr(args, "db_project", None), clock=clock)
+    session = Session(project=project, db=db, db_project=getattr(args, "db_project", None), clock=clock,
+                      db_url=db_url, db_agent=getattr(args, "agent", None))
     app = CtxtuiApp(session, budget=args.budget, theme_name=getattr(args, "theme", None) or config.theme,
                     keymap=config.keys, notices=list(config.problems))
     app.run()

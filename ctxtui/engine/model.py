@@ -107,7 +107,34 @@ class ScanLimit(NamedTuple):
     limit: int
 
 
-Numbers = PrefixFit | ShareFit | AlwaysIn | PatternMiss | ScanLimit | None
+class SectionFit(NamedTuple):
+    """One item of a nous section at one budget (packers/nous): where it sits and where the section is cut.
+
+    `budget` is the section's budget in tokens as nous cuts it (after the
+    model scale); `base` the unscaled budget and `factor` the scale. For a
+    mid-text section, `start`/`end` are the item's character span in the
+    section text, `text_chars` the whole text's length and `kept` how many
+    characters survive before "..." (None: no cut). For whole blocks,
+    `used_before` and `needs` are tokens.
+    """
+
+    section: str
+    budget: int
+    base: int | None = None
+    factor: float | None = None
+    max_chars: int | None = None
+    start: int | None = None
+    end: int | None = None
+    text_chars: int | None = None
+    kept: int | None = None
+    used_before: int | None = None
+    needs: int | None = None
+    rank: int | None = None
+    full: int | None = None  # the section's budget at the turn's own total (`budget` differs on another total)
+    total: int | None = None  # the total budget this plan shares out
+
+
+Numbers = PrefixFit | ShareFit | AlwaysIn | PatternMiss | ScanLimit | SectionFit | None
 
 
 def numbers_dict(numbers: Numbers) -> dict[str, Any]:

@@ -10,9 +10,10 @@ from __future__ import annotations
 from enum import Enum
 
 from ctxtui.engine.explain.thresholds import Threshold
-from ctxtui.engine.model import Outcome, PatternMiss, PrefixFit, ShareFit
+from ctxtui.engine.model import Outcome, PatternMiss, PrefixFit, SectionFit, ShareFit
 from ctxtui.engine.packers.cortex.outcomes import CortexNumbers, CortexReason
 from ctxtui.engine.packers.ctx.sections import Reason
+from ctxtui.engine.packers.nous.packer import NousReason
 from ctxtui.engine.packers.shabka.fates import KNN_SIZE, ShabkaReason
 from ctxtui.engine.packers.shabka.floats import rust_display
 
@@ -79,6 +80,18 @@ REASON_TEXT: dict[Enum, str] = {
     ShabkaReason.NOT_SEARCHED: "the store is not 128-dimensional: the hash query finds nothing",
     ShabkaReason.UNREADABLE: "Shabka cannot read this row: the whole command fails",
     ShabkaReason.FAILED: "the command failed (exit 1): nothing is packed",
+    # nous
+    NousReason.FITS: "its whole line is within the section's budget",
+    NousReason.CUT: "the section is cut mid-text inside its line",
+    NousReason.AFTER_CUT: "its line starts after the section's mid-text cut",
+    NousReason.BLOCK_FITS: "its block fits what is left of the procedure budget",
+    NousReason.FIRST_BLOCK: "the first procedure block is always shown, even over the budget",
+    NousReason.BLOCK_OVER: "its block does not fit what is left: nous stops adding blocks here",
+    NousReason.AFTER_STOP: "after the block that did not fit: nous had stopped adding blocks",
+    NousReason.NOT_BUDGETED: "Recent Conversations has no budget in nous: always shown",
+    NousReason.SECTION_OFF: "its section's budget is 0 or the intent plan skips its type: no section",
+    NousReason.ABANDONED: "an abandoned episode: nous counts it as rendered but prints nothing",
+    NousReason.GATE: "dropped by a nous gate before the section was formatted",
 }
 
 REASON_SHORT: dict[Enum, str] = {
@@ -117,6 +130,39 @@ REASON_SHORT: dict[Enum, str] = {
     ShabkaReason.NOT_SEARCHED: "not searched",
     ShabkaReason.UNREADABLE: "unreadable",
     ShabkaReason.FAILED: "failed",
+    NousReason.FITS: "fits",
+    NousReason.CUT: "cut mid-text",
+    NousReason.AFTER_CUT: "after the cut",
+    NousReason.BLOCK_FITS: "fits",
+    NousReason.FIRST_BLOCK: "first block",
+    NousReason.BLOCK_OVER: "over budget",
+    NousReason.AFTER_STOP: "after stop",
+    NousReason.NOT_BUDGETED: "not budgeted",
+    NousReason.SECTION_OFF: "section off",
+    NousReason.ABANDONED: "abandoned",
+    NousReason.GATE: "gate",
+}
+
+# What each nous gate (retrieval_log disposition_stage) does, in words (context.py @47939528).
+NOUS_GATES: dict[str, str] = {
+    "diversity": "the diversity filter keeps at most 3 decisions per category, 2 facts per subject, "
+                 "2 episodes per first tag",
+    "relevance_filter": "the adaptive relevance filter (min/max results per type, cut at a score gap) sliced it off",
+    "recency_resolver": "the recency resolver found a newer fact on the same subject",
+    "conversation_dedup": "it repeats what the recent conversation already says",
+    "system_episode": "an internal/system episode (SYSTEM TASK, SYSTEM:, DO NOT USE TOOLS)",
+    "temporal_tier_already_rendered": "already shown under Recent Conversations",
+    "section_budget_truncation": "the section's token budget cut it (nous's 40-character probe did not find it)",
+    "procedure_budget_accumulation": "the procedure budget was used up by earlier blocks",
+    "procedure_score_floor": "its score is below the procedure score floor",
+    "critic_track_overlap": "the critic track already carries this procedure",
+    "embedding_slot_limit": "past the embedding slots",
+    "total_slot_limit": "past the total procedure slots",
+    "identity_overlap": "it overlaps the identity prompt",
+    "kline_slot_limit": "past the K-line slots",
+    "procedure_deleted": "the procedure was deleted",
+    "procedure_fetch_failed": "fetching the procedure failed",
+    "procedure_inactive": "the procedure is inactive",
 }
 
 
@@ -147,6 +193,15 @@ def reason_cell(outcome: Outcome) -> str:
             return f"{label} {_n(n.used_before or 0)}+{_n(n.needs)}{sign}{_n(n.cap)}"
         if reason is Reason.FORCED_FIRST:
             return f"{label} {_n(n.needs)}>{_n(n.cap)}"
+    if isinstance(n, SectionFit):
+        if reason in (NousReason.FITS, NousReason.CUT, NousReason.AFTER_CUT) and n.kept is not None:
+            return f"{label} at {_n(n.kept)} chars"
+        if reason in (NousReason.BLOCK_FITS, NousReason.BLOCK_OVER) and n.needs is not None:
+            sign = "≤" if reason is NousReason.BLOCK_FITS else ">"
+            return f"{label} {_n(n.used_before or 0)}+{_n(n.needs)}{sign}{_n(n.budget)}"
+    if reason is NousReason.GATE:
+        stage = dict(outcome.entry.extra).get("stage")
+        return f"{label}: {stage}" if stage else label
     if isinstance(n, ShareFit):
         if reason in (Reason.FULL, Reason.OVER_FULL_LIMIT) and n.full_limit is not None:
             sign = "≤" if reason is Reason.FULL else ">"
@@ -160,6 +215,8 @@ def describe(outcome: Outcome) -> str:
     """The reason for a fate, with the numbers that decided it."""
     if isinstance(outcome.numbers, CortexNumbers):
         return describe_cortex(outcome)
+    if isinstance(outcome.reason, NousReason):
+        return describe_nous(outcome)
     n = outcome.numbers
     section = outcome.entry.section
     reason = outcome.reason
@@ -294,6 +351,60 @@ def _describe_shabka(outcome: Outcome) -> str:
         blame = outcome.blocked_by.split(":", 1)[1] if outcome.blocked_by else None
         return (f"Shabka exits 1 before packing anything ({failure}"
                 + (f", on {blame}" if blame else "") + ")")
+def _nous_budget(n: SectionFit) -> str:
+    """"section 'facts' budget 3,750 tokens (1,500 ×2.5 for the model)", or its share of another total."""
+    scaled = n.base is not None and n.factor not in (None, 1.0)
+    own = f"{_n(n.base)} ×{n.factor:g} for the model" if scaled else ""
+    if n.full is not None and n.full != n.budget:
+        origin = f"{_n(n.full)} = {own}" if scaled else _n(n.full)
+        return (f"section '{n.section}' budget {_n(n.budget)} tokens (its share of the total {_n(n.total or 0)}; "
+                f"the turn's own is {origin})")
+    return f"section '{n.section}' budget {_n(n.budget)} tokens" + (f" ({own})" if own else "")
+
+
+def describe_nous(outcome: Outcome) -> str:
+    """A nous candidate's fate in words: its section's budget, where the cut fell, or the gate that dropped it."""
+    reason, n = outcome.reason, outcome.numbers
+    extra = dict(outcome.entry.extra)
+    if reason is NousReason.GATE:
+        stage = extra.get("stage") or "an unnamed stage"
+        what = NOUS_GATES.get(str(stage), "")
+        return (f"dropped by nous before the section was built: {extra.get('disposition')} at {stage}"
+                + (f" ({what})" if what else "") + "; no budget brings it back")
+    if reason is NousReason.ABANDONED:
+        return ("an abandoned episode: nous logs it as rendered, but _format_episodes prints nothing for it "
+                "(context.py:2361-2362)")
+    if reason is NousReason.NOT_BUDGETED:
+        return "Recent Conversations has no budget in nous (context.py:1466-1525): always shown"
+    if not isinstance(n, SectionFit):
+        return REASON_TEXT.get(reason, str(reason.value))
+    if reason is NousReason.SECTION_OFF:
+        return (f"section '{n.section}' budget is 0 at this budget (or the intent plan skips it): nous does not "
+                "build the section")
+    head = _nous_budget(n)
+    if reason in (NousReason.FITS, NousReason.CUT, NousReason.AFTER_CUT):
+        start, end, text = n.start or 0, n.end or 0, n.text_chars or 0
+        span = f"its line is characters {_n(start)}–{_n(end)} of {_n(text)}"
+        if n.kept is None:
+            return (f"{head} = {_n(n.max_chars or 0)} characters; the whole section ({_n(text)} characters) fits: "
+                    "included")
+        cut = f"{head}: cut mid-text after {_n(n.kept)} characters (then \"...\")"
+        if reason is NousReason.FITS:
+            return f"{cut}; {span}: all of it is before the cut"
+        if reason is NousReason.CUT:
+            return f"{cut}; {span}: {_n(n.kept - start)} of its {_n(end - start)} characters survive"
+        return f"{cut}; {span}: it starts after the cut, not in the packet"
+    used, needs = n.used_before or 0, n.needs or 0
+    if reason is NousReason.FIRST_BLOCK:
+        return (f"{head}; the first block is always shown (context.py:1215-1216): it needs {_n(needs)} tokens, "
+                f"{_n(needs - n.budget)} over the budget")
+    if reason is NousReason.BLOCK_FITS:
+        return f"{head}; {_n(used)} used before it + {_n(needs)} = {_n(used + needs)} ≤ {_n(n.budget)}: shown whole"
+    if reason is NousReason.BLOCK_OVER:
+        return (f"{head}; {_n(used)} used before it + {_n(needs)} = {_n(used + needs)} > {_n(n.budget)}: not shown, "
+                "and nous stops adding blocks here")
+    if reason is NousReason.AFTER_STOP:
+        return f"{head}; an earlier block did not fit and nous stops at the first misfit: not shown"
     return REASON_TEXT.get(reason, str(reason.value))
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ctxtui.engine.model import Entry, Problem
 from ctxtui.engine.sources.memory.adapters import load_memories
@@ -19,8 +20,12 @@ from ctxtui.engine.sources.memory.errors import MemorySourceError
 from ctxtui.engine.sources.memory.records import MemoryRecord
 from ctxtui.engine.sources.memory.scoring import section_for_kind, usage_boost
 from ctxtui.engine.sources.memory.source import MemorySource
+from ctxtui.engine.sources.memory.urls import is_db_url, redact
 from ctxtui.engine.sources.workspace import Workspace
 from ctxtui.engine.text.tokens import estimate
+
+if TYPE_CHECKING:
+    from ctxtui.engine.sources.memory.nous_store import NousSource
 
 
 def memory_entry(record: MemoryRecord, now: datetime) -> Entry:
@@ -61,10 +66,11 @@ class JoinedMemories:
 
     entries: list[Entry] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    fresh: bool = True  # False: the last good entries again (nothing new, or the read failed)
 
 
 class MemoryJoin:
-    """One memory database joined to the packet.
+    """One memory database joined to the packet: a SQLite file, or nous's PostgreSQL by URL.
 
     One-shot (`live=False`, the CLI): a single read, immutable when no writer is
     attached. Live (`live=True`, the TUI): through a `MemorySource` that keeps a
@@ -72,12 +78,28 @@ class MemoryJoin:
     last good memories when a reload fails.
     """
 
-    def __init__(self, path: str | Path, project: str | None = None, *, live: bool = False) -> None:
-        self.path = Path(path)
+    def __init__(self, path: str | Path, project: str | None = None, *, live: bool = False,
+                 agent: str | None = None) -> None:
+        # A PostgreSQL URL (nous) is not a path: Path() would fold its "//".
+        self.url = str(path).strip() if is_db_url(path) else None
+        self.path: str | Path = self.url if self.url is not None else Path(path)
         self.project = project
-        self.source = MemorySource(self.path, project=project) if live else None
+        self.agent = agent
+        self.source: MemorySource | NousSource | None = None
+        if live:
+            if self.url is not None:
+                from ctxtui.engine.sources.memory.nous_store import NousSource
+
+                self.source = NousSource(self.url, agent=agent, project=project)
+            else:
+                self.source = MemorySource(self.path, project=project)
         self._last: list[Entry] = []
         self._problems: list[Problem] = []
+
+    @property
+    def label(self) -> str:
+        """The database as problems name it (a URL without its password)."""
+        return redact(self.url) if self.url is not None else str(self.path)
 
     def changed(self) -> bool:
         """True when a reload could bring something new (always, for a one-shot join)."""
@@ -90,7 +112,7 @@ class MemoryJoin:
         last good entries without asking the database anything.
         """
         if not refresh and self.source is not None and self.source.last is not None:
-            return JoinedMemories(list(self._last), list(self._problems))
+            return JoinedMemories(list(self._last), list(self._problems), fresh=False)
         joined = self._read(now)
         self._problems = joined.problems
         return joined
@@ -98,17 +120,17 @@ class MemoryJoin:
     def _read(self, now: datetime) -> JoinedMemories:
         try:
             if self.source is None:
-                loaded = load_memories(self.path, self.project, now=now)
+                loaded = load_memories(self.path, self.project, now=now, agent=self.agent)
             elif self.source.last is None or self.source.error is not None:
                 loaded = self.source.load(now=now)
             else:
                 fresh = self.source.reload(now=now)
                 if fresh is None:  # no commit since: the entries built last time still hold
-                    return JoinedMemories(list(self._last), list(self.source.last.problems))
+                    return JoinedMemories(list(self._last), list(self.source.last.problems), fresh=False)
                 loaded = fresh
         except MemorySourceError as exc:
             kept = "; showing the last good state" if self._last else ""
-            return JoinedMemories(list(self._last), [Problem(str(self.path), f"{exc}{kept}")])
+            return JoinedMemories(list(self._last), [Problem(self.label, f"{exc}{kept}")], fresh=False)
         entries = [memory_entry(record, now) for record in loaded.records]
         self._last = entries
         return JoinedMemories(entries, list(loaded.problems))
@@ -118,7 +140,8 @@ class MemoryJoin:
             self.source.close()
 
 
-def attach_memories(workspace: Workspace, path: str | Path, *, project: str | None = None, now: datetime) -> None:
-    """Join a memory database to `workspace` once (the headless commands' way)."""
-    joined = MemoryJoin(path, project).load(now)
+def attach_memories(workspace: Workspace, path: str | Path, *, project: str | None = None, now: datetime,
+                    agent: str | None = None) -> None:
+    """Join a memory database (a file, or a nous `postgresql://` URL) to `workspace` once (the headless way)."""
+    joined = MemoryJoin(path, project, agent=agent).load(now)
     workspace.memories, workspace.memory_problems = joined.entries, joined.problems

@@ -1,4 +1,4 @@
-"""Reading memories from any supported SQLite store, read-only, by schema.
+"""Reading memories from any supported SQLite store (or nous's PostgreSQL), read-only, by schema.
 
 The schema is recognised from `sqlite_master` and `PRAGMA table_info`, never
 from the file name: ctxtui's own (`user_version` >= 1 and `memories.origin`),
@@ -50,6 +50,7 @@ from ctxtui.engine.sources.memory.readers import read_cortex, read_native, read_
 from ctxtui.engine.sources.memory.readers_cortex_v2 import read_cortex_v2
 from ctxtui.engine.sources.memory.records import MemoryRecord
 from ctxtui.engine.sources.memory.rows import Report
+from ctxtui.engine.sources.memory.urls import is_db_url
 from ctxtui.engine.model import Problem
 
 __all__ = [
@@ -88,8 +89,13 @@ def load_memories(
     now: datetime | None = None,
     sleep: Callable[[float], None] = time.sleep,
     delays: tuple[float, ...] = DEFAULT_DELAYS,
+    agent: str | None = None,
 ) -> MemoryLoad:
     """Read every memory of the database at `path`, never writing to it.
+
+    `path` may also be a `postgresql://` / `postgres://` URL: a nous store,
+    read for one `agent` (default: nous's own default agent, or the only
+    one); see `nous_store`.
 
     `project` keeps only that project's memories where the store has a
     project column (else a Problem says it was ignored). `now`, when given,
@@ -97,6 +103,10 @@ def load_memories(
     MemorySourceError when the file as a whole cannot be read; a locked
     database is retried along `delays` (seconds, via `sleep`) first.
     """
+    if is_db_url(path):  # nous's PostgreSQL store: psycopg is imported only on this branch
+        from ctxtui.engine.sources.memory.nous_store import load_nous_memories
+
+        return load_nous_memories(str(path), agent, now=now, project=project)
     name = str(path)
     header = check_header(path)
     if quiet(path, header):

@@ -18,6 +18,10 @@ NOT_SQLITE = "not-sqlite"
 UNKNOWN_SCHEMA = "unknown-schema"
 UNREADABLE = "unreadable"
 REFUSED = "refused"  # a write that would clobber a file that is not ours
+# PostgreSQL (nous): the server cannot be reached, the URL is malformed, the login or a grant is missing.
+UNREACHABLE = "unreachable"
+BAD_URL = "bad-url"
+PERMISSION = "permission"
 
 
 class MemorySourceError(Exception):

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 ORIGIN_NATIVE = "memory.db"
 ORIGIN_SHABKA = "shabka"
 ORIGIN_CORTEX = "cortex"
-ORIGINS = (ORIGIN_NATIVE, ORIGIN_SHABKA, ORIGIN_CORTEX)
+ORIGIN_NOUS = "nous"  # PostgreSQL; the id carries the table: nous:<table>:<uuid>
+ORIGINS = (ORIGIN_NATIVE, ORIGIN_SHABKA, ORIGIN_CORTEX, ORIGIN_NOUS)
 
 STATUSES = ("active", "pending", "archived", "superseded")
 

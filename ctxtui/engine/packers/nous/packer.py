@@ -1,0 +1,642 @@
+"""The `nous` packer: one logged turn's memory sections, rebuilt from its candidates and re-cut at any budget.
+
+nous cannot be re-run offline (retrieval needs its embeddings and an
+in-memory usage tracker), but a sampled turn logs every candidate with its
+disposition, and the rendered ones with their order (`final_rank`). So the
+rebuild (notes/nous.md §2.4) takes, per type, the candidates nous rendered
+(in final_rank order) followed by those its section budget cut
+(`budget_truncated`, in entry-rank order: their true order is not logged),
+reads their rows by id, formats them as nous does (`formats`) and cuts each
+section with nous's rule at the section's budget (`budgets`). Candidates a
+gate dropped before formatting (diversity, relevance filter, dedup...) stay
+dropped at every budget, with that gate as the reason.
+
+The single budget (the slider, `--budget`) is the sum of the four budgeted
+memory sections' token budgets as nous cuts them (decisions, facts,
+procedures, episodes, after the model scale). At `default_budget` — the sum
+the turn's frame, intent, model and operator settings give — every section
+gets exactly its own budget; any other budget B gives each section
+B × its budget // that sum (its share stays the same), and a section whose
+share rounds to 0 is switched off, as nous does a zero budget. Recent
+Conversations is not budgeted in nous and is always shown.
+
+What is not rebuilt (no candidates, or not logged): Current Date/Time,
+Identity, User Profile, Active Censors, Current Frame, Working Memory, the
+Procedure Catalog and the fixed cue sections. `checks()` compares each
+rebuilt section with the tokens the turn's `context_log` row recorded.
+"""
+
+from __future__ import annotations
+
+import json
+from bisect import bisect_right
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from ctxtui.engine.gcpause import gc_paused
+from ctxtui.engine.model import Bucket, Entry, Fate, Outcome, Plan, Problem, SectionFit
+from ctxtui.engine.packers.base import DROPPED, INCLUDED, SUMMARIZED, Knob, Packer
+from ctxtui.engine.packers.nous import budgets as b
+from ctxtui.engine.packers.nous import formats as f
+from ctxtui.engine.sources.memory.nous_model import (
+    BUDGET_TRUNCATED, RENDERED, Candidate, NousRow, Turn, provenance,
+)
+
+TEMPORAL_LEG = "context_episodes_temporal"
+MID, BLOCKS, NONE = "mid-text", "blocks", "none"
+
+
+class NousReason(str, Enum):
+    """Why a candidate of a nous turn is in the rebuilt sections or not."""
+
+    FITS = "fits"  # its whole line is before the section's cut
+    CUT = "cut-mid-text"  # the section is cut inside its line
+    AFTER_CUT = "after-cut"  # its line starts after the cut
+    BLOCK_FITS = "block-fits"  # Recommended Procedures: fits what is left
+    FIRST_BLOCK = "first-block"  # the first block is always shown, even over the budget
+    BLOCK_OVER = "block-over"  # does not fit what is left: the accumulation stops here
+    AFTER_STOP = "after-stop"  # after the block that did not fit
+    NOT_BUDGETED = "not-budgeted"  # Recent Conversations: no budget in nous
+    SECTION_OFF = "section-off"  # the section's budget is 0, or the intent plan skipped the type
+    ABANDONED = "abandoned"  # counted as rendered by nous, printed as nothing
+    GATE = "gate"  # dropped by a logged gate before the section was formatted
+
+
+@dataclass(frozen=True, slots=True)
+class SectionSpec:
+    key: str
+    label: str
+    priority: int
+    budget_field: str | None
+    rule: str
+    log_key: str
+    mem_type: str
+
+
+DECISIONS = SectionSpec("decisions", "Related Decisions", 5, "decisions", MID, "related_decisions", "decision")
+FACTS = SectionSpec("facts", "Relevant Facts", 6, "facts", MID, "relevant_facts", "fact")
+RECOMMENDED = SectionSpec("procedures", "Recommended Procedures", 7, "procedures", BLOCKS, "recommended_procedures",
+                          "procedure")
+KNOWN = SectionSpec("procedures", "Known Procedures", 7, "procedures", MID, "known_procedures", "procedure")
+RECENT = SectionSpec("recent", "Recent Conversations", 7, None, NONE, "recent_conversations", "episode")
+EPISODES = SectionSpec("episodes", "Past Episodes", 8, "episodes", MID, "past_episodes", "episode")
+
+
+@dataclass(slots=True)
+class Section:
+    """One rebuilt section: its items in order, their texts and where each sits in the joined text."""
+
+    spec: SectionSpec
+    items: list[int] = field(default_factory=list)  # candidate indexes, in section order
+    texts: list[str | None] = field(default_factory=list)  # None: prints nothing (abandoned episode)
+    starts: list[int] = field(default_factory=list)
+    ends: list[int] = field(default_factory=list)
+    joined: str = ""
+    costs: list[int] = field(default_factory=list)  # blocks: estimate per block
+    cum_costs: list[int] = field(default_factory=list)  # blocks: running sum of costs
+    boundaries: list[int] = field(default_factory=list)  # mid-text: keep values where a fate changes, sorted
+
+    def finish(self) -> None:
+        sep = "\n\n" if self.spec.rule == BLOCKS else "\n"
+        pos, shown = 0, []
+        for text in self.texts:
+            if text is None:
+                self.starts.append(pos)
+                self.ends.append(pos)
+                continue
+            if shown:
+                pos += len(sep)
+            self.starts.append(pos)
+            pos += len(text)
+            self.ends.append(pos)
+            shown.append(text)
+        self.joined = sep.join(shown)
+        if self.spec.rule == BLOCKS:
+            running = 0
+            for text in self.texts:
+                cost = f.estimate_tokens(text or "")
+                self.costs.append(cost)
+                running += cost
+                self.cum_costs.append(running)
+        elif self.spec.rule == MID:
+            points = {s + 1 for s, e in zip(self.starts, self.ends, strict=True) if e > s}
+            points |= {e for s, e in zip(self.starts, self.ends, strict=True) if e > s}
+            self.boundaries = sorted(points)
+
+
+@dataclass(frozen=True, slots=True)
+class SectionState:
+    """One section at one budget."""
+
+    budget: int  # tokens as nous cuts (scaled); 0: off
+    on: bool
+    keep: int | None = None  # mid-text: characters kept before "..." (None: no cut)
+    shown: int = 0  # blocks: how many are shown
+    tokens: int = 0  # ContextSection.token_estimate of the cut text (0 when off or empty)
+
+
+@dataclass(frozen=True, slots=True)
+class NousState:
+    sections: tuple[SectionState, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SectionCheck:
+    """A rebuilt section against what the turn's context_log row recorded for it."""
+
+    label: str
+    log_key: str
+    rebuilt: int  # len(text.strip()) // 4 of the rebuild at the turn's own budgets
+    logged: int | None  # token_breakdown[log_key]; None when the row has no such key
+
+    @property
+    def agrees(self) -> bool:
+        return self.logged is not None and self.logged == self.rebuilt
+
+
+class NousPacker(Packer):
+    """One logged nous turn, rebuilt: candidates in, sections cut at any budget out."""
+
+    name = "nous"
+    title = "nous's per-frame context sections, rebuilt from a logged turn"
+    formats = ("md", "json")
+
+    def __init__(self, turn: Turn, rows: Mapping[tuple[str, str], NousRow], settings: b.NousSettings,
+                 *, source: str = "nous") -> None:
+        self.turn = turn
+        self.rows = rows
+        self.settings = settings
+        self.source = source
+        self.budgets = b.resolve(settings)
+        self.problems: list[Problem] = []
+        cands = turn.retrieval.candidates if turn.retrieval is not None and turn.retrieval.candidates else ()
+        self.logged: tuple[Candidate, ...] = tuple(cands)
+        with gc_paused():
+            self.sections: list[Section] = self._build_sections()
+        self._where: dict[int, tuple[int, int]] = {}  # candidate index → (section index, position)
+        for s_index, section in enumerate(self.sections):
+            for pos, c_index in enumerate(section.items):
+                self._where[c_index] = (s_index, pos)
+        with gc_paused():
+            self.entries: list[Entry] = [self._entry(i, c) for i, c in enumerate(self.logged)]
+        self._priority = [self._spec_for(c).priority for c in self.logged]
+        self._full_budgets = [self._section_budget(s.spec) for s in self.sections]
+        # The slider's whole: the four budgeted fields' budgets as nous cuts them, whether or not
+        # the turn has items in each (a section of the turn keeps its share at any budget).
+        self.default_budget = sum(self.budgets.effective(fld) for fld in b.MEMORY_FIELDS
+                                  if self.budgets.enabled(fld))
+
+    # -- building ---------------------------------------------------------
+
+    def _row(self, cand: Candidate) -> tuple[NousRow, bool]:
+        row = self.rows.get((cand.type, cand.id))
+        if row is not None:
+            return row, True
+        # Deleted since the turn (or unreadable): rebuild from the logged snippet, the first 200
+        # characters of content / summary / description / name (context.py:52-58).
+        snippet = cand.snippet or ""
+        field_name = {"decision": "description", "fact": "content", "episode": "summary"}.get(cand.type, "name")
+        return NousRow(cand.type, cand.id, {field_name: snippet}), False
+
+    def _spec_for(self, cand: Candidate) -> SectionSpec:
+        if cand.type == "decision":
+            return DECISIONS
+        if cand.type == "fact":
+            return FACTS
+        if cand.type == "procedure":
+            return RECOMMENDED if self.settings.procedure_path == b.PROC_GRAPH else KNOWN
+        if cand.entry_leg == TEMPORAL_LEG:
+            return RECENT
+        return EPISODES
+
+    def _build_sections(self) -> list[Section]:
+        specs = [DECISIONS, FACTS, RECOMMENDED if self.settings.procedure_path == b.PROC_GRAPH else KNOWN, RECENT,
+                 EPISODES]
+        groups: dict[str, tuple[list[int], list[int]]] = {s.label: ([], []) for s in specs}
+        for index, cand in enumerate(self.logged):
+            spec = self._spec_for(cand)
+            if cand.disposition == RENDERED:
+                groups[spec.label][0].append(index)
+            elif cand.disposition == BUDGET_TRUNCATED and spec.rule != NONE:
+                groups[spec.label][1].append(index)
+        sections = []
+        missing = changed = 0
+        for spec in specs:
+            rendered, truncated = groups[spec.label]
+            if spec is RECENT:
+                # The temporal tier's order is list_episodes' (its entry rank); their final ranks come from a set.
+                rendered.sort(key=lambda i: (self.logged[i].entry_rank or 0, i))
+            else:
+                rendered.sort(key=lambda i: (self.logged[i].final_rank if self.logged[i].final_rank is not None
+                                             else 10**9, i))
+            truncated.sort(key=lambda i: (self.logged[i].entry_rank or 10**9, i))
+            if len(truncated) > 1 and spec.rule == MID:
+                self.problems.append(Problem(self.source, (
+                    f"{spec.label}: {len(truncated)} items were cut by the turn's budget, and nous does not log "
+                    "their order (usage-boosted scores): shown after the rendered ones by entry rank")))
+            section = Section(spec)
+            for position, index in enumerate(rendered + truncated):
+                cand = self.logged[index]
+                row, found = self._row(cand)
+                if not found:
+                    missing += 1
+                elif cand.snippet and (f.content_of(row) or "")[:len(cand.snippet)] != cand.snippet:
+                    changed += 1
+                section.items.append(index)
+                section.texts.append(self._format(spec, row, position))
+            section.finish()
+            if section.items:
+                sections.append(section)
+        if missing:
+            self.problems.append(Problem(self.source, (
+                f"{missing} candidate row{'s are' if missing != 1 else ' is'} gone from the memory tables: "
+                "rebuilt from the logged 200-character snippet")))
+        if changed:
+            self.problems.append(Problem(self.source, (
+                f"{changed} candidate row{'s have' if changed != 1 else ' has'} changed since the turn: "
+                "the rebuild prints today's text")))
+        return sections
+
+    def _format(self, spec: SectionSpec, row: NousRow, position: int) -> str | None:
+        s = self.settings
+        if spec is DECISIONS:
+            return f.decision_line(row)
+        if spec is FACTS:
+            return f.fact_line(row, position, s.fact_max_chars, s.fact_full_top_n)
+        if spec is RECOMMENDED:
+            return f.procedure_block(row, s.proc_body_max_chars)
+        if spec is KNOWN:
+            return f.procedure_line(row)
+        if spec is RECENT:
+            return f.recent_lines(row, temporal_boost=s.followup)
+        return f.episode_line(row)
+
+    def _entry(self, index: int, cand: Candidate) -> Entry:
+        spec = self._spec_for(cand)
+        row, found = self._row(cand)
+        where = self._where.get(index)
+        text = ""
+        if where is not None:
+            text = self.sections[where[0]].texts[where[1]] or ""
+        else:
+            text = self._format(spec, row, 0) or ""
+        title = _title(cand, row)
+        extra: list[tuple[str, Any]] = [
+            ("disposition", cand.disposition), ("stage", cand.disposition_stage), ("entry_leg", cand.entry_leg),
+            ("entry_rank", cand.entry_rank), ("entry_score", cand.entry_score), ("final_rank", cand.final_rank)]
+        if cand.restored_from:
+            extra.append(("restored_from", cand.restored_from))
+        if cand.mutations:
+            extra.append(("mutations", "; ".join(
+                f"{m.stage}: {m.score_before}→{m.score_after}" + (f" ({m.reason})" if m.reason else "")
+                for m in cand.mutations)))
+        if not found:
+            extra.append(("row", "gone: rebuilt from the logged snippet"))
+        created = row.get("started_at") or row.get("created_at")
+        return Entry(key=provenance(cand.type, cand.id), section=spec.label, title=title, text=text,
+                     tokens=f.estimate_tokens(text), source=provenance(cand.type, cand.id),
+                     date=created.strftime("%Y-%m-%d") if hasattr(created, "strftime") else None,
+                     superseded=bool(row.get("superseded_by")), status=_status(cand.type, row) if found else None,
+                     kind=cand.type, extra=tuple(extra))
+
+    def _section_budget(self, spec: SectionSpec) -> int:
+        if spec.budget_field is None:
+            return 0
+        if not self.budgets.enabled(spec.budget_field):
+            return 0
+        return self.budgets.effective(spec.budget_field)
+
+    # -- the budget ----------------------------------------------------------
+
+    def section_budgets(self, budget: int) -> list[int]:
+        """Each section's budget (scaled tokens) at the slider's `budget`: its share of `default_budget`.
+
+        Exactly the turn's own budgets at `default_budget`; 0 (the section
+        off) when the share rounds down to nothing.
+        """
+        whole = self.default_budget
+        if whole <= 0 or budget <= 0:
+            return [0] * len(self.sections)
+        return [budget * full // whole for full in self._full_budgets]
+
+    def plan(self, budget: int) -> Plan:
+        states = []
+        used = 0
+        for section, eff in zip(self.sections, self.section_budgets(budget), strict=True):
+            state = self._cut(section, eff)
+            states.append(state)
+            if section.spec.budget_field is not None:
+                used += state.tokens
+        return Plan(self, budget, used, NousState(tuple(states)))
+
+    def _cut(self, section: Section, eff: int) -> SectionState:
+        rule = section.spec.rule
+        if rule == NONE:
+            return SectionState(0, True, tokens=f.estimate_tokens(section.joined))
+        if eff <= 0:
+            return SectionState(0, False)
+        if rule == MID:
+            keep = f.cut_point(len(section.joined), eff)
+            tokens = f.estimate_tokens(section.joined) if keep is None else f.estimate_tokens(
+                section.joined[:keep] + f.ELLIPSIS)
+            return SectionState(eff, True, keep=keep, tokens=tokens)
+        # Whole blocks: the first always, then while the running total fits (context.py:1212-1222).
+        shown = max(1, bisect_right(section.cum_costs, eff))
+        shown = min(shown, len(section.items))
+        text_len = section.ends[shown - 1] if shown else 0
+        return SectionState(eff, True, shown=shown, tokens=f.estimate_tokens(section.joined[:text_len]))
+
+    def section_text(self, plan: Plan, s_index: int) -> str | None:
+        """The section's content at this plan (None: off)."""
+        section, state = self.sections[s_index], plan.state.sections[s_index]
+        if not state.on:
+            return None
+        if section.spec.rule == MID:
+            return section.joined if state.keep is None else section.joined[:state.keep] + f.ELLIPSIS
+        if section.spec.rule == BLOCKS:
+            return section.joined[:section.ends[state.shown - 1]] if state.shown else ""
+        return section.joined
+
+    # -- fates ------------------------------------------------------------------
+
+    def _fate(self, plan: Plan, index: int) -> tuple[Fate, NousReason]:
+        where = self._where.get(index)
+        if where is None:
+            return Fate.DROPPED, NousReason.GATE
+        s_index, pos = where
+        section, state = self.sections[s_index], plan.state.sections[s_index]
+        if section.texts[pos] is None:
+            return Fate.DROPPED, NousReason.ABANDONED
+        rule = section.spec.rule
+        if rule == NONE:
+            return Fate.INCLUDED, NousReason.NOT_BUDGETED
+        if not state.on:
+            return Fate.DROPPED, NousReason.SECTION_OFF
+        if rule == MID:
+            if state.keep is None or section.ends[pos] <= state.keep:
+                return Fate.INCLUDED, NousReason.FITS
+            if section.starts[pos] < state.keep:
+                return Fate.SUMMARIZED, NousReason.CUT
+            return Fate.DROPPED, NousReason.AFTER_CUT
+        if pos == 0:
+            return Fate.INCLUDED, (NousReason.BLOCK_FITS if section.costs[0] <= state.budget
+                                   else NousReason.FIRST_BLOCK)
+        if pos < state.shown:
+            return Fate.INCLUDED, NousReason.BLOCK_FITS
+        if pos == state.shown:
+            return Fate.DROPPED, NousReason.BLOCK_OVER
+        return Fate.DROPPED, NousReason.AFTER_STOP
+
+    def candidates(self) -> Sequence[Entry]:
+        return self.entries
+
+    def fate_vector(self, plan: Plan) -> bytearray:
+        codes = {Fate.INCLUDED: INCLUDED, Fate.SUMMARIZED: SUMMARIZED, Fate.DROPPED: DROPPED}
+        return bytearray(codes[self._fate(plan, i)[0]] for i in range(len(self.entries)))
+
+    def outcomes(self, plan: Plan) -> list[Outcome]:
+        with gc_paused():  # a burst of acyclic tuples: collections would only traverse the live heap
+            return self._outcomes(plan)
+
+    def _outcomes(self, plan: Plan) -> list[Outcome]:
+        factor = self.settings.factor
+        per_section = []  # what every item of a section shares at this plan
+        for s_index, (section, state) in enumerate(zip(self.sections, plan.state.sections, strict=True)):
+            fld = section.spec.budget_field
+            per_section.append((section, state, self.budgets.base.get(fld) if fld else None,
+                                factor if fld else None, self._full_budgets[s_index] if fld else None,
+                                state.budget * f.CHARS_PER_TOKEN if fld else None, len(section.joined)))
+        out = []
+        where_of = self._where
+        for index, entry in enumerate(self.entries):
+            fate, reason = self._fate(plan, index)
+            where = where_of.get(index)
+            numbers = None
+            if where is not None:
+                s_index, pos = where
+                section, state, base, fac, whole, max_chars, text_chars = per_section[s_index]
+                key = section.spec.key
+                if section.spec.rule == BLOCKS:
+                    cost = section.costs[pos]
+                    numbers = SectionFit(key, state.budget, base, fac, None, None, None, None, None,
+                                         section.cum_costs[pos] - cost, cost, pos + 1, whole, plan.budget)
+                else:
+                    numbers = SectionFit(key, state.budget, base, fac, max_chars, section.starts[pos],
+                                         section.ends[pos], text_chars, state.keep, None, None, pos + 1, whole,
+                                         plan.budget)
+            out.append(Outcome(entry, self._priority[index], fate, reason, numbers))
+        return out
+
+    def buckets(self, plan: Plan) -> list[Bucket]:
+        bars = []
+        for section, state in zip(self.sections, plan.state.sections, strict=True):
+            cap = None if section.spec.rule == NONE else state.budget
+            overrun = max(0, state.tokens - state.budget) if section.spec.rule == BLOCKS and state.on else 0
+            bars.append(Bucket(section.spec.priority, section.spec.label, cap, state.tokens if state.on else 0,
+                               overrun=overrun, reached=state.on))
+        return bars
+
+    def next_change(self, plan: Plan) -> int | None:
+        """The next budget at which some section's budget reaches a value that moves a fate.
+
+        A section's budget is budget × full // whole, non-decreasing in the
+        budget, so the first budget giving it `target` is ceil(target × whole / full).
+        """
+        whole = self.default_budget
+        best: int | None = None
+        for section, state, full in zip(self.sections, plan.state.sections, self._full_budgets, strict=True):
+            if section.spec.rule == NONE or full <= 0:
+                continue
+            target = self._next_eff(section, state.budget)
+            if target is None:
+                continue
+            needed = max(plan.budget + 1, -(-target * whole // full))
+            best = needed if best is None else min(best, needed)
+        return best
+
+    def _next_eff(self, section: Section, eff: int) -> int | None:
+        """The smallest section budget above `eff` at which a fate in `section` changes; None: never."""
+        if eff <= 0:
+            return 1
+        if section.spec.rule == BLOCKS:
+            targets = section.cum_costs[bisect_right(section.cum_costs, eff):][:1]
+            if section.costs[0] > eff:  # the forced first block becomes one that fits
+                targets.append(section.costs[0])
+            return min(targets) if targets else None
+        text_len = len(section.joined)
+        if eff * f.CHARS_PER_TOKEN >= text_len:
+            return None
+        keep = eff * f.CHARS_PER_TOKEN - 3
+        targets = [-(-text_len // f.CHARS_PER_TOKEN)]  # no cut at all
+        i = bisect_right(section.boundaries, keep)
+        if i < len(section.boundaries):
+            targets.append(-(-(section.boundaries[i] + 3) // f.CHARS_PER_TOKEN))
+        later = [t for t in targets if t > eff]
+        return min(later) if later else None
+
+    # -- rendering ------------------------------------------------------------
+
+    def render(self, plan: Plan, fmt: str) -> str:
+        if fmt == "md":
+            parts = []
+            for s_index, section in sorted(enumerate(self.sections), key=lambda p: p[1].spec.priority):
+                text = self.section_text(plan, s_index)
+                if text is not None:
+                    parts.append(f"## {section.spec.label}\n\n{text}")
+            return "\n\n".join(parts)
+        if fmt == "json":
+            return json.dumps(self.to_json(plan), indent=2, ensure_ascii=True)
+        raise ValueError(f"unknown format {fmt!r}")
+
+    def to_json(self, plan: Plan) -> dict[str, Any]:
+        summary = self.turn.summary
+        logged = dict(self.turn.first_call.token_breakdown) if self.turn.first_call else {}
+        sections = []
+        for s_index, (section, state) in enumerate(zip(self.sections, plan.state.sections, strict=True)):
+            text = self.section_text(plan, s_index)
+            fld = section.spec.budget_field
+            sections.append({
+                "label": section.spec.label, "priority": section.spec.priority, "rule": section.spec.rule,
+                "budget_field": fld, "base_budget": self.budgets.base.get(fld) if fld else None,
+                "budget": state.budget if fld else None, "on": state.on,
+                "max_chars": state.budget * f.CHARS_PER_TOKEN if fld and state.on else None,
+                "text_chars": len(section.joined), "kept_chars": state.keep, "blocks_shown": state.shown
+                if section.spec.rule == BLOCKS else None, "tokens": state.tokens if state.on else 0,
+                "logged_tokens": logged.get(section.spec.log_key), "items": len(section.items), "text": text,
+            })
+        candidates = []
+        for outcome in plan.outcomes:
+            entry = outcome.entry
+            extra = dict(entry.extra)
+            candidates.append({
+                "provenance": entry.source, "type": entry.kind, "section": entry.section, "title": entry.title,
+                "logged_disposition": extra.get("disposition"), "logged_stage": extra.get("stage"),
+                "entry_leg": extra.get("entry_leg"), "entry_rank": extra.get("entry_rank"),
+                "final_rank": extra.get("final_rank"), "fate": outcome.fate.value, "reason": outcome.reason.value,
+                "tokens": entry.tokens,
+            })
+        return {
+            "turn": summary.key, "agent": summary.agent_id, "session": summary.session_id,
+            "turn_number": summary.turn_number, "timestamp": summary.timestamp, "budget": plan.budget,
+            "default_budget": self.default_budget, "tokens_used": plan.tokens_used,
+            "settings": {k.key: k.value for k in self.knobs()}, "scale": self.settings.factor,
+            "sections": sections, "candidates": candidates,
+            "problems": [str(p) for p in self.problems],
+        }
+
+    # -- knobs ------------------------------------------------------------------
+
+    def knobs(self) -> tuple[Knob, ...]:
+        s = self.settings
+        window = s.window
+        knobs = [
+            Knob("frame", "frame (its row of section budgets)", "choice", s.frame, self._logged_frame(),
+                 s.source("frame"), choices=(*b.FRAMES, b.OTHER_FRAME),
+                 help="ContextBudget.for_frame (schemas.py:127-146); an unknown frame gets the defaults"),
+            Knob("model", "model (sets the scale through its context window)", "str", s.model,
+                 self._logged_model(), s.source("model"),
+                 help=f"window {window:,} tokens → budgets ×{s.factor:g} (context.py:1859-1868)"),
+            Knob("context_window", "context window override (NOUS_CONTEXT_WINDOW; 0: from the model)", "int",
+                 s.context_window, 0, s.source("context_window"), minimum=0),
+            Knob("budget_scale", "scale budgets by the model's window (NOUS_BUDGET_SCALE_ENABLED)", "bool",
+                 s.budget_scale, True, s.source("budget_scale")),
+            Knob("intent", "intent plan", "choice", s.intent, b.INTENT_PLAN, s.source("intent"), choices=b.INTENTS,
+                 help="plan: nous's overrides for this frame; greeting: a greeting or short ack skips all memory; "
+                      "off: the frame table alone"),
+            Knob("followup", "a follow-up turn (temporal recency > 0.5)", "bool", s.followup, False,
+                 s.source("followup"), help="lifts the conversation frame's episodes to 1000 and shows summaries "
+                                            "under Recent Conversations"),
+            Knob("followup_episode_budget", "conversation frame gets episodes "
+                 "(NOUS_FOLLOWUP_EPISODE_BUDGET_ENABLED)", "bool", s.followup_episode_budget, True,
+                 s.source("followup_episode_budget")),
+            Knob("procedure_path", "procedure section (NOUS_PROC_SELECTION_GRAPH_PRIMARY)", "choice",
+                 s.procedure_path, b.PROC_GRAPH, s.source("procedure_path"), choices=b.PROCEDURE_PATHS,
+                 help="graph: Recommended Procedures, whole blocks; list: Known Procedures, cut mid-text"),
+        ]
+        without = b.resolve(b.NousSettings(frame=s.frame, model=s.model, intent=s.intent, followup=s.followup,
+                                           followup_episode_budget=s.followup_episode_budget))
+        for fld in b.MEMORY_FIELDS:
+            eff = self.budgets.effective(fld)
+            knobs.append(Knob(fld, f"{fld} budget (tokens, before the ×{s.factor:g} scale)", "int",
+                              self.budgets.base[fld], without.base[fld], s.source(fld), minimum=0,
+                              help=f"nous cuts {fld} at {eff:,} tokens = {eff * f.CHARS_PER_TOKEN:,} characters"))
+        knobs += [
+            Knob("fact_max_chars", "fact content cut (NOUS_FACT_FORMAT_MAX_CHARS)", "int", s.fact_max_chars,
+                 b.FACT_FORMAT_MAX_CHARS, s.source("fact_max_chars"), minimum=1),
+            Knob("fact_full_top_n", "facts shown uncut (NOUS_FACT_FORMAT_FULL_TOP_N)", "int", s.fact_full_top_n,
+                 b.FACT_FORMAT_FULL_TOP_N, s.source("fact_full_top_n"), minimum=0),
+            Knob("proc_body_max_chars", "procedure block cap (NOUS_PROC_RECOMMENDED_BODY_MAX_CHARS)", "int",
+                 s.proc_body_max_chars, b.PROC_BODY_MAX_CHARS, s.source("proc_body_max_chars"), minimum=1),
+        ]
+        return tuple(knobs)
+
+    def with_knob(self, key: str, value: Any, source: str = "user") -> NousPacker:
+        """A packer for the same turn with one knob changed (the TUI's and `--frame`'s way in)."""
+        if key in b.MEMORY_FIELDS:
+            settings = self.settings.with_override(key, None if value is None else int(value), source)
+        elif key in ("frame", "model", "intent", "procedure_path"):
+            settings = self.settings.with_changes(source, **{key: str(value)})
+        elif key in ("budget_scale", "followup", "followup_episode_budget"):
+            settings = self.settings.with_changes(source, **{key: bool(value)})
+        elif key in ("context_window", "fact_max_chars", "fact_full_top_n", "proc_body_max_chars"):
+            settings = self.settings.with_changes(source, **{key: int(value)})
+        else:
+            raise KeyError(f"the nous packer has no knob {key!r}")
+        return NousPacker(self.turn, self.rows, settings, source=self.source)
+
+    def _logged_frame(self) -> str:
+        first = self.turn.first_call
+        return (first.frame_id if first and first.frame_id else None) or "task"
+
+    def _logged_model(self) -> str:
+        first = self.turn.first_call
+        return (first.model if first and first.model else None) or b.DEFAULT_MODEL
+
+    # -- checks against the log -------------------------------------------------
+
+    def checks(self) -> list[SectionCheck]:
+        """Each rebuilt section (at the turn's own budgets) against the tokens the turn logged for it."""
+        plan = self.plan(self.default_budget)
+        logged = self.turn.first_call.token_breakdown if self.turn.first_call else {}
+        out = []
+        for s_index, section in enumerate(self.sections):
+            text = self.section_text(plan, s_index)
+            out.append(SectionCheck(section.spec.label, section.spec.log_key,
+                                    f.logged_tokens(text) if text is not None else 0,
+                                    logged.get(section.spec.log_key)))
+        return out
+
+
+def _one_line(text: Any) -> str:
+    return " ".join(str(text or "").split())
+
+
+def _clip(text: str, limit: int = 90) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _title(cand: Candidate, row: NousRow) -> str:
+    if cand.type == "decision":
+        title = _one_line(row.get("description"))
+    elif cand.type == "fact":
+        subject = _one_line(row.get("subject"))
+        content = _one_line(row.get("content"))
+        title = f"[{subject}] {content}" if subject else content
+    elif cand.type == "procedure":
+        title = _one_line(row.get("name")) or _one_line(row.get("description"))
+    else:
+        title = _one_line(row.get("title")) or _one_line(str(row.get("summary") or "")[:60])
+    return _clip(title or _one_line(cand.snippet) or f"({cand.type} {cand.id})")
+
+
+def _status(mem_type: str, row: NousRow) -> str:
+    if mem_type == "decision":
+        outcome = row.get("outcome")
+        return "superseded" if outcome == "superseded" else ("archived" if outcome == "noise" else "active")
+    if row.get("superseded_by"):
+        return "superseded"
+    if row.values.get("active") is False:
+        return "archived"
+    return "active"

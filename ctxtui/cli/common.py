@@ -197,6 +197,8 @@ def load_packer(project: str, args: argparse.Namespace, *, strict: bool = False)
     if name in PEER_PACKERS:
         from ctxtui.cli.peers import load_peer
 
+        if hasattr(args, "budget"):
+            args.budget = parse_budget(args.budget, name)
         packer, budget = load_peer(name, args)
         return None, packer, budget
     root = Path(project).absolute()

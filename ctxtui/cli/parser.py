@@ -137,10 +137,20 @@ def build_parser() -> argparse.ArgumentParser:
     tune.add_argument("--write", action="store_true",
                       help="write the change (atomically; the previous file is kept as .ctxrc.bak)")
 
-    turns = command("turns")
-    turns.add_argument("--db", required=True, metavar="URL", help="the nous database, a postgresql:// URL")
-    turns.add_argument("--agent", metavar="ID", help="the agent whose turns to list (default: every agent)")
-    turns.add_argument("--turn", metavar="ID", help="show this turn: sections, budgets, candidates")
+    turns = sub.add_parser("turns", help=COMMANDS["turns"], formatter_class=_formatter,
+                           description="List a nous agent's logged turns, or show one with every section's budget "
+                                       "and every logged candidate's fate. nous leaves trace_id NULL (retrieval_log "
+                                       "keeps it reserved), so a turn is its context_log and retrieval_log rows "
+                                       "joined on (agent, session, turn number).")
+    turns.add_argument("--db", required=True, metavar="URL",
+                       help="the nous database: postgresql://USER@HOST/DB (any libpq URL)")
+    turns.add_argument("--agent", help="the agent id (default: nous-default, or the only agent in the database)")
+    turns.add_argument("--turn", metavar="KEY",
+                       help="show this turn: its retrieval_log id (the KEY column), a context_log id, or SESSION#TURN")
+    turns.add_argument("--limit", type=int, default=50, help="how many turns to list, newest first (default: 50)")
+    turns.add_argument("--frame", help="with --turn: rebuild with this frame's section budgets instead of the logged one")
+    turns.add_argument("--budget", type=int,
+                       help="with --turn: the sum of the four memory sections' budgets (default: the turn's own)")
     turns.add_argument("--format", choices=("text", "json"), default="text", help="(default: text)")
 
     memory = command("memory")
@@ -182,6 +192,7 @@ def build_tui_parser() -> argparse.ArgumentParser:
     parser.add_argument("--budget", type=int, help="the starting budget (default: $CTX_TOKEN_BUDGET, .ctxrc, 8000)")
     parser.add_argument("--db", help="a memory database to join: ctxtui's own, Shabka, Cortex (v1 or v2) or a "
                                      "nous postgresql:// URL (default: none; .context/memory.db is offered)")
+    parser.add_argument("--agent", help="nous: the agent whose memories to join (default: nous-default, or the only one)")
     parser.add_argument("--project", dest="db_project", help="only memories of this project (where the store has one)")
     parser.add_argument("--theme", help="theme name, built-in or from the config folder (default: ctxtui-dark)")
     parser.add_argument("--now", help="pin the clock, ISO 8601 (default: the current time)")

@@ -52,8 +52,7 @@ def main() -> int:
         started = time.perf_counter()
         rows = [random_memory(rng, k, chaos=False) for k in range(args.n)]
         db = build_v1_db(Path(tmp) / "cortex.db", rows)
-        print(f"built {args.n:,} memories in {time.perf_counter() - started:.1f} s "
-              f"({db.stat().st_size / 1e6:.1f} MB)")
+        print(f"built {args.n:,} memories in {time.perf_counter() - started:.1f} s ({db.stat().st_size / 1e6:.1f} MB)")
         started = time.perf_counter()
         store = read_cortex_store(db)
         read = time.perf_counter() - started
@@ -61,8 +60,10 @@ def main() -> int:
         packer = CortexPacker(store, focus="auth cache", intent="fix_bug", now=NOW, retrieval_time=3)
         built = time.perf_counter() - started
         print(f"  read the store (read-only)                   {ms(read)}")
-        print(f"  build the packer (gather, score, rank, entries) {ms(built)}  "
-              f"({len(packer.candidates()):,} entries, {packer.total_candidates} candidates)")
+        print(
+            f"  build the packer (gather, score, rank, entries) {ms(built)}  "
+            f"({len(packer.candidates()):,} entries, {packer.total_candidates} candidates)"
+        )
         budgets = [rng.randint(0, 3000) for _ in range(args.samples)]
         for budget in budgets[:50]:  # warm-up
             packer.plan(budget)
@@ -79,8 +80,10 @@ def main() -> int:
         summary("plan(b)", run(packer.plan))
         summary("plan(b) + fate vector", run(lambda b: packer.fate_vector(packer.plan(b))))
         summary("plan(b) + every outcome", run(lambda b: packer.plan(b).outcomes))
-        summary("plan(b) + packet (text) + packet (json)",
-                run(lambda b: (packer.plan(b).render("md"), packer.plan(b).render("json"))))
+        summary(
+            "plan(b) + packet (text) + packet (json)",
+            run(lambda b: (packer.plan(b).render("md"), packer.plan(b).render("json"))),
+        )
         started = time.perf_counter()
         found = thresholds(packer)
         print(f"  thresholds of all {len(found):,} entries (every change point) {ms(time.perf_counter() - started)}")

@@ -16,7 +16,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,7 +27,7 @@ from ctxtui.engine.packers.ctx.assemble import packer_for  # noqa: E402
 from ctxtui.engine.sources.workspace import load_workspace  # noqa: E402
 
 CORPUS = Path(os.environ.get("CTXTUI_CORPUS", ROOT.parent / "shared" / "corpus"))
-NOW = datetime(2026, 11, 21, 23, 56, 8, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 21, 23, 56, 8, tzinfo=UTC)
 CTXTUI = Path(sys.executable).parent / "ctxtui"
 
 
@@ -44,8 +44,10 @@ def cold_pack(corpus: str, runs: int = 15) -> None:
         start = time.perf_counter()
         subprocess.run(args, check=True)
         times.append(time.perf_counter() - start)
-    print(f"cold pack {corpus:<12} budget 4000: median {statistics.median(times):.3f} s, "
-          f"min {min(times):.3f} s over {runs} runs")
+    print(
+        f"cold pack {corpus:<12} budget 4000: median {statistics.median(times):.3f} s, "
+        f"min {min(times):.3f} s over {runs} runs"
+    )
 
 
 def recompute(label: str, project: Path, samples: int = 400) -> None:
@@ -67,9 +69,11 @@ def recompute(label: str, project: Path, samples: int = 400) -> None:
     start = time.perf_counter()
     cold_engine.plan(8000)
     first = time.perf_counter() - start
-    print(f"recompute {label}: median {ms(statistics.median(plan_times))}, p95 "
-          f"{ms(sorted(plan_times)[int(len(plan_times) * 0.95)])}; + all outcomes "
-          f"{ms(statistics.median(outcome_times))}; first assembly after parse {ms(first)}")
+    print(
+        f"recompute {label}: median {ms(statistics.median(plan_times))}, p95 "
+        f"{ms(sorted(plan_times)[int(len(plan_times) * 0.95)])}; + all outcomes "
+        f"{ms(statistics.median(outcome_times))}; first assembly after parse {ms(first)}"
+    )
 
 
 def threshold_time(corpus: str) -> None:
@@ -84,8 +88,9 @@ def synthetic(tasks: int, decisions: int, learnings: int) -> Path:
     from tests.factories.workspace import write_workspace
 
     root = Path(tempfile.mkdtemp(prefix="ctxtui-bench-"))
-    write_workspace(root, tasks=tasks, conventions=80, decisions=decisions, learnings=learnings, steering=3,
-                    seed=1, now=NOW)
+    write_workspace(
+        root, tasks=tasks, conventions=80, decisions=decisions, learnings=learnings, steering=3, seed=1, now=NOW
+    )
     return root
 
 
@@ -100,7 +105,9 @@ def main() -> None:
         print(f"(no corpus at {CORPUS}: corpus figures skipped)")
     start = time.perf_counter()
     root = synthetic(2000, 5000, 5000)
-    print(f"synthetic workspace (2,000 tasks, 10,000 decisions+learnings) written in {time.perf_counter() - start:.2f} s")
+    print(
+        f"synthetic workspace (2,000 tasks, 10,000 decisions+learnings) written in {time.perf_counter() - start:.2f} s"
+    )
     start = time.perf_counter()
     load_workspace(root)
     print(f"  parsed in {time.perf_counter() - start:.3f} s")

@@ -16,31 +16,34 @@ entries table needs).
 from __future__ import annotations
 
 import argparse
+import os
+import random
 import sqlite3
 import statistics
 import sys
 import tempfile
 import time
-import os
-import random
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from ctxtui.engine.sources.memory import MemorySource, load_memories  # noqa: E402
 from ctxtui.engine.packers.ctx.assemble import packer_for  # noqa: E402
-from tests.factories.memory_dbs import build_cortex_db, build_native_db, build_shabka_db  # noqa: E402
 from ctxtui.engine.packers.ctx.memories import attach_memories  # noqa: E402
+from ctxtui.engine.sources.memory import MemorySource, load_memories  # noqa: E402
 from ctxtui.engine.sources.workspace import load_workspace  # noqa: E402
+from tests.factories.memory_dbs import build_cortex_db, build_native_db, build_shabka_db  # noqa: E402
 
-NOW = datetime(2026, 5, 1, 12, tzinfo=timezone.utc)
+NOW = datetime(2026, 5, 1, 12, tzinfo=UTC)
 CORPUS = Path(os.environ.get("CTXTUI_CORPUS", ROOT.parent / "shared" / "corpus"))
-CORPUS_NOW = datetime(2026, 11, 21, 23, 56, 8, tzinfo=timezone.utc)  # the ctx-large expected files' "now"
+CORPUS_NOW = datetime(2026, 11, 21, 23, 56, 8, tzinfo=UTC)  # the ctx-large expected files' "now"
 RECOMPUTE_TARGET_S = 0.030
-BUILDERS = (("ctxtui", build_native_db, "usage_events"), ("shabka", build_shabka_db, None),
-            ("cortex", build_cortex_db, "memory_usage_history"))
+BUILDERS = (
+    ("ctxtui", build_native_db, "usage_events"),
+    ("shabka", build_shabka_db, None),
+    ("cortex", build_cortex_db, "memory_usage_history"),
+)
 
 
 def timed(call, runs: int, cpu: list[float] | None = None) -> list[float]:
@@ -115,16 +118,21 @@ def recompute_joined(tmp: str, n: int, samples: int) -> None:
 
     def spread(times: list[float]) -> str:
         ordered = sorted(times)
-        return (f"median {ms(statistics.median(times))}, p95 {ms(ordered[int(len(times) * 0.95)])}, "
-                f"max {ms(ordered[-1])}")
+        return (
+            f"median {ms(statistics.median(times))}, p95 {ms(ordered[int(len(times) * 0.95)])}, max {ms(ordered[-1])}"
+        )
 
     median = statistics.median(plan_times)
-    print(f"ctx-large + {n:,} memories ({len(engine.scored):,} scored entries, sections "
-          f"{', '.join(engine.section_names)}): read+join {joined:.3f} s, engine {built:.3f} s, "
-          f"first assembly {ms(first)} (scores every entry against the packet's task keywords)")
-    print(f"  recompute engine.plan(b), {samples} random budgets 0-200,000 after a 50-budget warm-up "
-          f"({cold} needed a task count the warm-up had not scored): {spread(plan_times)} "
-          f"(target median ≤ {ms(RECOMPUTE_TARGET_S)}: {'met' if median <= RECOMPUTE_TARGET_S else 'MISSED'})")
+    print(
+        f"ctx-large + {n:,} memories ({len(engine.scored):,} scored entries, sections "
+        f"{', '.join(engine.section_names)}): read+join {joined:.3f} s, engine {built:.3f} s, "
+        f"first assembly {ms(first)} (scores every entry against the packet's task keywords)"
+    )
+    print(
+        f"  recompute engine.plan(b), {samples} random budgets 0-200,000 after a 50-budget warm-up "
+        f"({cold} needed a task count the warm-up had not scored): {spread(plan_times)} "
+        f"(target median ≤ {ms(RECOMPUTE_TARGET_S)}: {'met' if median <= RECOMPUTE_TARGET_S else 'MISSED'})"
+    )
     print(f"  recompute with all {len(engine.plan(0).outcomes):,} outcomes materialised: {spread(with_outcomes)}")
 
 
@@ -134,8 +142,10 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--samples", type=int, default=200, help="random budgets for the joined recompute")
     args = parser.parse_args()
-    print(f"{'schema':<7} {'memories':>8} {'usage rows':>10} {'MB':>6} {'build s':>8} "
-          f"{'load median s':>13} {'min s':>6} {'max s':>6} {'cpu median s':>12}")
+    print(
+        f"{'schema':<7} {'memories':>8} {'usage rows':>10} {'MB':>6} {'build s':>8} "
+        f"{'load median s':>13} {'min s':>6} {'max s':>6} {'cpu median s':>12}"
+    )
     with tempfile.TemporaryDirectory() as tmp:
         for schema, build, usage_table in BUILDERS:
             db = Path(tmp) / f"{schema}.db"
@@ -143,18 +153,22 @@ def main() -> None:
             build(db, args.n, seed=1, now=NOW)
             built = time.perf_counter() - start
             loads, cpu = [], []
-            times = timed(lambda: loads.append(len(load_memories(db).records)), args.runs, cpu)
+            times = timed(lambda loads=loads, db=db: loads.append(len(load_memories(db).records)), args.runs, cpu)
             assert loads == [args.n] * args.runs
-            print(f"{schema:<7} {args.n:>8} {count(db, usage_table):>10} {db.stat().st_size / 1e6:>6.1f} "
-                  f"{built:>8.2f} {statistics.median(times):>13.3f} {min(times):>6.3f} {max(times):>6.3f} "
-                  f"{statistics.median(cpu):>12.3f}")
+            print(
+                f"{schema:<7} {args.n:>8} {count(db, usage_table):>10} {db.stat().st_size / 1e6:>6.1f} "
+                f"{built:>8.2f} {statistics.median(times):>13.3f} {min(times):>6.3f} {max(times):>6.3f} "
+                f"{statistics.median(cpu):>12.3f}"
+            )
         db = Path(tmp) / "ctxtui.db"
         with MemorySource(db) as source:
             source.load()
             polls = timed(source.changed, 1000)
             reloads = timed(source.load, args.runs)
-        print(f"live source on ctxtui: changed() median {statistics.median(polls) * 1e6:.1f} µs; "
-              f"full reload median {statistics.median(reloads):.3f} s")
+        print(
+            f"live source on ctxtui: changed() median {statistics.median(polls) * 1e6:.1f} µs; "
+            f"full reload median {statistics.median(reloads):.3f} s"
+        )
         recompute_joined(tmp, args.n, args.samples)
 
 

@@ -21,7 +21,7 @@ import random
 import statistics
 import sys
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,9 +37,9 @@ from tests.factories.workspace import write_workspace  # noqa: E402
 from tests.pg import NousDb, PgUnavailable, start_cluster  # noqa: E402
 
 TARGET_S = 0.030
-NOW = datetime(2026, 9, 1, tzinfo=timezone.utc)
+NOW = datetime(2026, 9, 1, tzinfo=UTC)
 CORPUS = Path(os.environ.get("CTXTUI_CORPUS", ROOT.parent / "shared" / "corpus"))
-CORPUS_NOW = datetime(2026, 11, 21, 23, 56, 8, tzinfo=timezone.utc)
+CORPUS_NOW = datetime(2026, 11, 21, 23, 56, 8, tzinfo=UTC)
 
 
 def ms(seconds: float) -> str:
@@ -79,10 +79,16 @@ def seed_turns(db: NousDb, counts: dict[str, int], turns: int, per_turn: int) ->
                     mem_type = table[:-1]
                     n = rng.randint(1, counts[table])
                     rendered = rng.random() < 0.6
-                    candidates.append(F.candidate(F.bulk_uuid(table, n), mem_type,
-                                                  "rendered" if rendered else "sliced_off",
-                                                  final_rank=i + 1 if rendered else None, entry_rank=i + 1,
-                                                  leg="context_procedures_ladder" if mem_type == "procedure" else None))
+                    candidates.append(
+                        F.candidate(
+                            F.bulk_uuid(table, n),
+                            mem_type,
+                            "rendered" if rendered else "sliced_off",
+                            final_rank=i + 1 if rendered else None,
+                            entry_rank=i + 1,
+                            leg="context_procedures_ladder" if mem_type == "procedure" else None,
+                        )
+                    )
             F.add_retrieval(conn, f"r{t:06d}", turn=t, at=at, candidates=candidates)
 
 
@@ -111,9 +117,11 @@ def main() -> None:
         print(f"skipped: {exc}")
         return
     server = cluster.server
-    print(f"PostgreSQL ({server.backend.name}, pgvector={'yes' if server.backend.has_vector else 'stand-in'}): "
-          f"initdb {server.timings['initdb']:.2f} s, start {server.timings['start']:.2f} s, schema + roles "
-          f"{server.timings['schema']:.2f} s; ready in {time.perf_counter() - start:.2f} s")
+    print(
+        f"PostgreSQL ({server.backend.name}, pgvector={'yes' if server.backend.has_vector else 'stand-in'}): "
+        f"initdb {server.timings['initdb']:.2f} s, start {server.timings['start']:.2f} s, schema + roles "
+        f"{server.timings['schema']:.2f} s; ready in {time.perf_counter() - start:.2f} s"
+    )
     try:
         start = time.perf_counter()
         db = NousDb(cluster, cluster.new_database())
@@ -122,16 +130,22 @@ def main() -> None:
         with db.connect() as conn:
             counts = F.bulk_memories(conn, args.n)
         seed_turns(db, counts, args.turns, 300)
-        print(f"database per test (CREATE DATABASE … TEMPLATE): {ms(clone)}; {args.n:,} memories "
-              f"({', '.join(f'{k} {v:,}' for k, v in counts.items())}) and {args.turns:,} turns seeded in "
-              f"{time.perf_counter() - start:.2f} s")
+        print(
+            f"database per test (CREATE DATABASE … TEMPLATE): {ms(clone)}; {args.n:,} memories "
+            f"({', '.join(f'{k} {v:,}' for k, v in counts.items())}) and {args.turns:,} turns seeded in "
+            f"{time.perf_counter() - start:.2f} s"
+        )
 
         loads = timed(lambda: load_nous_memories(db.url, now=NOW), args.runs)
-        print(f"load {args.n:,} memories (connect, read four tables, build records): median "
-              f"{statistics.median(loads):.3f} s, min {min(loads):.3f} s")
+        print(
+            f"load {args.n:,} memories (connect, read four tables, build records): median "
+            f"{statistics.median(loads):.3f} s, min {min(loads):.3f} s"
+        )
         lists = timed(lambda: list_turns(db.url, limit=50), args.runs)
-        print(f"list the newest 50 of {args.turns:,} turns (one-shot: connect, check the schema, query): median "
-              f"{ms(statistics.median(lists))}")
+        print(
+            f"list the newest 50 of {args.turns:,} turns (one-shot: connect, check the schema, query): median "
+            f"{ms(statistics.median(lists))}"
+        )
         newest = list_turns(db.url, limit=50)[1]
         key = next(t.key for t in newest if t.sampled)
         reads = timed(lambda: read_turn(db.url, key), args.runs)
@@ -142,17 +156,21 @@ def main() -> None:
             source.turns()
             listed = timed(lambda: source.turns(50), args.runs * 4)
             opened = timed(lambda: source.turn(key), args.runs * 4)
-            print(f"through the live source's open connection: list 50 turns median "
-                  f"{ms(statistics.median(listed))}, read one turn median {ms(statistics.median(opened))}")
+            print(
+                f"through the live source's open connection: list 50 turns median "
+                f"{ms(statistics.median(listed))}, read one turn median {ms(statistics.median(opened))}"
+            )
             idle = timed(source.changed, 200)
             idle_turns = timed(source.turns_changed, 200)
             with db.connect() as conn:
                 F.add_call(conn, "elsewhere", session="other", at=NOW)
             after = timed(lambda: (source.__setattr__("_snapshot", "stale"), source.changed()), 20)
-        print(f"live poll (NousSource.changed), nothing committed: median {statistics.median(idle) * 1e3:.2f} ms "
-              f"(one snapshot query); turns_changed {statistics.median(idle_turns) * 1e3:.2f} ms; after a commit "
-              f"elsewhere (counts + newest row version of the agent's {args.n:,} rows): "
-              f"median {ms(statistics.median(after))}")
+        print(
+            f"live poll (NousSource.changed), nothing committed: median {statistics.median(idle) * 1e3:.2f} ms "
+            f"(one snapshot query); turns_changed {statistics.median(idle_turns) * 1e3:.2f} ms; after a commit "
+            f"elsewhere (counts + newest row version of the agent's {args.n:,} rows): "
+            f"median {ms(statistics.median(after))}"
+        )
 
         turn, rows = read_turn(db.url, key)
         packer, _ = packer_for_turn(turn, rows, {})
@@ -164,8 +182,10 @@ def main() -> None:
         fetched = time.perf_counter() - start
         start = time.perf_counter()
         big_packer, _ = packer_for_turn(big, big_rows, {})
-        print(f"  a synthetic turn of all {args.n:,} memories: rows read in {fetched:.2f} s, packer built in "
-              f"{time.perf_counter() - start:.2f} s")
+        print(
+            f"  a synthetic turn of all {args.n:,} memories: rows read in {fetched:.2f} s, packer built in "
+            f"{time.perf_counter() - start:.2f} s"
+        )
         recompute(big_packer, args.samples, "all memories as candidates")
 
         joined_recompute(db, args.samples)
@@ -183,9 +203,19 @@ def bulk_turn(turn, counts):
     for table, n in counts.items():
         for i in range(1, n + 1):
             rank += 1
-            cands.append(Candidate(F.bulk_uuid(table, i), table[:-1], "context_procedures_ladder"
-                                   if table == "procedures" else f"context_{table}", 0.5, rank, None, rank,
-                                   "rendered", "final"))
+            cands.append(
+                Candidate(
+                    F.bulk_uuid(table, i),
+                    table[:-1],
+                    "context_procedures_ladder" if table == "procedures" else f"context_{table}",
+                    0.5,
+                    rank,
+                    None,
+                    rank,
+                    "rendered",
+                    "final",
+                )
+            )
     return replace(turn, retrieval=replace(turn.retrieval, candidates=tuple(cands)))
 
 
@@ -225,8 +255,10 @@ def joined_recompute(db: NousDb, samples: int) -> None:
         start = time.perf_counter()
         engine.plan(budget)
         times[i] = time.perf_counter() - start
-    print(f"recompute, ctx packet ({label}) joined to {len(workspace.memories):,} nous memories "
-          f"(read + join {joined:.2f} s): {spread(times)} (target median ≤ {ms(TARGET_S)}: {verdict(times)})")
+    print(
+        f"recompute, ctx packet ({label}) joined to {len(workspace.memories):,} nous memories "
+        f"(read + join {joined:.2f} s): {spread(times)} (target median ≤ {ms(TARGET_S)}: {verdict(times)})"
+    )
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ctxtui.engine.sources.context import TASK_PATTERN, parse_constitution, parse_tasks  # noqa: E402
+from ctxtui.engine.sources.context import TASK_PATTERN, parse_constitution, parse_tasks
 
 
 def timed(label: str, work) -> float:
@@ -35,8 +35,10 @@ def main() -> None:
     if "--skip-regex" not in sys.argv:
         for size in (5_000, 10_000, 20_000):
             sample = "# Tasks\n" + "\n" * size + "no task here\n"
-            timed(f"old backtracking pattern, {size // 1000} KB of blank lines (quadratic)",
-                  lambda sample=sample: list(TASK_PATTERN.finditer(sample)))
+            timed(
+                f"old backtracking pattern, {size // 1000} KB of blank lines (quadratic)",
+                lambda sample=sample: list(TASK_PATTERN.finditer(sample)),
+            )
 
 
 if __name__ == "__main__":

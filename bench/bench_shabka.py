@@ -38,7 +38,9 @@ TARGET_MS = 30.0
 def ms(values: list[float]) -> str:
     ordered = sorted(values)
     p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
-    return f"median {statistics.median(values) * 1e3:9.4f} ms   p95 {p95 * 1e3:9.4f} ms   max {max(values) * 1e3:9.4f} ms"
+    return (
+        f"median {statistics.median(values) * 1e3:9.4f} ms   p95 {p95 * 1e3:9.4f} ms   max {max(values) * 1e3:9.4f} ms"
+    )
 
 
 def main() -> None:
@@ -71,8 +73,10 @@ def main() -> None:
         budgets = [rng.randint(0, 3000) for _ in range(opts.samples)]
         start = time.perf_counter()
         packer.candidates()
-        print(f"candidate entries (once, lazily)  {(time.perf_counter() - start) * 1e3:8.1f} ms   "
-              f"({len(packer.candidates()):,} entries)")
+        print(
+            f"candidate entries (once, lazily)  {(time.perf_counter() - start) * 1e3:8.1f} ms   "
+            f"({len(packer.candidates()):,} entries)"
+        )
         plans = []
         for budget in budgets:
             start = time.perf_counter()
@@ -91,8 +95,10 @@ def main() -> None:
             _ = plan.outcomes
             shown.append(time.perf_counter() - start)
         median = statistics.median(plans) * 1e3
-        print(f"recompute: plan(budget)           {ms(plans)}   target ≤ {TARGET_MS:.0f} ms: "
-              f"{'met' if median <= TARGET_MS else 'MISSED'}")
+        print(
+            f"recompute: plan(budget)           {ms(plans)}   target ≤ {TARGET_MS:.0f} ms: "
+            f"{'met' if median <= TARGET_MS else 'MISSED'}"
+        )
         print(f"recompute + fate vector           {ms(with_fates)}")
         print(f"recompute + packet + outcomes     {ms(shown)}")
 

@@ -29,21 +29,20 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from textual import events  # noqa: E402
-from textual._compositor import CompositorUpdate  # noqa: E402
-
 from ctxtui.session import Session  # noqa: E402
 from ctxtui.tui.app import CtxtuiApp  # noqa: E402
 from ctxtui.tui.main_screen import LARGE_WORKSPACE  # noqa: E402
+from textual import events  # noqa: E402
+from textual._compositor import CompositorUpdate  # noqa: E402
 
 CORPUS = Path(os.environ.get("CTXTUI_CORPUS", ROOT.parent / "shared" / "corpus"))
-NOW = datetime(2026, 11, 21, 23, 56, 8, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 21, 23, 56, 8, tzinfo=UTC)
 NOW_ARG = "2026-11-21T23:56:08Z"
 SIZE = (160, 45)
 CHARACTERS = {"right_square_bracket": "]"}
@@ -141,9 +140,9 @@ async def run_app(project: Path, db: Path | None, keys: dict[str, int], steps: i
                 target = app.session.budget + delta
                 t0 = time.perf_counter()
                 app._driver.send_message(events.Key(key, CHARACTERS.get(key)))
-                await probe.until(lambda: probe.show_of(target, t0) is not None, what=f"budget {target}")
+                await probe.until(lambda t=target, s=t0: probe.show_of(t, s) is not None, what=f"budget {target}")
                 shown = probe.show_of(target, t0)
-                await probe.until(lambda: probe.frame_after(shown) is not None, what="the frame")
+                await probe.until(lambda s=shown: probe.frame_after(s) is not None, what="the frame")
                 times.show.append(shown - t0)
                 times.frame.append(probe.frame_after(shown) - t0)
                 await app.workers.wait_for_complete()
@@ -163,29 +162,40 @@ def p95(values: list[float]) -> float:
 def report_steps(label: str, run: Run, target_ms: float, note: str = "") -> None:
     for key, times in run.steps.items():
         name = {"right": "→ (+1)", "right_square_bracket": "] (+100)"}.get(key, key)
-        print(f"  {note}slider step {name:9s} key→show  median {ms(statistics.median(times.show))}  "
-              f"p95 {ms(p95(times.show))}   key→frame  median {ms(statistics.median(times.frame))}  "
-              f"p95 {ms(p95(times.frame))}  max {ms(max(times.frame))}  (n={len(times.frame)}, "
-              f"target ≤ {target_ms:.0f} ms)")
+        print(
+            f"  {note}slider step {name:9s} key→show  median {ms(statistics.median(times.show))}  "
+            f"p95 {ms(p95(times.show))}   key→frame  median {ms(statistics.median(times.frame))}  "
+            f"p95 {ms(p95(times.frame))}  max {ms(max(times.frame))}  (n={len(times.frame)}, "
+            f"target ≤ {target_ms:.0f} ms)"
+        )
 
 
-def bench_workspace(label: str, project: Path, db: Path | None, steps: int, target_ms: float,
-                    startups: int = 1, diagnose: bool = False) -> None:
+def bench_workspace(
+    label: str, project: Path, db: Path | None, steps: int, target_ms: float, startups: int = 1, diagnose: bool = False
+) -> None:
     keys = {"right": 1, "right_square_bracket": 100}
     first = asyncio.run(run_app(project, db, keys, steps))
     path = "worker" if first.entries > LARGE_WORKSPACE else "UI thread"
     print(f"{label}: {first.entries:,} entries (recompute on the {path})")
     report_steps(label, first, target_ms)
     if diagnose:  # how much of a frame's wait is the o200k_base count a step starts (a thread, sharing the GIL)
-        report_steps(label, asyncio.run(run_app(project, db, keys, steps, real_tokens=False)), target_ms,
-                     note="[diagnostic, real-token count off] ")
+        report_steps(
+            label,
+            asyncio.run(run_app(project, db, keys, steps, real_tokens=False)),
+            target_ms,
+            note="[diagnostic, real-token count off] ",
+        )
     starts = [first] + [asyncio.run(run_app(project, db, {}, 0)) for _ in range(startups - 1)]
     later = starts[1:]
-    line = (f"  start-up headless (app constructed → first show_view / first frame): first run "
-            f"{ms(first.startup_show)} / {ms(first.startup_frame)}")
+    line = (
+        f"  start-up headless (app constructed → first show_view / first frame): first run "
+        f"{ms(first.startup_show)} / {ms(first.startup_frame)}"
+    )
     if later:
-        line += (f"; later runs median {ms(statistics.median(r.startup_show for r in later))} / "
-                 f"{ms(statistics.median(r.startup_frame for r in later))} (n={len(later)})")
+        line += (
+            f"; later runs median {ms(statistics.median(r.startup_show for r in later))} / "
+            f"{ms(statistics.median(r.startup_frame for r in later))} (n={len(later)})"
+        )
     print(line + "  (target ≤ 1 s)")
 
 
@@ -198,20 +208,22 @@ def bench_tmux_startup(project: Path, runs: int, extra: list[str] | None = None)
         return
     times = []
     for _ in range(runs):
-        with tempfile.TemporaryDirectory(prefix="ctxtui-bench-") as work:
-            with Terminal(Path(work), *SIZE) as term:
-                start = time.perf_counter()
-                term.start([str(CTXTUI), str(project), "--budget", "4000", "--now", NOW_ARG, *(extra or [])])
-                term.wait_for(lambda s: "budget 4,000" in s and "●" in s, "the status line",
-                              timeout=60, settle=False, interval=0.005)
-                times.append(time.perf_counter() - start)
-                term.send("q")
-                try:
-                    term.wait_until_ended(timeout=10)
-                except AssertionError:
-                    pass
-    print(f"  start-up in tmux (spawn → status line visible, capture-pane every ~5 ms): median "
-          f"{ms(statistics.median(times))}, min {ms(min(times))}, max {ms(max(times))} (n={runs}, target ≤ 1 s)")
+        with tempfile.TemporaryDirectory(prefix="ctxtui-bench-") as work, Terminal(Path(work), *SIZE) as term:
+            start = time.perf_counter()
+            term.start([str(CTXTUI), str(project), "--budget", "4000", "--now", NOW_ARG, *(extra or [])])
+            term.wait_for(
+                lambda s: "budget 4,000" in s and "●" in s, "the status line", timeout=60, settle=False, interval=0.005
+            )
+            times.append(time.perf_counter() - start)
+            term.send("q")
+            try:
+                term.wait_until_ended(timeout=10)
+            except AssertionError:
+                pass
+    print(
+        f"  start-up in tmux (spawn → status line visible, capture-pane every ~5 ms): median "
+        f"{ms(statistics.median(times))}, min {ms(min(times))}, max {ms(max(times))} (n={runs}, target ≤ 1 s)"
+    )
 
 
 def main() -> int:
@@ -225,8 +237,9 @@ def main() -> int:
 
     large = CORPUS / "ctx-large"
     if (large / ".context").is_dir():
-        bench_workspace("ctx-large (real corpus)", large, None, steps, 30, startups=1 if args.quick else 6,
-                        diagnose=True)
+        bench_workspace(
+            "ctx-large (real corpus)", large, None, steps, 30, startups=1 if args.quick else 6, diagnose=True
+        )
         if not args.skip_tmux:
             bench_tmux_startup(large, 3 if args.quick else 8)
     else:
@@ -235,10 +248,25 @@ def main() -> int:
     from tests.factories.workspace import write_workspace
 
     with tempfile.TemporaryDirectory(prefix="ctxtui-bench-") as scratch:
-        synth = write_workspace(Path(scratch) / "synth10k", tasks=2000, decisions=5000, learnings=5000,
-                                conventions=80, steering=3, seed=1, now=NOW)
-        bench_workspace("synthetic 10k (2,000 tasks, 5,000 decisions, 5,000 learnings)", synth, None,
-                        max(10, steps // 2), 60, startups=1 if args.quick else 4, diagnose=True)
+        synth = write_workspace(
+            Path(scratch) / "synth10k",
+            tasks=2000,
+            decisions=5000,
+            learnings=5000,
+            conventions=80,
+            steering=3,
+            seed=1,
+            now=NOW,
+        )
+        bench_workspace(
+            "synthetic 10k (2,000 tasks, 5,000 decisions, 5,000 learnings)",
+            synth,
+            None,
+            max(10, steps // 2),
+            60,
+            startups=1 if args.quick else 4,
+            diagnose=True,
+        )
 
         if not args.skip_50k:
             from tests.factories.memory_dbs import build_native_db
@@ -248,8 +276,9 @@ def main() -> int:
             build_native_db(db, 50_000, 1, NOW)
             base = large if (large / ".context").is_dir() else synth
             print(f"(50,000-memory database built in {time.perf_counter() - started:.1f} s, joined to {base.name})")
-            bench_workspace(f"{base.name} + 50,000 memories", base, db, max(8, steps // 4), 60,
-                            startups=1 if args.quick else 3)
+            bench_workspace(
+                f"{base.name} + 50,000 memories", base, db, max(8, steps // 4), 60, startups=1 if args.quick else 3
+            )
             if not args.skip_tmux:
                 bench_tmux_startup(base, 2 if args.quick else 3, ["--db", str(db)])
     return 0

@@ -12,7 +12,7 @@ import argparse
 import shutil
 import sys
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 try:
@@ -25,9 +25,9 @@ except ImportError:  # run from a checkout without `pip install -e .`
 def parse_now(text: str | None) -> datetime:
     """ISO 8601; a value without a zone is UTC. Default: the clock, to the second."""
     if text is None:
-        return datetime.now(timezone.utc).replace(microsecond=0)
+        return datetime.now(UTC).replace(microsecond=0)
     value = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -40,7 +40,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--steering", type=int, default=4, help="steering files (about 2 in 3 are inclusion: always)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--now", help="the instant entries are dated back from, ISO 8601 (default: now)")
-    parser.add_argument("--no-quirks", action="store_true", help="leave out comment/fence tasks, ### headers and the like")
+    parser.add_argument(
+        "--no-quirks", action="store_true", help="leave out comment/fence tasks, ### headers and the like"
+    )
     parser.add_argument("--force", action="store_true", help="delete an existing OUT/.context first")
     args = parser.parse_args(argv)
 
@@ -60,8 +62,14 @@ def main(argv: list[str] | None = None) -> int:
 
     started = time.perf_counter()
     write_workspace(
-        args.out, tasks=args.tasks, conventions=args.conventions, decisions=args.decisions,
-        learnings=args.learnings, steering=args.steering, seed=args.seed, now=now,
+        args.out,
+        tasks=args.tasks,
+        conventions=args.conventions,
+        decisions=args.decisions,
+        learnings=args.learnings,
+        steering=args.steering,
+        seed=args.seed,
+        now=now,
         with_quirks=not args.no_quirks,
     )
     elapsed = time.perf_counter() - started

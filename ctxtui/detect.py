@@ -45,24 +45,36 @@ def detect_ctx(env: Mapping[str, str] | None = None, timeout: float = TIMEOUT_SE
     if executable is None:
         return Detected(fallback, None, f"no ctx on PATH: showing ctx {DEFAULT_VERSION.number} (--packer chooses)")
     try:
-        completed = subprocess.run([executable, "--version"], capture_output=True, timeout=timeout, check=False,
-                                   stdin=subprocess.DEVNULL, env=dict(env))
+        completed = subprocess.run(
+            [executable, "--version"],
+            capture_output=True,
+            timeout=timeout,
+            check=False,
+            stdin=subprocess.DEVNULL,
+            env=dict(env),
+        )
     except subprocess.TimeoutExpired:
-        return Detected(fallback, None, f"`ctx --version` did not answer within {timeout:g} s: "
-                                        f"showing ctx {DEFAULT_VERSION.number}")
+        return Detected(
+            fallback, None, f"`ctx --version` did not answer within {timeout:g} s: showing ctx {DEFAULT_VERSION.number}"
+        )
     except OSError as exc:
-        return Detected(fallback, None, f"cannot run {executable}: {exc.strerror or exc}: "
-                                        f"showing ctx {DEFAULT_VERSION.number}")
+        return Detected(
+            fallback, None, f"cannot run {executable}: {exc.strerror or exc}: showing ctx {DEFAULT_VERSION.number}"
+        )
     output = completed.stdout.decode("utf-8", "replace") + completed.stderr.decode("utf-8", "replace")
     match = _VERSION.search(output)
     if match is None:
         first = output.strip().splitlines()[0][:80] if output.strip() else f"exit status {completed.returncode}"
-        return Detected(fallback, None, f"`ctx --version` printed no version ({first}): "
-                                        f"showing ctx {DEFAULT_VERSION.number}")
+        return Detected(
+            fallback, None, f"`ctx --version` printed no version ({first}): showing ctx {DEFAULT_VERSION.number}"
+        )
     number = match.group(1)
     packer = f"ctx-{number}"
     if packer not in VERSIONS:
         known = " and ".join(v.number for v in VERSIONS.values())
-        return Detected(fallback, number, f"ctx {number} on PATH is not a version ctxtui models ({known}): "
-                                          f"showing ctx {DEFAULT_VERSION.number}")
+        return Detected(
+            fallback,
+            number,
+            f"ctx {number} on PATH is not a version ctxtui models ({known}): showing ctx {DEFAULT_VERSION.number}",
+        )
     return Detected(packer, number)

@@ -85,8 +85,7 @@ def _same_file_in(folders: Iterable[Path], info: os.stat_result) -> Path | None:
     return None
 
 
-def check_target(path: str | os.PathLike[str], *, context_dirs: Iterable[Path] = (),
-                 database: bool = False) -> Path:
+def check_target(path: str | os.PathLike[str], *, context_dirs: Iterable[Path] = (), database: bool = False) -> Path:
     """The file a write to `path` would replace, or `WriteRefused` saying why not.
 
     `context_dirs` are the project's `.context/` folders, searched for hard
@@ -120,8 +119,9 @@ def check_target(path: str | os.PathLike[str], *, context_dirs: Iterable[Path] =
             raise WriteRefused(f"{label}: is a symbolic link that cannot be followed ({os_error_words(exc)})") from None
     allowed_in_context = database and target.suffix.lower() in DATABASE_SUFFIXES
     if not allowed_in_context and (_inside_context(given) or _inside_context(target)):
-        raise WriteRefused(f"{label}: is inside a .context/ folder, the agent's source of truth; "
-                           "ctxtui never writes there")
+        raise WriteRefused(
+            f"{label}: is inside a .context/ folder, the agent's source of truth; ctxtui never writes there"
+        )
     try:
         info = os.stat(target)
     except FileNotFoundError:
@@ -143,8 +143,9 @@ def check_target(path: str | os.PathLike[str], *, context_dirs: Iterable[Path] =
     return target
 
 
-def write_atomically(path: str | os.PathLike[str], data: bytes, *, context_dirs: Iterable[Path] = (),
-                     backup_suffix: str | None = None) -> Path:
+def write_atomically(
+    path: str | os.PathLike[str], data: bytes, *, context_dirs: Iterable[Path] = (), backup_suffix: str | None = None
+) -> Path:
     """Check the target, write `data` beside it and rename it into place; returns the file written.
 
     With `backup_suffix` (e.g. ".bak"), the previous content is first kept as

@@ -79,7 +79,7 @@ class View:
     through `memo`, so it lives exactly as long as the view it describes.
     """
 
-    __slots__ = ("loaded", "budget", "plan", "_counts", "real_tokens", "_memo", "__weakref__")
+    __slots__ = ("__weakref__", "_counts", "_memo", "budget", "loaded", "plan", "real_tokens")
 
     def __init__(self, loaded: Loaded, budget: int) -> None:
         self.loaded = loaded
@@ -141,8 +141,9 @@ class Session:
     memory_join: MemoryJoin | None = None
     _generation: int = 0
 
-    def load(self, budget: int | None = None, keep_budget: bool = False,
-             progress: Callable[[str, int], None] | None = None) -> list[Problem]:
+    def load(
+        self, budget: int | None = None, keep_budget: bool = False, progress: Callable[[str, int], None] | None = None
+    ) -> list[Problem]:
         """(Re)read everything; raises ContextMissing when `.context/` is gone.
 
         `progress(stage, step)` is called before each of LOAD_STEPS stages, so a
@@ -153,8 +154,9 @@ class Session:
         workspace = load_workspace(self.project)
         return self._finish_load(workspace, budget, keep_budget, report, memories_changed=True)
 
-    def reload(self, changed: set[Path] | None = None,
-               progress: Callable[[str, int], None] | None = None) -> list[Problem] | None:
+    def reload(
+        self, changed: set[Path] | None = None, progress: Callable[[str, int], None] | None = None
+    ) -> list[Problem] | None:
         """Re-read only what changed; None when nothing that matters did.
 
         `.context/` changes re-parse the files; a memory database commit (seen
@@ -164,7 +166,8 @@ class Session:
         context_dir = self.project / ".context"
         # The database may live in .context/ (the default): its commits are not .context/ edits.
         context_changed = changed is None or any(
-            (context_dir in p.parents or p == context_dir) and not self._is_db_file(p) for p in changed)
+            (context_dir in p.parents or p == context_dir) and not self._is_db_file(p) for p in changed
+        )
         db_changed = changed is None or self.db is None or any(p.name.startswith(self.db.name) for p in changed)
         if not context_changed:
             if not db_changed or self.memory_join is None or not self.memory_join.changed():
@@ -183,15 +186,21 @@ class Session:
             return False
         return path.absolute().parent == self.db.absolute().parent
 
-    def _finish_load(self, workspace: Workspace, budget: int | None, keep_budget: bool,
-                     report: Callable[[str, int], None], *, memories_changed: bool,
-                     joined: JoinedMemories | None = None) -> list[Problem]:
+    def _finish_load(
+        self,
+        workspace: Workspace,
+        budget: int | None,
+        keep_budget: bool,
+        report: Callable[[str, int], None],
+        *,
+        memories_changed: bool,
+        joined: JoinedMemories | None = None,
+    ) -> list[Problem]:
         now = self.clock()
         if self.db is not None or self.db_url is not None:
             report("loading memories", 1)
             if self.memory_join is None:
-                self.memory_join = MemoryJoin(self.db_url or self.db, self.db_project, live=True,
-                                              agent=self.db_agent)
+                self.memory_join = MemoryJoin(self.db_url or self.db, self.db_project, live=True, agent=self.db_agent)
             if joined is None:
                 joined = self.memory_join.load(now, refresh=memories_changed)
             workspace.memories, workspace.memory_problems = joined.entries, joined.problems
@@ -225,8 +234,9 @@ class Session:
         if not joined.fresh and [str(p) for p in joined.problems] == [str(p) for p in old.memory_problems]:
             return None  # the same failure as last time (a server still away): nothing to redraw
         workspace = Workspace(old.project, old.config, old.parsed)
-        return self._finish_load(workspace, None, True, progress or (lambda stage, step: None),
-                                 memories_changed=True, joined=joined)
+        return self._finish_load(
+            workspace, None, True, progress or (lambda stage, step: None), memories_changed=True, joined=joined
+        )
 
     @property
     def generation(self) -> int:

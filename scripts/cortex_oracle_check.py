@@ -46,19 +46,35 @@ def ours(db: Path | None, settings: dict) -> str:
         except MemorySourceError:
             store = None
     zone = ZoneInfo(settings["tz"])
-    packer = CortexPacker(store, focus=settings["focus"], intent=settings["intent"], now=NOW, zone=zone,
-                          retrieval_time=RETRIEVAL_TIME, embedding=settings["embedding"])
+    packer = CortexPacker(
+        store,
+        focus=settings["focus"],
+        intent=settings["intent"],
+        now=NOW,
+        zone=zone,
+        retrieval_time=RETRIEVAL_TIME,
+        embedding=settings["embedding"],
+    )
     budget = 2000 if settings["budget"] is None else settings["budget"]
     return packer.plan(budget).render("json" if settings["format"] == "json" else "md")
 
 
 def theirs(oracle: str, db: Path, settings: dict) -> str:
-    env = dict(os.environ, CORTEX_NOW=NOW_ISO, CORTEX_RETRIEVAL_TIME=str(RETRIEVAL_TIME), CORTEX_TZ=settings["tz"],
-               CORTEX_EMBED="embed-throws" if settings["embedding"] == "fails" else "model")
+    env = dict(
+        os.environ,
+        CORTEX_NOW=NOW_ISO,
+        CORTEX_RETRIEVAL_TIME=str(RETRIEVAL_TIME),
+        CORTEX_TZ=settings["tz"],
+        CORTEX_EMBED="embed-throws" if settings["embedding"] == "fails" else "model",
+    )
     env.pop("FORCE_COLOR", None)
     budget = "-" if settings["budget"] is None else str(settings["budget"])
-    run = subprocess.run([oracle, str(db), settings["focus"], settings["intent"], budget, settings["format"]],
-                         env=env, capture_output=True, check=False)
+    run = subprocess.run(
+        [oracle, str(db), settings["focus"], settings["intent"], budget, settings["format"]],
+        env=env,
+        capture_output=True,
+        check=False,
+    )
     return run.stdout.decode("utf-8")
 
 
@@ -71,11 +87,22 @@ def record_cases(oracle: str, folder: Path) -> int:
             db = Path(tmp) / f"{case['name']}.db"
             rows = json.loads((folder / "rows" / f"{case['db']}.json").read_text())
             build_v1_db(db, rows, analyze=case["db"].endswith("-analyzed"))
-            env = dict(os.environ, CORTEX_NOW=case["now"], CORTEX_RETRIEVAL_TIME="3", CORTEX_TZ=case["tz"],
-                       CORTEX_EMBED={"fails": "embed-throws", "absent": "absent"}.get(case["embedding"], "model"))
+            env = dict(
+                os.environ,
+                CORTEX_NOW=case["now"],
+                CORTEX_RETRIEVAL_TIME="3",
+                CORTEX_TZ=case["tz"],
+                CORTEX_EMBED={"fails": "embed-throws", "absent": "absent"}.get(case["embedding"], "model"),
+            )
             env.pop("FORCE_COLOR", None)
-            argv = [oracle, str(db), case["focus"], "-" if case["intent"] is None else case["intent"],
-                    "-" if case["max_tokens"] is None else case["max_tokens"], case["format"]]
+            argv = [
+                oracle,
+                str(db),
+                case["focus"],
+                "-" if case["intent"] is None else case["intent"],
+                "-" if case["max_tokens"] is None else case["max_tokens"],
+                case["format"],
+            ]
             out = subprocess.run(argv, env=env, capture_output=True, check=False).stdout
             target = folder / "out" / f"{case['name']}.stdout"
             same += target.exists() and target.read_bytes() == out
@@ -103,7 +130,7 @@ def main() -> int:
             db = build_v1_db(Path(tmp) / f"{seed}.db", rows)
             want = theirs(args.oracle, db, settings)
             got = ours(db, settings)
-            if want.startswith("{\"error\"") or want.startswith("Error:"):
+            if want.startswith('{"error"') or want.startswith("Error:"):
                 errors += 1
             if got == want:
                 same += 1
@@ -117,8 +144,10 @@ def main() -> int:
                     (keep / f"{seed}.want").write_text(want)
                     (keep / f"{seed}.got").write_text(got)
             recorded.append({"seed": seed, "settings": settings, "stdout": want})
-    print(f"{same} identical, {differ} different, of {stop - start} random stores "
-          f"({errors} where the CLI printed an error line)")
+    print(
+        f"{same} identical, {differ} different, of {stop - start} random stores "
+        f"({errors} where the CLI printed an error line)"
+    )
     if args.record:
         Path(args.record).write_text(json.dumps(recorded, ensure_ascii=False, indent=1) + "\n")
     return 1 if differ else 0

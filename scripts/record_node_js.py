@@ -59,39 +59,158 @@ def doubles(rng: random.Random) -> list[str]:
         elif kind < 0.6:
             x = rng.uniform(-1e25, 1e25)
         elif kind < 0.7:
-            x = float(rng.randint(-10**6, 10**6)) / rng.choice([1, 2, 4, 8, 10, 100, 1000])
+            x = float(rng.randint(-(10**6), 10**6)) / rng.choice([1, 2, 4, 8, 10, 100, 1000])
         else:
             out.append(f"{rng.getrandbits(64):016x}")
             continue
         out.append(struct.pack(">d", x).hex())
-    out += [struct.pack(">d", x).hex() for x in (0.0, -0.0, 1e21, 1e-7, 1.5e-7, 123e-9, 0.125, 0.005, 1.005, 2.5,
-                                                   -2.5, 0.5, -0.4, 1e300, 5e-324)]
+    out += [
+        struct.pack(">d", x).hex()
+        for x in (0.0, -0.0, 1e21, 1e-7, 1.5e-7, 123e-9, 0.125, 0.005, 1.005, 2.5, -2.5, 0.5, -0.4, 1e300, 5e-324)
+    ]
     return [h for h in out if h[:3] not in ("7ff", "fff") or h in ("7ff0000000000000", "fff0000000000000")]
 
 
 def strings(rng: random.Random) -> list[str]:
-    parts = ["0", "1", "9", ".", "e", "E", "+", "-", "x", "X", "o", "b", "a", "f", " ", "\t", "\u00a0", "\ufeff",
-             "\u2028", "Infinity", "_", "1e3", "0x1F", "0b101", "12.5", "  60px", "\u0661", "\x1c", "\x85"]
+    parts = [
+        "0",
+        "1",
+        "9",
+        ".",
+        "e",
+        "E",
+        "+",
+        "-",
+        "x",
+        "X",
+        "o",
+        "b",
+        "a",
+        "f",
+        " ",
+        "\t",
+        "\u00a0",
+        "\ufeff",
+        "\u2028",
+        "Infinity",
+        "_",
+        "1e3",
+        "0x1F",
+        "0b101",
+        "12.5",
+        "  60px",
+        "\u0661",
+        "\x1c",
+        "\x85",
+    ]
     return ["".join(rng.choice(parts) for _ in range(rng.randint(0, 6))) for _ in range(2000)]
 
 
 def json_texts(rng: random.Random) -> list[str]:
-    atoms = ['{', '}', '[', ']', ',', ':', '"a"', '"', '1', '-', '0', '01', '1.', '1e', '1e+', 'tru', 'true', 'null',
-             'x', ' ', '\\', '"\\x"', '"\\u12g4"', '"\\u12"', '"a\nb"', '😀', 'é', '.5', 'NaN', '"ab', '{"a":1',
-             '{"a"', '[1', '[1,]', '{"a":1,}', '"\\😀"', 'undefined']
+    atoms = [
+        "{",
+        "}",
+        "[",
+        "]",
+        ",",
+        ":",
+        '"a"',
+        '"',
+        "1",
+        "-",
+        "0",
+        "01",
+        "1.",
+        "1e",
+        "1e+",
+        "tru",
+        "true",
+        "null",
+        "x",
+        " ",
+        "\\",
+        '"\\x"',
+        '"\\u12g4"',
+        '"\\u12"',
+        '"a\nb"',
+        "😀",
+        "é",
+        ".5",
+        "NaN",
+        '"ab',
+        '{"a":1',
+        '{"a"',
+        "[1",
+        "[1,]",
+        '{"a":1,}',
+        '"\\😀"',
+        "undefined",
+    ]
     out = ["".join(rng.choice(atoms) for _ in range(rng.randint(1, 12))) for _ in range(1500)]
     return out + ['{"id":"m","type":"tribal","summary":"x",}', "not json", "", "null", '"just a string"', "7"]
 
 
 def dates(rng: random.Random) -> list[str]:
-    parts = ["2025", "-", "05", "01", "T", "12", ":", "00", ".", "123", "Z", "+", "02", " ", "May", "Thu,", "GMT",
-             "UTC", "PM", "am", "(x)", "1", "31", "13", "99", "24", "2025-05-01", "2025-05-01T10:00:00", "+0200",
-             "EST", "t", "/", ",", "000", "12345", "-000001", "+002025", "Sept", "::", "x", "é"]
+    parts = [
+        "2025",
+        "-",
+        "05",
+        "01",
+        "T",
+        "12",
+        ":",
+        "00",
+        ".",
+        "123",
+        "Z",
+        "+",
+        "02",
+        " ",
+        "May",
+        "Thu,",
+        "GMT",
+        "UTC",
+        "PM",
+        "am",
+        "(x)",
+        "1",
+        "31",
+        "13",
+        "99",
+        "24",
+        "2025-05-01",
+        "2025-05-01T10:00:00",
+        "+0200",
+        "EST",
+        "t",
+        "/",
+        ",",
+        "000",
+        "12345",
+        "-000001",
+        "+002025",
+        "Sept",
+        "::",
+        "x",
+        "é",
+    ]
     out = ["".join(rng.choice(parts) for _ in range(rng.randint(1, 8))) for _ in range(1500)]
-    return out + ["2025-05-01", "2025-05-01T12:00:00", "2025-05-01 12:00:00", "May 1, 2025", "May 1",
-                  "2025-03-30T02:30:00", "2025-10-26T02:30:00", "2025-02-31", "1/2/2025", "garbage",
-                  "Thu May 01 2025 12:00:00 GMT+0000 (Coordinated Universal Time)", "+275760-09-13T00:00:00.000Z",
-                  "+275760-09-13T00:00:00.001Z", "2025-05-01T10:00:00.123456789+05:30"]
+    return out + [
+        "2025-05-01",
+        "2025-05-01T12:00:00",
+        "2025-05-01 12:00:00",
+        "May 1, 2025",
+        "May 1",
+        "2025-03-30T02:30:00",
+        "2025-10-26T02:30:00",
+        "2025-02-31",
+        "1/2/2025",
+        "garbage",
+        "Thu May 01 2025 12:00:00 GMT+0000 (Coordinated Universal Time)",
+        "+275760-09-13T00:00:00.000Z",
+        "+275760-09-13T00:00:00.001Z",
+        "2025-05-01T10:00:00.123456789+05:30",
+    ]
 
 
 def math_inputs(rng: random.Random) -> list[list]:
@@ -99,8 +218,9 @@ def math_inputs(rng: random.Random) -> list[list]:
     for _ in range(1500):
         out.append(["exp", -rng.random() * rng.choice([1, 10, 100, 1000]) / 30, None])
         out.append(["log10", float(rng.randint(0, 100000)) + rng.choice([0, 0, 0.5, 1e-3]), None])
-    out += [["pow", 0.9, float(k)] for k in range(40)] + [["pow", rng.random() * 2, float(rng.randint(-40, 40))]
-                                                            for _ in range(1000)]
+    out += [["pow", 0.9, float(k)] for k in range(40)] + [
+        ["pow", rng.random() * 2, float(rng.randint(-40, 40))] for _ in range(1000)
+    ]
     return out
 
 
@@ -110,9 +230,12 @@ def main() -> int:
     args = parser.parse_args()
     rng = random.Random(20)
     data = {
-        "numbers": doubles(rng), "strings": strings(rng), "json": json_texts(rng),
-        "quote": ["a\"b\\c\b\f\n\r\t\x00\x1f\x7f\u2028\u2029\ufeff\ud800x\udfff😀é", "plain", ""],
-        "dates": dates(rng), "zones": ["UTC", "Europe/Paris", "America/New_York", "Asia/Kolkata"],
+        "numbers": doubles(rng),
+        "strings": strings(rng),
+        "json": json_texts(rng),
+        "quote": ['a"b\\c\b\f\n\r\t\x00\x1f\x7f\u2028\u2029\ufeff\ud800x\udfff😀é', "plain", ""],
+        "dates": dates(rng),
+        "zones": ["UTC", "Europe/Paris", "America/New_York", "Asia/Kolkata"],
         "math": math_inputs(rng),
         "case": ["straße", "ΣΊΣΥΦΟΣ", "İstanbul", "Ǆ", "ﬁ", "CAFÉ naïve", "ŉ"],
     }

@@ -23,18 +23,18 @@ import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from ctxtui.tui.app import CtxtuiApp  # noqa: E402
 from ctxtui.engine.model import Fate  # noqa: E402
 from ctxtui.session import Session  # noqa: E402
+from ctxtui.tui.app import CtxtuiApp  # noqa: E402
 from ctxtui.tui.widgets.entries.table import EntriesTable  # noqa: E402
 
-NOW = datetime(2026, 11, 21, 23, 56, 8, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 21, 23, 56, 8, tzinfo=UTC)
 ROOT_PATH = "/project"
 CORPUS = Path(os.environ.get("CTXTUI_CORPUS", ROOT.parent / "shared" / "corpus"))
 OUT = ROOT / "screenshots"
@@ -56,8 +56,9 @@ class Shot:
 
 async def select_summarized_learning(app: CtxtuiApp, pilot) -> None:
     assert app.main.view is not None
-    key = next(o.entry.key for o in app.main.view.plan.outcomes
-               if o.entry.section == "learnings" and o.fate is Fate.SUMMARIZED)
+    key = next(
+        o.entry.key for o in app.main.view.plan.outcomes if o.entry.section == "learnings" and o.fate is Fate.SUMMARIZED
+    )
     table = app.query_one(EntriesTable)
     table.focus()
     if not table.select_key(key):
@@ -70,8 +71,13 @@ async def open_preview(app: CtxtuiApp, pilot) -> None:
 
 SHOTS: tuple[Shot, ...] = (
     Shot("main-dark", "ctx-large", 4000, note="ctx-large at 4,000 tokens"),
-    Shot("why-summarized-learning", "ctx-large", 4000, setup=select_summarized_learning,
-         note="the why panel on a summarized learning"),
+    Shot(
+        "why-summarized-learning",
+        "ctx-large",
+        4000,
+        setup=select_summarized_learning,
+        note="the why panel on a summarized learning",
+    ),
     Shot("preview-markdown", "ctx-large", 4000, setup=open_preview, note="the Markdown preview"),
     Shot("dogfood-16000", "ctx-dogfood", 16000, note="ctx-dogfood at 16,000 tokens"),
     Shot("theme-light", "ctx-large", 4000, theme="ctxtui-light"),
@@ -198,8 +204,10 @@ def main(argv: list[str] | None = None) -> int:
             made = [svg.name]
             if converter:
                 made.append(to_png(svg, converter).name)
-            print(f"wrote {' + '.join(made)} ({shot.size[0]}×{shot.size[1]}, {shot.theme}"
-                  f"{', ' + shot.note if shot.note else ''}) in {time.perf_counter() - started:.1f} s")
+            print(
+                f"wrote {' + '.join(made)} ({shot.size[0]}×{shot.size[1]}, {shot.theme}"
+                f"{', ' + shot.note if shot.note else ''}) in {time.perf_counter() - started:.1f} s"
+            )
     return 0
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -14,7 +14,8 @@ from tests.pg import nous_db, pg_cluster  # noqa: F401 - the throwaway PostgreSQ
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = Path(os.environ.get("CTXTUI_CORPUS", ROOT.parent / "shared" / "corpus"))
 CORPORA = ("ctx-dogfood", "ctx-init", "ctx-large")
-NOW = datetime(2026, 11, 21, 23, 56, 8, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 21, 23, 56, 8, tzinfo=UTC)
+
 
 @pytest.fixture(autouse=True)
 def _default_packer(monkeypatch):
@@ -38,7 +39,7 @@ def corpus_path(name: str) -> Path:
 def generated_time(text: str) -> datetime:
     """The "now" an expected file was produced at (its Generated line or field)."""
     found = re.search(r'(?:Generated: |"generated": ")([0-9TZ:-]+)', text)
-    return datetime.strptime(found.group(1), "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
+    return datetime.strptime(found.group(1), "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
 
 
 def write_context(root: Path, files: dict[str, str | bytes]) -> Path:

@@ -81,14 +81,15 @@ def find_backend() -> Backend:
         if (bindir / "postgres").exists():
             has_vector = (bindir.parent / "share" / "postgresql" / "extension" / "vector.control").exists()
             return Backend(bindir, has_vector, "pgserver")
-    debian = sorted(Path("/usr/lib/postgresql").glob("*/bin/postgres"), key=lambda p: int(p.parent.parent.name)
-                    if p.parent.parent.name.isdigit() else 0)
+    debian = sorted(
+        Path("/usr/lib/postgresql").glob("*/bin/postgres"),
+        key=lambda p: int(p.parent.parent.name) if p.parent.parent.name.isdigit() else 0,
+    )
     if debian:
         bindir = debian[-1].parent
         has_vector = Path(f"/usr/share/postgresql/{bindir.parent.name}/extension/vector.control").exists()
         return Backend(bindir, has_vector, f"debian-{bindir.parent.name}")
-    raise PgUnavailable("no PostgreSQL binaries: `pip install pgserver` (in .[test]) or "
-                        "`apt-get install postgresql`")
+    raise PgUnavailable("no PostgreSQL binaries: `pip install pgserver` (in .[test]) or `apt-get install postgresql`")
 
 
 class TempPostgres:
@@ -137,27 +138,56 @@ class TempPostgres:
 
     def _run(self, *args: str) -> str:
         env = {"PATH": "/usr/bin:/bin", "LC_ALL": "C", "TZ": "UTC"}
-        result = subprocess.run(list(args), env=env, cwd=str(self.root), stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT, text=True, **self._ids)
+        result = subprocess.run(
+            list(args),
+            env=env,
+            cwd=str(self.root),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            **self._ids,
+        )
         if result.returncode != 0:
             raise PgUnavailable(f"{Path(args[0]).name} failed ({result.returncode}): {result.stdout.strip()[-500:]}")
         return result.stdout
 
     def start(self) -> None:
         t0 = time.perf_counter()
-        self._run(str(self.bindir / "initdb"), "-D", str(self.data), "-U", "postgres", "--auth=trust",
-                  "--encoding=UTF8", "--locale=C", "--no-sync")
+        self._run(
+            str(self.bindir / "initdb"),
+            "-D",
+            str(self.data),
+            "-U",
+            "postgres",
+            "--auth=trust",
+            "--encoding=UTF8",
+            "--locale=C",
+            "--no-sync",
+        )
         t1 = time.perf_counter()
         self.start_server()
         self.timings.update(initdb=t1 - t0, start=time.perf_counter() - t1)
 
     def start_server(self) -> None:
         """Start the postmaster on the existing data directory (again, after `stop_server`)."""
-        options = (f"-k {self.root} -p {self.port} -c listen_addresses='' -c fsync=off -c synchronous_commit=off "
-                   f"-c full_page_writes=off -c log_statement=all -c log_line_prefix='{LOG_PREFIX}' "
-                   "-c max_connections=40")
-        self._run(str(self.bindir / "pg_ctl"), "-D", str(self.data), "-w", "-t", "30", "-l", str(self.log),
-                  "-o", options, "start")
+        options = (
+            f"-k {self.root} -p {self.port} -c listen_addresses='' -c fsync=off -c synchronous_commit=off "
+            f"-c full_page_writes=off -c log_statement=all -c log_line_prefix='{LOG_PREFIX}' "
+            "-c max_connections=40"
+        )
+        self._run(
+            str(self.bindir / "pg_ctl"),
+            "-D",
+            str(self.data),
+            "-w",
+            "-t",
+            "30",
+            "-l",
+            str(self.log),
+            "-o",
+            options,
+            "start",
+        )
         self._started = True
 
     def stop_server(self, mode: str = "immediate") -> None:

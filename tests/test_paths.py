@@ -6,8 +6,8 @@ import filecmp
 from pathlib import Path
 
 import pytest
-
 from ctxtui import paths
+
 from tests.conftest import ROOT
 
 HOME = Path.home()

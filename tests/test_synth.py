@@ -2,22 +2,21 @@
 
 from __future__ import annotations
 
-from ctxtui.engine.packers.ctx.assemble import packer_for
-
 import re
 import subprocess
 import sys
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 import yaml
+from ctxtui.engine.packers.ctx.assemble import packer_for
 
 from tests.factories.workspace import ENTRY_DAYS, build_workspace, write_workspace
 
 ROOT = Path(__file__).resolve().parent.parent
-NOW = datetime(2026, 11, 21, 23, 56, 8, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 21, 23, 56, 8, tzinfo=UTC)
 WS = r"[\t\n\f\r ]"
 TASK = re.compile(rf"^({WS}*)-{WS}*\[([x ]?)\]{WS}*(.+)$", re.MULTILINE)  # spec, "Tasks"
 HEADER = re.compile(r"## \[(\d{4}-\d{2}-\d{2})-(\d{6})\] (.+)", re.ASCII)  # spec, "Entry blocks"
@@ -49,8 +48,17 @@ def test_same_seed_same_bytes_in_a_fresh_interpreter():
         "f = b(seed=5, now=d.datetime(2026, 1, 2, 3, 4, 5));"
         "print(hashlib.sha256(repr(sorted(f.items())).encode()).hexdigest())"
     )
-    runs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                           cwd=ROOT, env={"PYTHONHASHSEED": seed}).stdout for seed in ("1", "2")}
+    runs = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=ROOT,
+            env={"PYTHONHASHSEED": seed},
+        ).stdout
+        for seed in ("1", "2")
+    }
     assert len(runs) == 1
 
 
@@ -96,8 +104,7 @@ def test_every_entry_header_is_one_ctx_reads(files):
 
 def test_entries_are_newest_first_and_spread_over_the_window(files):
     for name in ("DECISIONS.md", "LEARNINGS.md"):
-        stamps = [datetime.strptime(m[1] + m[2], "%Y-%m-%d%H%M%S").replace(tzinfo=timezone.utc)
-                  for m in headers(files[name])]
+        stamps = [datetime.strptime(m[1] + m[2], "%Y-%m-%d%H%M%S").replace(tzinfo=UTC) for m in headers(files[name])]
         assert stamps == sorted(stamps, reverse=True)
         assert all(NOW - timedelta(days=ENTRY_DAYS) <= s <= NOW for s in stamps)
         ages = [(NOW - s).days for s in stamps]
@@ -194,8 +201,21 @@ def test_ten_thousand_entries_in_well_under_two_seconds(tmp_path):
 
 def test_gen_workspace_cli(tmp_path):
     script = ROOT / "bench" / "gen_workspace.py"
-    args = [sys.executable, str(script), str(tmp_path), "--tasks", "12", "--decisions", "5",
-            "--learnings", "6", "--now", "2026-11-21T23:56:08Z", "--seed", "7"]
+    args = [
+        sys.executable,
+        str(script),
+        str(tmp_path),
+        "--tasks",
+        "12",
+        "--decisions",
+        "5",
+        "--learnings",
+        "6",
+        "--now",
+        "2026-11-21T23:56:08Z",
+        "--seed",
+        "7",
+    ]
     done = subprocess.run(args, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     text = (tmp_path / ".context" / "DECISIONS.md").read_text(encoding="utf-8")
@@ -229,8 +249,10 @@ def test_demo_sizes(demo):
     constitution = (context / "CONSTITUTION.md").read_text(encoding="utf-8")
     assert len(re.findall(r"^- \[ \] ", constitution, re.MULTILINE)) == 8
     assert (context / "ARCHITECTURE.md").is_file() and (context / "GLOSSARY.md").is_file()
-    inclusions = sorted(yaml.safe_load(p.read_text(encoding="utf-8").split("---\n")[1])["inclusion"]
-                        for p in (context / "steering").glob("*.md"))
+    inclusions = sorted(
+        yaml.safe_load(p.read_text(encoding="utf-8").split("---\n")[1])["inclusion"]
+        for p in (context / "steering").glob("*.md")
+    )
     assert inclusions == ["always", "always", "manual"]
 
 

@@ -9,7 +9,6 @@ import types
 import urllib.request
 
 import pytest
-
 from ctxtui.engine.text import tokenizers as tk
 from ctxtui.engine.text import tokens as budget
 

@@ -20,9 +20,12 @@ THEMES = ("ctxtui-dark.toml", "ctxtui-high-contrast.toml", "ctxtui-light.toml")
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
-    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", str(out),
-                           str(ROOT)], capture_output=True, text=True,
-                          env={**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1"})
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", str(out), str(ROOT)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1"},
+    )
     assert done.returncode == 0, done.stderr
     (found,) = out.glob("ctxtui-*.whl")
     return found
@@ -35,11 +38,16 @@ def names(wheel) -> set[str]:
 
 
 def test_every_file_of_the_package_is_in_the_wheel(names):
-    on_disk = {p.relative_to(ROOT).as_posix() for p in (ROOT / "ctxtui").rglob("*")
-               if p.is_file() and "__pycache__" not in p.parts}
+    on_disk = {
+        p.relative_to(ROOT).as_posix()
+        for p in (ROOT / "ctxtui").rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts
+    }
     assert on_disk - names == set()
-    assert {n for n in on_disk if not n.endswith(".py")} >= {"ctxtui/demo/content/decisions.toml",
-                                                              "ctxtui/demo/content/context/CONVENTIONS.md"}
+    assert {n for n in on_disk if not n.endswith(".py")} >= {
+        "ctxtui/demo/content/decisions.toml",
+        "ctxtui/demo/content/context/CONVENTIONS.md",
+    }
 
 
 def test_the_wheel_holds_nothing_but_the_package(names):
@@ -77,8 +85,7 @@ def test_the_unpacked_wheel_finds_its_themes_and_demo(wheel, tmp_path):
         "files = ctxtui.demo.demo_files(datetime(2026, 11, 21, tzinfo=timezone.utc))\n"
         "assert len(files) == 10 and len(ctxtui.demo.demo_memories(datetime(2026, 11, 21))) > 280\n"
     )
-    done = subprocess.run([sys.executable, "-I", "-c", code, str(site)], cwd=tmp_path, capture_output=True,
-                          text=True)
+    done = subprocess.run([sys.executable, "-I", "-c", code, str(site)], cwd=tmp_path, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == str(sorted(THEMES))
 
@@ -89,7 +96,12 @@ def test_the_package_never_imports_test_or_bench_code():
     offenders = []
     for path in sorted((ROOT / "ctxtui").rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
-                     else [node.module or ""] if isinstance(node, ast.ImportFrom) and node.level == 0 else [])
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom) and node.level == 0
+                else []
+            )
             offenders += [f"{path.relative_to(ROOT)}: {n}" for n in names if n.split(".")[0] in ("tests", "bench")]
     assert offenders == []

@@ -23,7 +23,9 @@ def run(args: argparse.Namespace) -> int:
     building.tokenizer = "ctx"
     _, packer, budget = load_packer(args.project, building)
     if args.format not in packer.formats:
-        raise UsageError(f"--format {args.format}: the {packer.name} packet is printed as {' or '.join(packer.formats)}")
+        raise UsageError(
+            f"--format {args.format}: the {packer.name} packet is printed as {' or '.join(packer.formats)}"
+        )
     text = packer.plan(budget).render(args.format)
     if counting == "ctx":
         tokens = estimate(text)

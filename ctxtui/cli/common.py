@@ -10,13 +10,13 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from ctxtui.engine.packers.base import Packer
 from ctxtui.engine.packers.registry import CTX_PACKERS, PACKERS, PEER_PACKERS
-from ctxtui.engine.sources.ctxrc import resolve_budget
 from ctxtui.engine.sources.ctx_gates import Refusal, refusal_0_8_0, refusal_0_8_1, refusal_mcp, usage
+from ctxtui.engine.sources.ctxrc import resolve_budget
 from ctxtui.engine.sources.workspace import Workspace
 from ctxtui.engine.text.go import go_join
 from ctxtui.engine.text.go_strconv import GoNumError, parse_int
@@ -38,13 +38,14 @@ def parse_now(text: str | None) -> datetime:
     except ValueError:
         raise UsageError(f"--now: not an ISO 8601 date-time: {text!r}") from None
     if value.tzinfo is None:
-        value = value.replace(tzinfo=timezone.utc)
+        value = value.replace(tzinfo=UTC)
     try:
-        value.astimezone(timezone.utc)  # 0001-01-01T00:00:00+14:00 lies before the first representable UTC time
+        value.astimezone(UTC)  # 0001-01-01T00:00:00+14:00 lies before the first representable UTC time
         value + timedelta(days=1)
     except OverflowError:
-        raise UsageError(f"--now: {text!r} is outside the range of dates ctxtui can compute with "
-                         "(years 1 to 9999, in UTC)") from None
+        raise UsageError(
+            f"--now: {text!r} is outside the range of dates ctxtui can compute with (years 1 to 9999, in UTC)"
+        ) from None
     return value
 
 
@@ -52,44 +53,76 @@ def warn(message: str) -> None:
     print(f"ctxtui: warning: {clean_line(message)}", file=sys.stderr)
 
 
-PACKER_HELP = ("which packet to reproduce: ctx-0.8.1 (ctx's main), ctx-0.8.0 (the newest release), ctx-mcp "
-               "(ctx's MCP resource), shabka, cortex or nous (these three read --db alone); "
-               "default: the version of the ctx on PATH, else ctx-0.8.1")
+PACKER_HELP = (
+    "which packet to reproduce: ctx-0.8.1 (ctx's main), ctx-0.8.0 (the newest release), ctx-mcp "
+    "(ctx's MCP resource), shabka, cortex or nous (these three read --db alone); "
+    "default: the version of the ctx on PATH, else ctx-0.8.1"
+)
 
 
 def add_source_args(parser: argparse.ArgumentParser, *, budget: bool = True, tokenizer: bool = True) -> None:
     """The options every packet-building command shares: which packer, which inputs, which settings."""
     parser.add_argument("--packer", choices=PACKERS, metavar="NAME", help=PACKER_HELP)
     if budget:
-        parser.add_argument("--budget", metavar="N", help="token budget (default: $CTX_TOKEN_BUDGET, .ctxrc token_budget, "
-                                                       "8000; shabka and cortex: 2000)")
-    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="settings",
-                        help="override a setting for this run (repeatable): task_budget_pct, convention_budget_pct, "
-                             "tool (ctx 0.8.1), token_budget; `ctxtui tune` saves them to .ctxrc")
+        parser.add_argument(
+            "--budget",
+            metavar="N",
+            help="token budget (default: $CTX_TOKEN_BUDGET, .ctxrc token_budget, 8000; shabka and cortex: 2000)",
+        )
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        dest="settings",
+        help="override a setting for this run (repeatable): task_budget_pct, convention_budget_pct, "
+        "tool (ctx 0.8.1), token_budget; `ctxtui tune` saves them to .ctxrc",
+    )
     parser.add_argument("--now", help="pin the clock, ISO 8601, e.g. 2026-11-21T23:56:08Z (default: the current time)")
-    parser.add_argument("--root-path", metavar="PATH",
-                        help="the project path ctx 0.8.1 prints under 'Read These Files' (default: the project's "
-                             "absolute path)")
-    parser.add_argument("--skill", metavar="NAME",
-                        help="ctx 0.8.1's tier 7: add .context/skills/NAME/SKILL.md whole if it fits (tier 8, the "
-                             "ctx Hub, needs a hub server and is not modelled)")
-    parser.add_argument("--context-dir", metavar="DIR",
-                        help="ctx 0.8.0 only: the context directory (default: $CTX_DIR, .ctxrc context_dir, .context)")
-    parser.add_argument("--ignore-refusal", action="store_true",
-                        help="build the packet even where ctx would refuse to (no .git, a missing file, a symbolic "
-                             "link...; also $CTXTUI_IGNORE_REFUSAL=1) (default: pack fails as ctx does; the other "
-                             "commands warn)")
-    parser.add_argument("--allow-outside-cwd", action="store_true",
-                        help="ctx 0.8.0 only: allow a context directory outside the project (as ctx's flag)")
+    parser.add_argument(
+        "--root-path",
+        metavar="PATH",
+        help="the project path ctx 0.8.1 prints under 'Read These Files' (default: the project's absolute path)",
+    )
+    parser.add_argument(
+        "--skill",
+        metavar="NAME",
+        help="ctx 0.8.1's tier 7: add .context/skills/NAME/SKILL.md whole if it fits (tier 8, the "
+        "ctx Hub, needs a hub server and is not modelled)",
+    )
+    parser.add_argument(
+        "--context-dir",
+        metavar="DIR",
+        help="ctx 0.8.0 only: the context directory (default: $CTX_DIR, .ctxrc context_dir, .context)",
+    )
+    parser.add_argument(
+        "--ignore-refusal",
+        action="store_true",
+        help="build the packet even where ctx would refuse to (no .git, a missing file, a symbolic "
+        "link...; also $CTXTUI_IGNORE_REFUSAL=1) (default: pack fails as ctx does; the other "
+        "commands warn)",
+    )
+    parser.add_argument(
+        "--allow-outside-cwd",
+        action="store_true",
+        help="ctx 0.8.0 only: allow a context directory outside the project (as ctx's flag)",
+    )
     if tokenizer:
-        parser.add_argument("--tokenizer", choices=TOKENIZERS, default="ctx",
-                            help="what budgeting counts with: ctx's estimate (what ctx does) or a real vocabulary "
-                                 "(default: ctx)")
-    parser.add_argument("--db", metavar="PATH|URL",
-                        help="a memory store: joined to ctx packets (ctxtui, Shabka, Cortex, nous), or the whole "
-                             "input of the shabka, cortex and nous packers (default: none)")
-    parser.add_argument("--project", dest="db_project",
-                        help="only memories of this project, where the store has one (default: all)")
+        parser.add_argument(
+            "--tokenizer",
+            choices=TOKENIZERS,
+            default="ctx",
+            help="what budgeting counts with: ctx's estimate (what ctx does) or a real vocabulary (default: ctx)",
+        )
+    parser.add_argument(
+        "--db",
+        metavar="PATH|URL",
+        help="a memory store: joined to ctx packets (ctxtui, Shabka, Cortex, nous), or the whole "
+        "input of the shabka, cortex and nous packers (default: none)",
+    )
+    parser.add_argument(
+        "--project", dest="db_project", help="only memories of this project, where the store has one (default: all)"
+    )
     peers = parser.add_argument_group("shabka, cortex and nous packers")
     peers.add_argument("--query", help="shabka: the query (default: *); cortex: the focus")
     peers.add_argument("--kind", help="shabka: only memories of this kind (default: all)")
@@ -97,9 +130,12 @@ def add_source_args(parser: argparse.ArgumentParser, *, budget: bool = True, tok
     peers.add_argument("--user", help="shabka: whose private memories are visible (default: as shabka finds it)")
     peers.add_argument("--intent", help="cortex: the intent (default: understand_code)")
     peers.add_argument("--agent", help="nous: the agent id (default: nous-default, or the only agent)")
-    peers.add_argument("--turn", help="nous: the logged turn to rebuild: its key from `ctxtui turns` (a retrieval_log "
-                                      "id), a context_log id or SESSION#TURN (nous leaves trace_id NULL); default: "
-                                      "the newest turn with logged candidates")
+    peers.add_argument(
+        "--turn",
+        help="nous: the logged turn to rebuild: its key from `ctxtui turns` (a retrieval_log "
+        "id), a context_log id or SESSION#TURN (nous leaves trace_id NULL); default: "
+        "the newest turn with logged candidates",
+    )
     peers.add_argument("--frame", help="nous: the frame whose section budgets apply (default: the turn's own)")
 
 
@@ -178,7 +214,9 @@ def parse_budget(text: str | int | None, packer: str) -> int | None:
         raise UsageError(f"--budget: not a whole number: {text!r}") from None
 
 
-def load_packer(project: str, args: argparse.Namespace, *, strict: bool = False) -> tuple[Workspace | None, Packer, int]:
+def load_packer(
+    project: str, args: argparse.Namespace, *, strict: bool = False
+) -> tuple[Workspace | None, Packer, int]:
     """Workspace (None for a peer packer), memories and packer for a headless command.
 
     Problems print as warnings. When ctx would refuse the workspace, `strict`
@@ -189,8 +227,7 @@ def load_packer(project: str, args: argparse.Namespace, *, strict: bool = False)
     from ctxtui.engine.packers.registry import build_ctx_packer
     from ctxtui.engine.sources.context import ContextMissing
     from ctxtui.engine.sources.ctxrc import read_ctxrc
-    from ctxtui.engine.sources.steering import SkillError, read_skill
-    from ctxtui.engine.sources.steering import is_dangerous
+    from ctxtui.engine.sources.steering import SkillError, is_dangerous, read_skill
     from ctxtui.engine.sources.workspace import load_workspace, unreadable_workspace
 
     name = choose_packer(args)
@@ -206,14 +243,21 @@ def load_packer(project: str, args: argparse.Namespace, *, strict: bool = False)
     config_080 = read_ctxrc(root, "0.8.0")
     context_dir = context_dir_for(name, root, args, config_080.context_dir)
     explicit = parse_budget(getattr(args, "budget", None), name)
-    refusal = ctx_refusal(name, root, shown_root, context_dir,
-                          allow_outside=bool(getattr(args, "allow_outside_cwd", False) or config_080.allow_outside_cwd))
+    refusal = ctx_refusal(
+        name,
+        root,
+        shown_root,
+        context_dir,
+        allow_outside=bool(getattr(args, "allow_outside_cwd", False) or config_080.allow_outside_cwd),
+    )
     ignore = getattr(args, "ignore_refusal", False) or os.environ.get(IGNORE_REFUSAL_ENV, "") not in ("", "0")
     if refusal is not None and not ignore:
         if strict:
             raise Refused(refusal)
-        warn(f"{name.replace('-', ' ', 1)} would refuse this workspace ({refusal.reason}); the packet below is "
-             "what it would build otherwise")
+        warn(
+            f"{name.replace('-', ' ', 1)} would refuse this workspace ({refusal.reason}); the packet below is "
+            "what it would build otherwise"
+        )
     skill = None
     if getattr(args, "skill", None):
         if name != "ctx-0.8.1":
@@ -229,8 +273,13 @@ def load_packer(project: str, args: argparse.Namespace, *, strict: bool = False)
         if name in ("ctx-0.8.1", "ctx-mcp") and is_dangerous(go_join(shown_root, ".context") + "/"):
             from ctxtui.engine.model import Problem
 
-            workspace = unreadable_workspace(project, Problem(go_join(shown_root, ".context"), (
-                "lies under a system folder ctx 0.8.1 will not read from: its packet has none of the files")))
+            workspace = unreadable_workspace(
+                project,
+                Problem(
+                    go_join(shown_root, ".context"),
+                    ("lies under a system folder ctx 0.8.1 will not read from: its packet has none of the files"),
+                ),
+            )
         else:
             workspace = load_workspace(project, context_dir)
     except ContextMissing as exc:
@@ -266,8 +315,9 @@ def load_packer(project: str, args: argparse.Namespace, *, strict: bool = False)
             raise UsageError(str(exc)) from None
     from ctxtui.engine.sources.zone import local_zone
 
-    packer = build_ctx_packer(name, workspace, now=now, root_path=shown_root, count=count, knobs=knobs,
-                              skill=skill, zone=local_zone())
+    packer = build_ctx_packer(
+        name, workspace, now=now, root_path=shown_root, count=count, knobs=knobs, skill=skill, zone=local_zone()
+    )
     return workspace, packer, budget
 
 

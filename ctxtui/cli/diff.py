@@ -21,8 +21,10 @@ _WORD = {Fate.INCLUDED: "in full", Fate.SUMMARIZED: "title only", Fate.DROPPED: 
 
 def run(args: argparse.Namespace) -> int:
     if args.against is None and not args.against_settings and not args.against_packer:
-        raise UsageError("diff needs something to compare against: --against BUDGET, --against-set KEY=VALUE "
-                         "or --against-packer NAME")
+        raise UsageError(
+            "diff needs something to compare against: --against BUDGET, --against-set KEY=VALUE "
+            "or --against-packer NAME"
+        )
     _, packer, budget = load_packer(args.project, args)
     other = copy.copy(args)
     other.settings = [*args.settings, *args.against_settings]
@@ -32,27 +34,54 @@ def run(args: argparse.Namespace) -> int:
     before, after = against_packer.plan(against_budget), packer.plan(budget)
     diff = diff_plans(before, after)
     if args.format == "json":
-        print(json.dumps({
-            "from": {"packer": against_packer.name, "budget": against_budget, "settings": other.settings},
-            "to": {"packer": packer.name, "budget": budget, "settings": args.settings},
-            "changed": [{"key": c.entry.key, "title": c.entry.title, "section": c.entry.section,
-                         "source": c.entry.source, "from": c.before.value if c.before else None,
-                         "to": c.after.value if c.after else None} for c in diff.changed],
-            "tokens": {"used": {"from": diff.tokens_used.before, "to": diff.tokens_used.after,
-                                "delta": diff.tokens_used.delta},
-                       "buckets": {name: {"from": s.before, "to": s.after, "delta": s.delta}
-                                   for name, s in diff.buckets.items()}},
-        }, indent=2, ensure_ascii=True))
+        print(
+            json.dumps(
+                {
+                    "from": {"packer": against_packer.name, "budget": against_budget, "settings": other.settings},
+                    "to": {"packer": packer.name, "budget": budget, "settings": args.settings},
+                    "changed": [
+                        {
+                            "key": c.entry.key,
+                            "title": c.entry.title,
+                            "section": c.entry.section,
+                            "source": c.entry.source,
+                            "from": c.before.value if c.before else None,
+                            "to": c.after.value if c.after else None,
+                        }
+                        for c in diff.changed
+                    ],
+                    "tokens": {
+                        "used": {
+                            "from": diff.tokens_used.before,
+                            "to": diff.tokens_used.after,
+                            "delta": diff.tokens_used.delta,
+                        },
+                        "buckets": {
+                            name: {"from": s.before, "to": s.after, "delta": s.delta}
+                            for name, s in diff.buckets.items()
+                        },
+                    },
+                },
+                indent=2,
+                ensure_ascii=True,
+            )
+        )
         return 0
     used = diff.tokens_used
-    print(f"{packer.name} at {budget:,} tokens against {against_packer.name} at {against_budget:,}: "
-          f"{len(diff.changed):,} entr{'y changes' if len(diff.changed) == 1 else 'ies change'} fate; "
-          f"used {used.before:,} → {used.after:,} tokens ({used.delta:+,})")
+    print(
+        f"{packer.name} at {budget:,} tokens against {against_packer.name} at {against_budget:,}: "
+        f"{len(diff.changed):,} entr{'y changes' if len(diff.changed) == 1 else 'ies change'} fate; "
+        f"used {used.before:,} → {used.after:,} tokens ({used.delta:+,})"
+    )
     for change in diff.changed:
-        up = (change.after is Fate.INCLUDED or (change.after is Fate.SUMMARIZED and change.before is not Fate.INCLUDED))
-        print(f"  {'▲' if up else '▼'} {_WORD[change.before]} → {_WORD[change.after]:<11} {change.entry.section:<11} "
-              f"{clean_line(change.entry.title)[:60]}  ({clean_line(change.entry.source)})")
+        up = change.after is Fate.INCLUDED or (change.after is Fate.SUMMARIZED and change.before is not Fate.INCLUDED)
+        print(
+            f"  {'▲' if up else '▼'} {_WORD[change.before]} → {_WORD[change.after]:<11} {change.entry.section:<11} "
+            f"{clean_line(change.entry.title)[:60]}  ({clean_line(change.entry.source)})"
+        )
     moved = [(name, shift) for name, shift in diff.buckets.items() if shift.delta]
     if moved:
-        print("tokens by bucket: " + "; ".join(f"{name} {s.before:,} → {s.after:,} ({s.delta:+,})" for name, s in moved))
+        print(
+            "tokens by bucket: " + "; ".join(f"{name} {s.before:,} → {s.after:,} ({s.delta:+,})" for name, s in moved)
+        )
     return 0

@@ -19,8 +19,12 @@ from ctxtui.safe_text import clean_line
 def find_entries(plan: Plan, query: str) -> list[Outcome]:
     """Outcomes whose key or source is QUERY (a source without its folder also matches:
     `TASKS.md:2373`), else whose title contains it (case-insensitive)."""
-    exact = [o for o in plan.outcomes if query in (o.entry.key, o.entry.source)
-             or ("/" + query if not query.startswith("/") else query) and o.entry.source.endswith("/" + query)]
+    exact = [
+        o
+        for o in plan.outcomes
+        if query in (o.entry.key, o.entry.source)
+        or (("/" + query if not query.startswith("/") else query) and o.entry.source.endswith("/" + query))
+    ]
     if exact:
         return exact
     needle = query.casefold()
@@ -35,9 +39,11 @@ def run(args: argparse.Namespace) -> int:
     if not args.args:
         raise UsageError("explain needs a QUERY: a title substring, a key or file:line (or --all)")
     if len(args.args) == 1 and (Path(args.args[0]) / ".context").is_dir():
-        raise UsageError(f"the QUERY is missing: ctxtui explain {args.args[0]} QUERY "
-                         "(a title substring, a key or file:line), or --all")
-    project, query = (args.args if len(args.args) == 2 else [".", args.args[0]])
+        raise UsageError(
+            f"the QUERY is missing: ctxtui explain {args.args[0]} QUERY "
+            "(a title substring, a key or file:line), or --all"
+        )
+    project, query = args.args if len(args.args) == 2 else [".", args.args[0]]
     _, packer, budget = load_packer(project, args)
     plan = packer.plan(budget)
     matches = find_entries(plan, query)
@@ -45,11 +51,16 @@ def run(args: argparse.Namespace) -> int:
         print(f"ctxtui: no entry matches {clean_line(repr(query))} (try a shorter title substring)", file=sys.stderr)
         return 1
     if len(matches) > 1:
-        print(f"ctxtui: {len(matches)} entries match {clean_line(repr(query))}; be more specific or pass one key:",
-              file=sys.stderr)
+        print(
+            f"ctxtui: {len(matches)} entries match {clean_line(repr(query))}; be more specific or pass one key:",
+            file=sys.stderr,
+        )
         for outcome in matches[:20]:
-            print(f"  {clean_line(outcome.entry.source)}  [{outcome.entry.section}] "
-                  f"{clean_line(outcome.entry.title)[:70]}", file=sys.stderr)
+            print(
+                f"  {clean_line(outcome.entry.source)}  [{outcome.entry.section}] "
+                f"{clean_line(outcome.entry.title)[:70]}",
+                file=sys.stderr,
+            )
         if len(matches) > 20:
             print(f"  … and {len(matches) - 20} more", file=sys.stderr)
         return 1
@@ -57,9 +68,10 @@ def run(args: argparse.Namespace) -> int:
     threshold = thresholds(packer, max_seconds=args.max_seconds).get(outcome.entry.key)
     if args.format == "json":
         data = outcome_json(outcome, threshold, budget)
-        data["advice"] = {goal: [{"kind": a.kind, "text": a.text} for a in advise(packer, budget, outcome.entry.key,
-                                                                                   threshold, goal)]
-                          for goal in ("full", "any")}
+        data["advice"] = {
+            goal: [{"kind": a.kind, "text": a.text} for a in advise(packer, budget, outcome.entry.key, threshold, goal)]
+            for goal in ("full", "any")
+        }
         # ASCII escapes: valid JSON even when the inputs held invalid UTF-8 (lone surrogates).
         print(json.dumps(data, indent=2, ensure_ascii=True))
         return 0
@@ -78,9 +90,12 @@ def run(args: argparse.Namespace) -> int:
     if outcome.score is not None:
         s = outcome.score
         age = "unparsable date" if s.age_days is None else f"{s.age_days} days"
-        lines.append(f"  score:   {s.total:.3f} = recency {s.recency} ({age}) + relevance {s.relevance:.3f}"
-                     + (f" × weight (importance {s.importance}, usage {s.usage})" if s.importance is not None else "")
-                     + f"; rank {s.rank}" + (" — superseded" if s.superseded else ""))
+        lines.append(
+            f"  score:   {s.total:.3f} = recency {s.recency} ({age}) + relevance {s.relevance:.3f}"
+            + (f" × weight (importance {s.importance}, usage {s.usage})" if s.importance is not None else "")
+            + f"; rank {s.rank}"
+            + (" — superseded" if s.superseded else "")
+        )
         lines.append(f"  matched: {clean_line(', '.join(s.matched_keywords)) or '(no task keyword)'}")
     if threshold is not None:
         lines.append(f"  budgets: {describe_threshold(threshold)}")
@@ -97,21 +112,41 @@ def run(args: argparse.Namespace) -> int:
 def outcome_json(outcome: Outcome, threshold: Threshold | None, budget: int) -> dict[str, Any]:
     entry = outcome.entry
     data: dict[str, Any] = {
-        "key": entry.key, "title": entry.title, "section": entry.section, "source": entry.source,
-        "tier": outcome.tier, "tokens": entry.tokens, "budget": budget, "fate": outcome.fate.value,
-        "reason": outcome.reason.value, "explanation": describe(outcome), "numbers": numbers_dict(outcome.numbers),
+        "key": entry.key,
+        "title": entry.title,
+        "section": entry.section,
+        "source": entry.source,
+        "tier": outcome.tier,
+        "tokens": entry.tokens,
+        "budget": budget,
+        "fate": outcome.fate.value,
+        "reason": outcome.reason.value,
+        "explanation": describe(outcome),
+        "numbers": numbers_dict(outcome.numbers),
         "blocked_by": outcome.blocked_by,
     }
     if outcome.score is not None:
         s = outcome.score
-        data["score"] = {"total": s.total, "recency": s.recency, "age_days": s.age_days, "relevance": s.relevance,
-                         "matched_keywords": list(s.matched_keywords), "superseded": s.superseded, "rank": s.rank,
-                         "importance": s.importance, "usage": s.usage}
+        data["score"] = {
+            "total": s.total,
+            "recency": s.recency,
+            "age_days": s.age_days,
+            "relevance": s.relevance,
+            "matched_keywords": list(s.matched_keywords),
+            "superseded": s.superseded,
+            "rank": s.rank,
+            "importance": s.importance,
+            "usage": s.usage,
+        }
     if threshold is not None:
-        data["thresholds"] = {"full_at": threshold.full_at, "any_at": threshold.any_at,
-                              "monotone": threshold.monotone,
-                              "full_ranges": threshold.full_ranges, "any_ranges": threshold.any_ranges,
-                              "scanned_to": threshold.scanned_to}
+        data["thresholds"] = {
+            "full_at": threshold.full_at,
+            "any_at": threshold.any_at,
+            "monotone": threshold.monotone,
+            "full_ranges": threshold.full_ranges,
+            "any_ranges": threshold.any_ranges,
+            "scanned_to": threshold.scanned_to,
+        }
     return data
 
 
@@ -121,12 +156,22 @@ def explain_all(project: str, args: argparse.Namespace) -> int:
     plan = packer.plan(budget)
     found = thresholds(packer, max_seconds=args.max_seconds)
     if args.format == "json":
-        print(json.dumps({"packer": packer.name, "budget": budget,
-                          "scanned_to": next((t.scanned_to for t in found.values()), None),
-                          "entries": [outcome_json(o, found.get(o.entry.key), budget) for o in plan.outcomes]},
-                         indent=2, ensure_ascii=True))
+        print(
+            json.dumps(
+                {
+                    "packer": packer.name,
+                    "budget": budget,
+                    "scanned_to": next((t.scanned_to for t in found.values()), None),
+                    "entries": [outcome_json(o, found.get(o.entry.key), budget) for o in plan.outcomes],
+                },
+                indent=2,
+                ensure_ascii=True,
+            )
+        )
         return 0
     for o in plan.outcomes:
-        print(f"{o.fate.value:<10} {o.entry.section:<12} {o.entry.tokens:>6,}  {clean_line(o.entry.title)[:60]:<60}  "
-              f"{clean_line(o.entry.source)}")
+        print(
+            f"{o.fate.value:<10} {o.entry.section:<12} {o.entry.tokens:>6,}  {clean_line(o.entry.title)[:60]:<60}  "
+            f"{clean_line(o.entry.source)}"
+        )
     return 0

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from ctxtui.cli.common import UsageError, warn
@@ -25,9 +25,14 @@ def run(args: argparse.Namespace) -> int:
                 print(f"{args.db} is already a ctxtui memory database: left as it is")
         elif args.memory_command == "add":
             memory_id = schema.add_memory(
-                Path(args.db), kind=args.kind, title=args.title, body=args.body, importance=args.importance,
-                tags=[t.strip() for t in args.tags.split(",") if t.strip()], project=args.mem_project,
-                created_at=datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+                Path(args.db),
+                kind=args.kind,
+                title=args.title,
+                body=args.body,
+                importance=args.importance,
+                tags=[t.strip() for t in args.tags.split(",") if t.strip()],
+                project=args.mem_project,
+                created_at=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
             )
             print(f"added {memory_id} to {args.db}")
         else:

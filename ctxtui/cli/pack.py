@@ -48,9 +48,12 @@ def write_packet_to_stdout(text: str, data: bytes) -> None:
     files get the packet byte for byte; a terminal never executes them.
     """
     if sys.stdout.isatty() and (count := active_controls(text)):
-        print(f"ctxtui: warning: the packet holds {count} terminal control character{'s' if count != 1 else ''} "
-              "(ESC, BEL, ...): shown here as visible symbols such as ␛; redirect to a file or a pipe, "
-              "or use -o FILE, for the exact bytes", file=sys.stderr)
+        print(
+            f"ctxtui: warning: the packet holds {count} terminal control character{'s' if count != 1 else ''} "
+            "(ESC, BEL, ...): shown here as visible symbols such as ␛; redirect to a file or a pipe, "
+            "or use -o FILE, for the exact bytes",
+            file=sys.stderr,
+        )
         sys.stdout.write(clean_for_terminal(text))
         sys.stdout.flush()
         return

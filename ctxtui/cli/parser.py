@@ -33,11 +33,17 @@ class VersionAction(argparse.Action):
     """`--version`: the installed version, looked up only when asked (start-up stays cheap)."""
 
     def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS, **kwargs: object) -> None:
-        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
-                         help="print ctxtui's version and exit")
+        super().__init__(
+            option_strings, dest, nargs=0, default=argparse.SUPPRESS, help="print ctxtui's version and exit"
+        )
 
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
-                 option_string: str | None = None) -> None:
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
         from importlib.metadata import PackageNotFoundError, version
 
         try:
@@ -51,8 +57,13 @@ class VersionAction(argparse.Action):
 class NoBudget(argparse.Action):
     """sweep walks its own range of budgets: a --budget there is a mistake worth saying so."""
 
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
-                 option_string: str | None = None) -> None:
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
         raise UsageError("sweep takes a range of budgets (--from, --to, --step), not --budget")
 
 
@@ -61,9 +72,12 @@ def _formatter(prog: str) -> argparse.HelpFormatter:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="ctxtui", description="See, explain and tune the context packets coding "
-                                     "agents receive. Without a command: the TUI (ctxtui [PROJECT]).",
-                                     formatter_class=_formatter)
+    parser = argparse.ArgumentParser(
+        prog="ctxtui",
+        description="See, explain and tune the context packets coding "
+        "agents receive. Without a command: the TUI (ctxtui [PROJECT]).",
+        formatter_class=_formatter,
+    )
     parser.add_argument("--version", action=VersionAction)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -73,22 +87,37 @@ def build_parser() -> argparse.ArgumentParser:
     pack = command("pack")
     pack.add_argument("project", nargs="?", default=".", help=PROJECT_HELP)
     add_source_args(pack)
-    pack.add_argument("--format", default="md", metavar="md|json",
-                      help="Markdown or JSON; as ctx, anything but json means Markdown (default: md)")
-    pack.add_argument("-o", "--output", metavar="FILE",
-                      help="write to FILE (atomically; never inside .context/) instead of stdout")
+    pack.add_argument(
+        "--format",
+        default="md",
+        metavar="md|json",
+        help="Markdown or JSON; as ctx, anything but json means Markdown (default: md)",
+    )
+    pack.add_argument(
+        "-o", "--output", metavar="FILE", help="write to FILE (atomically; never inside .context/) instead of stdout"
+    )
 
     explain = command("explain")
-    explain.add_argument("args", nargs="*", metavar="[PROJECT] QUERY",
-                         help="the project (default: .) and the entry: a title substring, its key, or file:line "
-                              "such as TASKS.md:12")
+    explain.add_argument(
+        "args",
+        nargs="*",
+        metavar="[PROJECT] QUERY",
+        help="the project (default: .) and the entry: a title substring, its key, or file:line such as TASKS.md:12",
+    )
     add_source_args(explain)
     explain.add_argument("--format", choices=("text", "json"), default="text", help="(default: text)")
-    explain.add_argument("--all", action="store_true",
-                         help="every candidate; with --format json: key, title, section, source, fate, reason, "
-                              "numbers, thresholds")
-    explain.add_argument("--max-seconds", type=float, default=10.0, metavar="S",
-                         help="bound on the threshold scan; past it, thresholds say how far they looked (default: 10)")
+    explain.add_argument(
+        "--all",
+        action="store_true",
+        help="every candidate; with --format json: key, title, section, source, fate, reason, numbers, thresholds",
+    )
+    explain.add_argument(
+        "--max-seconds",
+        type=float,
+        default=10.0,
+        metavar="S",
+        help="bound on the threshold scan; past it, thresholds say how far they looked (default: 10)",
+    )
 
     sweep = command("sweep")
     sweep.add_argument("project", nargs="?", default=".", help=PROJECT_HELP)
@@ -105,52 +134,93 @@ def build_parser() -> argparse.ArgumentParser:
     add_source_args(cover)
     cover.add_argument("--format", choices=("text", "json"), default="text", help="(default: text)")
     cover.add_argument("--verbose", "-v", action="store_true", help="list every entry that is never in full, and why")
-    cover.add_argument("--max-seconds", type=float, default=30.0, metavar="S",
-                       help="stop scanning budgets after this long and say how far it looked (default: 30)")
+    cover.add_argument(
+        "--max-seconds",
+        type=float,
+        default=30.0,
+        metavar="S",
+        help="stop scanning budgets after this long and say how far it looked (default: 30)",
+    )
 
     diff = command("diff")
     diff.add_argument("project", nargs="?", default=".", help=PROJECT_HELP)
     add_source_args(diff)
-    diff.add_argument("--against", type=int, metavar="BUDGET",
-                      help="the budget to compare against (default: the same budget)")
-    diff.add_argument("--against-set", action="append", default=[], metavar="KEY=VALUE", dest="against_settings",
-                      help="settings of the state compared against, on top of --set (repeatable)")
-    diff.add_argument("--against-packer", choices=CTX_PACKERS, metavar="NAME",
-                      help="the packer compared against (default: the same packer)")
+    diff.add_argument(
+        "--against", type=int, metavar="BUDGET", help="the budget to compare against (default: the same budget)"
+    )
+    diff.add_argument(
+        "--against-set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        dest="against_settings",
+        help="settings of the state compared against, on top of --set (repeatable)",
+    )
+    diff.add_argument(
+        "--against-packer",
+        choices=CTX_PACKERS,
+        metavar="NAME",
+        help="the packer compared against (default: the same packer)",
+    )
     diff.add_argument("--format", choices=("text", "json"), default="text", help="(default: text)")
 
     check = command("check")
     check.add_argument("project", nargs="?", default=".", help=PROJECT_HELP)
     add_source_args(check, tokenizer=False)
     check.add_argument("--max-tokens", type=int, required=True, metavar="N", help="the most the packet may cost")
-    check.add_argument("--tokenizer", choices=TOKENIZERS, default="ctx",
-                       help="what counts the rendered packet: ctx's estimate or a real vocabulary (default: ctx)")
+    check.add_argument(
+        "--tokenizer",
+        choices=TOKENIZERS,
+        default="ctx",
+        help="what counts the rendered packet: ctx's estimate or a real vocabulary (default: ctx)",
+    )
     check.add_argument("--format", choices=("md", "json"), default="md", help="which rendering to count (default: md)")
 
     tune = command("tune")
     tune.add_argument("project", nargs="?", default=".", help="the directory holding .ctxrc (default: .)")
-    tune.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="settings",
-                      help="a setting to save (repeatable): token_budget, task_budget_pct, convention_budget_pct, "
-                           "tool")
-    tune.add_argument("--packer", choices=CTX_PACKERS, metavar="NAME",
-                      help="whose settings: ctx-0.8.1, ctx-0.8.0 or ctx-mcp (default: the ctx on PATH, else 0.8.1)")
-    tune.add_argument("--write", action="store_true",
-                      help="write the change (atomically; the previous file is kept as .ctxrc.bak)")
+    tune.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        dest="settings",
+        help="a setting to save (repeatable): token_budget, task_budget_pct, convention_budget_pct, tool",
+    )
+    tune.add_argument(
+        "--packer",
+        choices=CTX_PACKERS,
+        metavar="NAME",
+        help="whose settings: ctx-0.8.1, ctx-0.8.0 or ctx-mcp (default: the ctx on PATH, else 0.8.1)",
+    )
+    tune.add_argument(
+        "--write", action="store_true", help="write the change (atomically; the previous file is kept as .ctxrc.bak)"
+    )
 
-    turns = sub.add_parser("turns", help=COMMANDS["turns"], formatter_class=_formatter,
-                           description="List a nous agent's logged turns, or show one with every section's budget "
-                                       "and every logged candidate's fate. nous leaves trace_id NULL (retrieval_log "
-                                       "keeps it reserved), so a turn is its context_log and retrieval_log rows "
-                                       "joined on (agent, session, turn number).")
-    turns.add_argument("--db", required=True, metavar="URL",
-                       help="the nous database: postgresql://USER@HOST/DB (any libpq URL)")
+    turns = sub.add_parser(
+        "turns",
+        help=COMMANDS["turns"],
+        formatter_class=_formatter,
+        description="List a nous agent's logged turns, or show one with every section's budget "
+        "and every logged candidate's fate. nous leaves trace_id NULL (retrieval_log "
+        "keeps it reserved), so a turn is its context_log and retrieval_log rows "
+        "joined on (agent, session, turn number).",
+    )
+    turns.add_argument(
+        "--db", required=True, metavar="URL", help="the nous database: postgresql://USER@HOST/DB (any libpq URL)"
+    )
     turns.add_argument("--agent", help="the agent id (default: nous-default, or the only agent in the database)")
-    turns.add_argument("--turn", metavar="KEY",
-                       help="show this turn: its retrieval_log id (the KEY column), a context_log id, or SESSION#TURN")
+    turns.add_argument(
+        "--turn",
+        metavar="KEY",
+        help="show this turn: its retrieval_log id (the KEY column), a context_log id, or SESSION#TURN",
+    )
     turns.add_argument("--limit", type=int, default=50, help="how many turns to list, newest first (default: 50)")
-    turns.add_argument("--frame", help="with --turn: rebuild with this frame's section budgets instead of the logged one")
-    turns.add_argument("--budget", type=int,
-                       help="with --turn: the sum of the four memory sections' budgets (default: the turn's own)")
+    turns.add_argument(
+        "--frame", help="with --turn: rebuild with this frame's section budgets instead of the logged one"
+    )
+    turns.add_argument(
+        "--budget", type=int, help="with --turn: the sum of the four memory sections' budgets (default: the turn's own)"
+    )
     turns.add_argument("--format", choices=("text", "json"), default="text", help="(default: text)")
 
     memory = command("memory")
@@ -160,17 +230,28 @@ def build_parser() -> argparse.ArgumentParser:
     init.add_argument("--db", default=DEFAULT_DB, help=db_help)
     add = memory_sub.add_parser("add", help="add one memory", formatter_class=_formatter)
     add.add_argument("--db", default=DEFAULT_DB, help=db_help)
-    add.add_argument("--kind", default="fact", choices=KINDS, metavar="KIND",
-                     help=f"one of {', '.join(KINDS)}; decision joins Recent Decisions, learning/lesson/fix/error/"
-                          "gotcha join Key Learnings, the rest form a Memories section (default: fact)")
+    add.add_argument(
+        "--kind",
+        default="fact",
+        choices=KINDS,
+        metavar="KIND",
+        help=f"one of {', '.join(KINDS)}; decision joins Recent Decisions, learning/lesson/fix/error/"
+        "gotcha join Key Learnings, the rest form a Memories section (default: fact)",
+    )
     add.add_argument("--title", required=True, help="one line, shown in the packet's entry header")
     add.add_argument("--body", default="", help="the text under the title (default: empty)")
-    add.add_argument("--importance", type=float, default=0.5, metavar="0..1",
-                     help="how much it matters; scales its score by 0.5 + importance (default: 0.5)")
+    add.add_argument(
+        "--importance",
+        type=float,
+        default=0.5,
+        metavar="0..1",
+        help="how much it matters; scales its score by 0.5 + importance (default: 0.5)",
+    )
     add.add_argument("--tags", default="", help="comma-separated tags (default: none)")
     add.add_argument("--project", dest="mem_project", help="the project it belongs to (default: none)")
-    imp = memory_sub.add_parser("import", help="copy a Shabka or Cortex database's memories into ctxtui's own",
-                                formatter_class=_formatter)
+    imp = memory_sub.add_parser(
+        "import", help="copy a Shabka or Cortex database's memories into ctxtui's own", formatter_class=_formatter
+    )
     imp.add_argument("file", help="the Shabka or Cortex database to read (never written)")
     imp.add_argument("--db", default=DEFAULT_DB, help=db_help)
 
@@ -182,17 +263,24 @@ def build_parser() -> argparse.ArgumentParser:
 
 def build_tui_parser() -> argparse.ArgumentParser:
     lines = [f"  {name:<9} {text}" for name, text in COMMANDS.items()]
-    parser = argparse.ArgumentParser(prog="ctxtui", description="See, explain and tune the context packets coding "
-                                     "agents receive: the TUI on PROJECT, or a headless command.",
-                                     epilog="commands (ctxtui COMMAND --help for each):\n" + "\n".join(lines),
-                                     formatter_class=lambda prog: argparse.RawDescriptionHelpFormatter(
-                                         prog, max_help_position=32, width=110))
+    parser = argparse.ArgumentParser(
+        prog="ctxtui",
+        description="See, explain and tune the context packets coding "
+        "agents receive: the TUI on PROJECT, or a headless command.",
+        epilog="commands (ctxtui COMMAND --help for each):\n" + "\n".join(lines),
+        formatter_class=lambda prog: argparse.RawDescriptionHelpFormatter(prog, max_help_position=32, width=110),
+    )
     parser.add_argument("--version", action=VersionAction)
     parser.add_argument("project", nargs="?", default=".", help=PROJECT_HELP)
     parser.add_argument("--budget", type=int, help="the starting budget (default: $CTX_TOKEN_BUDGET, .ctxrc, 8000)")
-    parser.add_argument("--db", help="a memory database to join: ctxtui's own, Shabka, Cortex (v1 or v2) or a "
-                                     "nous postgresql:// URL (default: none; .context/memory.db is offered)")
-    parser.add_argument("--agent", help="nous: the agent whose memories to join (default: nous-default, or the only one)")
+    parser.add_argument(
+        "--db",
+        help="a memory database to join: ctxtui's own, Shabka, Cortex (v1 or v2) or a "
+        "nous postgresql:// URL (default: none; .context/memory.db is offered)",
+    )
+    parser.add_argument(
+        "--agent", help="nous: the agent whose memories to join (default: nous-default, or the only one)"
+    )
     parser.add_argument("--project", dest="db_project", help="only memories of this project (where the store has one)")
     parser.add_argument("--theme", help="theme name, built-in or from the config folder (default: ctxtui-dark)")
     parser.add_argument("--now", help="pin the clock, ISO 8601 (default: the current time)")

@@ -38,7 +38,7 @@ import argparse
 import os
 import sys
 import time
-from datetime import datetime, timezone, tzinfo
+from datetime import UTC, datetime, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ctxtui.cli.common import UsageError, parse_now, warn
@@ -60,12 +60,12 @@ def local_zone(env: dict[str, str] | os._Environ[str] = os.environ) -> tzinfo:
             try:
                 return ZoneInfo(name.lstrip(":"))
             except (ZoneInfoNotFoundError, ValueError):
-                return timezone.utc  # ICU's unknown zone: offset 0
+                return UTC  # ICU's unknown zone: offset 0
     try:
         with open("/etc/localtime", "rb") as handle:
             return ZoneInfo.from_file(handle, key="localtime")
     except (OSError, ValueError):
-        return timezone.utc
+        return UTC
 
 
 def _now(args: argparse.Namespace) -> tuple[datetime | float, str]:
@@ -79,7 +79,7 @@ def _now(args: argparse.Namespace) -> tuple[datetime | float, str]:
         if value != value:
             raise UsageError(f"$CORTEX_NOW: not a date: {pinned!r}")
         return value, "environment"
-    return datetime.now(timezone.utc), "default"
+    return datetime.now(UTC), "default"
 
 
 def load(args: argparse.Namespace) -> tuple[Packer, int]:
@@ -109,8 +109,15 @@ def load(args: argparse.Namespace) -> tuple[Packer, int]:
     if store is not None:
         for problem in store.problems:
             warn(str(problem))
-    packer = CortexPacker(store, focus=args.query, intent=intent, now=now, zone=local_zone(),
-                          embedding=EMBED_VALUES[embed], sources=sources)
+    packer = CortexPacker(
+        store,
+        focus=args.query,
+        intent=intent,
+        now=now,
+        zone=local_zone(),
+        embedding=EMBED_VALUES[embed],
+        sources=sources,
+    )
     if pinned_time:
         packer.set_retrieval_time(int(pinned_time))
     else:

@@ -21,8 +21,10 @@ from ctxtui.cli.common import UsageError, warn
 if TYPE_CHECKING:
     from ctxtui.engine.packers.base import Packer
 
-SAMPLING = ("nous logs candidates for a sample of turns (NOUS_RETRIEVAL_TELEMETRY_CANDIDATE_SAMPLE_RATE, "
-            "10% by default); `ctxtui turns --db URL` marks those with *")
+SAMPLING = (
+    "nous logs candidates for a sample of turns (NOUS_RETRIEVAL_TELEMETRY_CANDIDATE_SAMPLE_RATE, "
+    "10% by default); `ctxtui turns --db URL` marks those with *"
+)
 
 
 def require_url(args: argparse.Namespace) -> str:
@@ -30,8 +32,9 @@ def require_url(args: argparse.Namespace) -> str:
 
     url = getattr(args, "db", None)
     if not is_db_url(url):
-        raise UsageError("nous keeps its memories and turn log in PostgreSQL: give --db postgresql://USER@HOST/DB "
-                         "(any libpq URL)")
+        raise UsageError(
+            "nous keeps its memories and turn log in PostgreSQL: give --db postgresql://USER@HOST/DB (any libpq URL)"
+        )
     return str(url).strip()
 
 

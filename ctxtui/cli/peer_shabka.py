@@ -37,7 +37,7 @@ import subprocess
 import sys
 import time
 import tomllib
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -75,10 +75,22 @@ def load(args: argparse.Namespace) -> tuple[ShabkaPacker, int]:
     if args.tag:
         sources["tag"] = "--tag"
     provider = config.get("embedding", {}).get("provider", "hash")
-    settings = ShabkaSettings(now=now_moment(args.now), query=args.query or "", project=args.db_project,
-                              kind=args.kind, tags=tuple(args.tag or ()), user=user)
-    packer = ShabkaPacker(store, settings, provider=provider if isinstance(provider, str) else "hash",
-                          provider_source="Shabka's config", knob_sources=sources, user_default=default_user)
+    settings = ShabkaSettings(
+        now=now_moment(args.now),
+        query=args.query or "",
+        project=args.db_project,
+        kind=args.kind,
+        tags=tuple(args.tag or ()),
+        user=user,
+    )
+    packer = ShabkaPacker(
+        store,
+        settings,
+        provider=provider if isinstance(provider, str) else "hash",
+        provider_source="Shabka's config",
+        knob_sources=sources,
+        user_default=default_user,
+    )
     for notice in packer.notices:
         print(f"ctxtui: notice: {clean_line(notice)}", file=sys.stderr)
     if getattr(args, "command", None) == "pack":
@@ -101,7 +113,7 @@ def now_moment(text: str | None) -> Moment:
         return parse_rfc3339(text.strip())
     except DateError:
         pass
-    value = parse_now(text).astimezone(timezone.utc)
+    value = parse_now(text).astimezone(UTC)
     return moment_of(value)
 
 
@@ -121,8 +133,11 @@ def config_dir() -> Path:
 def shabka_config(project_dir: Path) -> dict[str, Any]:
     """Shabka's three config layers merged; all dropped when any fails to parse (as `ShabkaConfig::load` fails)."""
     merged: dict[str, Any] = {}
-    for path in (config_dir() / "shabka" / "config.toml", project_dir / ".shabka" / "config.toml",
-                 project_dir / ".shabka" / "config.local.toml"):
+    for path in (
+        config_dir() / "shabka" / "config.toml",
+        project_dir / ".shabka" / "config.toml",
+        project_dir / ".shabka" / "config.local.toml",
+    ):
         if not path.is_file():
             continue
         try:

@@ -22,8 +22,10 @@ def run(args: argparse.Namespace) -> int:
         for row in rows:
             data = dataclasses.asdict(row)
             if args.by_section:
-                data["sections"] = {name: dict(zip(("included", "summarized", "dropped"), counts, strict=True))
-                                    for name, counts in row.sections.items()}
+                data["sections"] = {
+                    name: dict(zip(("included", "summarized", "dropped"), counts, strict=True))
+                    for name, counts in row.sections.items()
+                }
             else:
                 del data["sections"]
             out.append(data)

@@ -10,11 +10,10 @@ from ctxtui.cli.common import UsageError, parse_now
 
 
 def run(args: argparse.Namespace, demo: bool = False) -> int:
-    from ctxtui.tui.app import CtxtuiApp
-    from ctxtui.session import Session
-    from ctxtui.user_config import read_user_config
-
     from ctxtui.engine.sources.memory.urls import is_db_url
+    from ctxtui.session import Session
+    from ctxtui.tui.app import CtxtuiApp
+    from ctxtui.user_config import read_user_config
 
     db_url = args.db if is_db_url(getattr(args, "db", None)) else None  # nous: polled, not watched
     db = Path(args.db) if getattr(args, "db", None) and db_url is None else None
@@ -33,9 +32,20 @@ def run(args: argparse.Namespace, demo: bool = False) -> int:
         parse_now(fixed_now)  # a bad --now is a usage error before the screen opens
     clock = (lambda: parse_now(fixed_now)) if fixed_now else (lambda: datetime.now().astimezone())
     config = read_user_config()
-    session = Session(project=project, db=db, db_project=getattr(args, "db_project", None), clock=clock,
-                      db_url=db_url, db_agent=getattr(args, "agent", None))
-    app = CtxtuiApp(session, budget=args.budget, theme_name=getattr(args, "theme", None) or config.theme,
-                    keymap=config.keys, notices=list(config.problems))
+    session = Session(
+        project=project,
+        db=db,
+        db_project=getattr(args, "db_project", None),
+        clock=clock,
+        db_url=db_url,
+        db_agent=getattr(args, "agent", None),
+    )
+    app = CtxtuiApp(
+        session,
+        budget=args.budget,
+        theme_name=getattr(args, "theme", None) or config.theme,
+        keymap=config.keys,
+        notices=list(config.problems),
+    )
     app.run()
     return 0

@@ -16,8 +16,12 @@ from ctxtui.engine.packers.ctx.knobs import BUDGET_KEY, KnobError, parse_setting
 from ctxtui.engine.sources.ctxrc import parse_ctxrc
 from ctxtui.engine.sources.ctxrc_edit import set_keys, unified_diff
 
-CONFIG_FIELDS = {BUDGET_KEY: "token_budget", "task_budget_pct": "task_pct", "convention_budget_pct": "convention_pct",
-                 "tool": "tool"}
+CONFIG_FIELDS = {
+    BUDGET_KEY: "token_budget",
+    "task_budget_pct": "task_pct",
+    "convention_budget_pct": "convention_pct",
+    "tool": "tool",
+}
 
 
 def run(args: argparse.Namespace) -> int:

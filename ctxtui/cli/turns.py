@@ -24,16 +24,44 @@ if TYPE_CHECKING:
     from ctxtui.engine.sources.memory.nous_model import Turn, TurnSummary
 
 # token_breakdown keys in the order nous's markers appear in a prompt (context_logger.py@21b809c7).
-SECTION_ORDER = ("identity", "context_safety", "procedure_catalog", "user_profile", "censors", "frame", "datetime",
-                 "working_memory", "related_decisions", "relevant_facts", "session_profile", "known_procedures",
-                 "recommended_procedures", "recent_conversations", "past_episodes", "frame_instructions",
-                 "execution_ledger", "corrections", "telegram_format", "other")
-SHORT = {"related_decisions": "decisions", "relevant_facts": "facts", "recommended_procedures": "procedures",
-         "known_procedures": "procedures", "past_episodes": "episodes", "recent_conversations": "recent",
-         "procedure_catalog": "catalog", "context_safety": "safety", "working_memory": "working",
-         "user_profile": "profile"}
-TRACE_NOTE = ("nous leaves trace_id NULL (retrieval_log keeps it reserved), so a turn is its context_log and "
-              "retrieval_log rows joined on (agent, session, turn number)")
+SECTION_ORDER = (
+    "identity",
+    "context_safety",
+    "procedure_catalog",
+    "user_profile",
+    "censors",
+    "frame",
+    "datetime",
+    "working_memory",
+    "related_decisions",
+    "relevant_facts",
+    "session_profile",
+    "known_procedures",
+    "recommended_procedures",
+    "recent_conversations",
+    "past_episodes",
+    "frame_instructions",
+    "execution_ledger",
+    "corrections",
+    "telegram_format",
+    "other",
+)
+SHORT = {
+    "related_decisions": "decisions",
+    "relevant_facts": "facts",
+    "recommended_procedures": "procedures",
+    "known_procedures": "procedures",
+    "past_episodes": "episodes",
+    "recent_conversations": "recent",
+    "procedure_catalog": "catalog",
+    "context_safety": "safety",
+    "working_memory": "working",
+    "user_profile": "profile",
+}
+TRACE_NOTE = (
+    "nous leaves trace_id NULL (retrieval_log keeps it reserved), so a turn is its context_log and "
+    "retrieval_log rows joined on (agent, session, turn number)"
+)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -51,16 +79,32 @@ def run(args: argparse.Namespace) -> int:
     except MemorySourceError as exc:
         raise UsageError(exc.line) from None
     if args.format == "json":
-        print(json.dumps({"database": redact(url), "agent": agent, "note": TRACE_NOTE,
-                          "turns": [summary_json(t) for t in turns]}, indent=2, ensure_ascii=True))
+        print(
+            json.dumps(
+                {
+                    "database": redact(url),
+                    "agent": agent,
+                    "note": TRACE_NOTE,
+                    "turns": [summary_json(t) for t in turns],
+                },
+                indent=2,
+                ensure_ascii=True,
+            )
+        )
         return 0
-    print(clean_line(f"agent {agent} — {len(turns)} turn{'s' if len(turns) != 1 else ''}, newest first; "
-                     "* = candidates logged (rebuildable with --turn KEY)"))
+    print(
+        clean_line(
+            f"agent {agent} — {len(turns)} turn{'s' if len(turns) != 1 else ''}, newest first; "
+            "* = candidates logged (rebuildable with --turn KEY)"
+        )
+    )
     if not turns:
         print("(no logged turns: is nous's context logging on, and is this the right --agent?)")
         return 0
-    print(f"{'TIME (UTC)':<19}  {'SESSION#TURN':<18} {'FRAME':<12} {'CALLS':>5} {'TOKENS':>8} {'CAND':>5} "
-          f"{'REND':>5}  {'KEY':<17} SECTIONS (tokens)")
+    print(
+        f"{'TIME (UTC)':<19}  {'SESSION#TURN':<18} {'FRAME':<12} {'CALLS':>5} {'TOKENS':>8} {'CAND':>5} "
+        f"{'REND':>5}  {'KEY':<17} SECTIONS (tokens)"
+    )
     for t in turns:
         when = (t.timestamp or "")[:19].replace("T", " ")
         where = f"{t.session_id or '?'}#{t.turn_number if t.turn_number is not None else '?'}"
@@ -68,8 +112,12 @@ def run(args: argparse.Namespace) -> int:
         rend = "" if t.n_rendered is None else f"{t.n_rendered}"
         key = t.key + (" *" if t.sampled else "")
         total = "" if t.total_tokens_est is None else f"{t.total_tokens_est:,}"
-        print(clean_line(f"{when:<19}  {_clip(where, 18):<18} {_clip(t.frame_id or '-', 12):<12} {t.calls:>5} "
-                         f"{total:>8} {cand:>5} {rend:>5}  {key:<17} {sections_line(t.section_tokens)}"))
+        print(
+            clean_line(
+                f"{when:<19}  {_clip(where, 18):<18} {_clip(t.frame_id or '-', 12):<12} {t.calls:>5} "
+                f"{total:>8} {cand:>5} {rend:>5}  {key:<17} {sections_line(t.section_tokens)}"
+            )
+        )
     return 0
 
 
@@ -79,11 +127,24 @@ def sections_line(tokens: dict[str, int]) -> str:
 
 
 def summary_json(t: TurnSummary) -> dict[str, Any]:
-    return {"key": t.key, "agent": t.agent_id, "session": t.session_id, "turn_number": t.turn_number,
-            "time": t.timestamp, "frame": t.frame_id, "model": t.model, "calls": t.calls,
-            "tokens": dict(t.tokens), "total_tokens_est": t.total_tokens_est, "retrieval_id": t.retrieval_id,
-            "candidates": t.n_candidates, "rendered": t.n_rendered, "sampled": t.sampled, "query": t.query,
-            "recall_calls": t.recall_calls}
+    return {
+        "key": t.key,
+        "agent": t.agent_id,
+        "session": t.session_id,
+        "turn_number": t.turn_number,
+        "time": t.timestamp,
+        "frame": t.frame_id,
+        "model": t.model,
+        "calls": t.calls,
+        "tokens": dict(t.tokens),
+        "total_tokens_est": t.total_tokens_est,
+        "retrieval_id": t.retrieval_id,
+        "candidates": t.n_candidates,
+        "rendered": t.n_rendered,
+        "sampled": t.sampled,
+        "query": t.query,
+        "recall_calls": t.recall_calls,
+    }
 
 
 def show_turn(args: argparse.Namespace, url: str) -> int:
@@ -111,20 +172,52 @@ def show_turn(args: argparse.Namespace, url: str) -> int:
 
 
 def turn_json(turn: Turn, packer, plan, describe) -> dict[str, Any]:
-    data: dict[str, Any] = {"turn": summary_json(turn.summary), "note": TRACE_NOTE, "calls": [
-        {"id": c.id, "time": c.timestamp, "call_type": c.call_type, "model": c.model, "frame": c.frame_id,
-         "tokens": dict(c.token_breakdown), "total_tokens_est": c.total_tokens_est,
-         "context_window_size": c.context_window_size, "input_tokens_actual": c.input_tokens_actual,
-         "output_tokens": c.output_tokens, "trace_id": c.trace_id} for c in turn.calls]}
+    data: dict[str, Any] = {
+        "turn": summary_json(turn.summary),
+        "note": TRACE_NOTE,
+        "calls": [
+            {
+                "id": c.id,
+                "time": c.timestamp,
+                "call_type": c.call_type,
+                "model": c.model,
+                "frame": c.frame_id,
+                "tokens": dict(c.token_breakdown),
+                "total_tokens_est": c.total_tokens_est,
+                "context_window_size": c.context_window_size,
+                "input_tokens_actual": c.input_tokens_actual,
+                "output_tokens": c.output_tokens,
+                "trace_id": c.trace_id,
+            }
+            for c in turn.calls
+        ],
+    }
     r = turn.retrieval
     if r is not None:
         data["retrieval"] = {
-            "id": r.id, "time": r.timestamp, "query": r.query, "duration_ms": r.duration_ms,
-            "n_candidates": r.n_candidates, "n_rendered": r.n_rendered,
+            "id": r.id,
+            "time": r.timestamp,
+            "query": r.query,
+            "duration_ms": r.duration_ms,
+            "n_candidates": r.n_candidates,
+            "n_rendered": r.n_rendered,
             "disposition_counts": dict(r.disposition_counts),
-            "sampled": r.sampled, "truncated": r.truncated, "trace_id": r.trace_id,
-            "legs": [{"name": g.name, "attempted": g.attempted, "n_returned": g.n_returned, "score_min": g.score_min,
-                      "score_max": g.score_max, "error": g.error, "skip_reason": g.skip_reason} for g in r.legs]}
+            "sampled": r.sampled,
+            "truncated": r.truncated,
+            "trace_id": r.trace_id,
+            "legs": [
+                {
+                    "name": g.name,
+                    "attempted": g.attempted,
+                    "n_returned": g.n_returned,
+                    "score_min": g.score_min,
+                    "score_max": g.score_max,
+                    "error": g.error,
+                    "skip_reason": g.skip_reason,
+                }
+                for g in r.legs
+            ],
+        }
     if packer is None:
         data["rebuild"] = None
         data["why_not"] = SAMPLING
@@ -132,8 +225,10 @@ def turn_json(turn: Turn, packer, plan, describe) -> dict[str, Any]:
     rebuilt = packer.to_json(plan)
     for item, outcome in zip(rebuilt["candidates"], plan.outcomes, strict=True):
         item["explanation"] = describe(outcome)
-    rebuilt["checks"] = [{"section": c.label, "log_key": c.log_key, "rebuilt": c.rebuilt, "logged": c.logged,
-                          "agrees": c.agrees} for c in packer.checks()]
+    rebuilt["checks"] = [
+        {"section": c.label, "log_key": c.log_key, "rebuilt": c.rebuilt, "logged": c.logged, "agrees": c.agrees}
+        for c in packer.checks()
+    ]
     data["rebuild"] = rebuilt
     return data
 
@@ -151,8 +246,10 @@ def turn_text(turn: Turn, packer, plan, describe) -> list[str]:
     logged = dict(first.token_breakdown) if first else {}
     if packer is not None:
         settings = packer.settings
-        lines.append(f"sections rebuilt at budget {plan.budget:,} (the turn's own: {packer.default_budget:,}; "
-                     f"model window {settings.window:,} → budgets ×{settings.factor:g}; intent {settings.intent}):")
+        lines.append(
+            f"sections rebuilt at budget {plan.budget:,} (the turn's own: {packer.default_budget:,}; "
+            f"model window {settings.window:,} → budgets ×{settings.factor:g}; intent {settings.intent}):"
+        )
         checks = {c.label: c for c in packer.checks()}
         rows = plan.state.sections
         for index, (section, state) in enumerate(zip(packer.sections, rows, strict=True)):
@@ -170,19 +267,26 @@ def turn_text(turn: Turn, packer, plan, describe) -> list[str]:
                 base = packer.budgets.base[spec.budget_field]
                 own = f"{base:,} ×{settings.factor:g}"
                 full = packer.section_budgets(packer.default_budget)[index]
-                budget = (f"budget {state.budget:,} ({own})" if state.budget == full
-                          else f"budget {state.budget:,} (share of {plan.budget:,}; the turn's own {full:,} = {own})")
+                budget = (
+                    f"budget {state.budget:,} ({own})"
+                    if state.budget == full
+                    else f"budget {state.budget:,} (share of {plan.budget:,}; the turn's own {full:,} = {own})"
+                )
                 if spec.rule == "mid-text":
-                    budget += (f", cut after {state.keep:,} of {len(section.joined):,} chars" if state.keep is not None
-                               else f", {len(section.joined):,} of {state.budget * 4:,} chars: no cut")
+                    budget += (
+                        f", cut after {state.keep:,} of {len(section.joined):,} chars"
+                        if state.keep is not None
+                        else f", {len(section.joined):,} of {state.budget * 4:,} chars: no cut"
+                    )
                 else:
                     budget += f", {state.shown} of {len(section.items)} blocks"
             used = state.tokens if state.on else 0
             lines.append(f"  {spec.label:<24} {used:>6,} tokens  {budget}{logged_part}")
         others = [k for k in SECTION_ORDER if k in logged and k not in {x.spec.log_key for x in packer.sections}]
         if others:
-            lines.append("  not rebuilt (no candidates; logged tokens): "
-                         + " · ".join(f"{k} {logged[k]:,}" for k in others))
+            lines.append(
+                "  not rebuilt (no candidates; logged tokens): " + " · ".join(f"{k} {logged[k]:,}" for k in others)
+            )
         for problem in packer.problems:
             lines.append(f"  note: {problem.message}")
     elif logged:
@@ -195,8 +299,10 @@ def turn_text(turn: Turn, packer, plan, describe) -> list[str]:
         lines.append("no retrieval row for this turn (nous's retrieval telemetry off, or the turn was censor-blocked)")
         return lines
     counts = ", ".join(f"{k} {v}" for k, v in sorted(r.disposition_counts.items(), key=lambda kv: -kv[1]))
-    lines.append(f"candidates: {r.n_candidates} ({counts or 'none'}), {r.n_rendered} rendered"
-                 + (" — the log's cap of candidates was reached" if r.truncated else ""))
+    lines.append(
+        f"candidates: {r.n_candidates} ({counts or 'none'}), {r.n_rendered} rendered"
+        + (" — the log's cap of candidates was reached" if r.truncated else "")
+    )
     if packer is None:
         lines.append(f"  not sampled: {SAMPLING}")
     else:
@@ -204,8 +310,10 @@ def turn_text(turn: Turn, packer, plan, describe) -> list[str]:
         for outcome in plan.outcomes:
             extra = dict(outcome.entry.extra)
             gate = f"{extra.get('disposition')} @ {extra.get('stage') or '-'}"
-            lines.append(f"  {outcome.fate.value:<10} {_clip(outcome.entry.section, 22):<22} {_clip(gate, 44):<44} "
-                         f"{_clip(outcome.entry.title, 48)} — {describe(outcome)}")
+            lines.append(
+                f"  {outcome.fate.value:<10} {_clip(outcome.entry.section, 22):<22} {_clip(gate, 44):<44} "
+                f"{_clip(outcome.entry.title, 48)} — {describe(outcome)}"
+            )
     legs = []
     for leg in r.legs:
         if leg.error:
@@ -213,8 +321,11 @@ def turn_text(turn: Turn, packer, plan, describe) -> list[str]:
         elif not leg.attempted:
             legs.append(f"{leg.name} skipped: {leg.skip_reason or '?'}")
         else:
-            scores = (f" ({leg.score_min:.2f}–{leg.score_max:.2f})" if leg.score_min is not None
-                      and leg.score_max is not None else "")
+            scores = (
+                f" ({leg.score_min:.2f}–{leg.score_max:.2f})"
+                if leg.score_min is not None and leg.score_max is not None
+                else ""
+            )
             legs.append(f"{leg.name} {leg.n_returned} returned{scores}")
     if legs:
         lines.append("legs: " + "; ".join(legs))

@@ -19,8 +19,21 @@ The content is data (`content/`: markdown and TOML); `builder` turns it into fil
 from __future__ import annotations
 
 from ctxtui.demo.builder import (
-    demo_files, demo_memories, demo_memory_db_path, demo_root, prepare_demo, write_demo, write_demo_memory_db,
+    demo_files,
+    demo_memories,
+    demo_memory_db_path,
+    demo_root,
+    prepare_demo,
+    write_demo,
+    write_demo_memory_db,
 )
 
-__all__ = ["demo_files", "demo_memories", "demo_memory_db_path", "demo_root", "prepare_demo", "write_demo",
-           "write_demo_memory_db"]
+__all__ = [
+    "demo_files",
+    "demo_memories",
+    "demo_memory_db_path",
+    "demo_root",
+    "prepare_demo",
+    "write_demo",
+    "write_demo_memory_db",
+]

@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 import shutil
 import tomllib
-from datetime import datetime, time, timedelta, timezone
+from datetime import UTC, datetime, time, timedelta
 from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
@@ -36,8 +36,15 @@ from ctxtui.paths import demo_root
 PROJECT = "acme-billing"
 MARKER = ".ctxtui-demo"  # not *.md, so ctx never reads it; guards the delete in write_demo
 MEMORY_SEED = 20261121  # with "now", fixes every draw: same "now", same database
-CONTEXT_FILES = ("CONSTITUTION.md", "TASKS.md", "CONVENTIONS.md", "ARCHITECTURE.md", "DECISIONS.md",
-                 "LEARNINGS.md", "GLOSSARY.md")
+CONTEXT_FILES = (
+    "CONSTITUTION.md",
+    "TASKS.md",
+    "CONVENTIONS.md",
+    "ARCHITECTURE.md",
+    "DECISIONS.md",
+    "LEARNINGS.md",
+    "GLOSSARY.md",
+)
 STEERING_FILES = ("product.md", "tech.md", "release.md")
 TASK_TIME = time(9, 15)  # every task's #added stamp is at this time of day
 SUPERSEDED_FORMS = ("~~", "status")
@@ -80,7 +87,7 @@ def _stamp(now: datetime, days: int, at: time) -> str:
 
 def _index(title: str, entries: list[dict], stamps: list[str]) -> list[str]:
     out = [f"# {title}s\n\n<!-- INDEX:START -->\n| Date | {title} |\n|----|--------|\n"]
-    out.extend(f"| {stamp[:10]} | {entry['title']} |\n" for stamp, entry in zip(stamps, entries))
+    out.extend(f"| {stamp[:10]} | {entry['title']} |\n" for stamp, entry in zip(stamps, entries, strict=True))
     out.append("<!-- INDEX:END -->\n")
     return out
 
@@ -94,8 +101,9 @@ def _decisions(now: datetime) -> str:
         superseded = entry.get("superseded")
         if superseded:
             if superseded["form"] not in SUPERSEDED_FORMS:
-                raise ValueError(f"decisions.toml: superseded form {superseded['form']!r} is not one of "
-                                 f"{SUPERSEDED_FORMS}")
+                raise ValueError(
+                    f"decisions.toml: superseded form {superseded['form']!r} is not one of {SUPERSEDED_FORMS}"
+                )
             newer = next(j for j, other in enumerate(entries) if other["title"].startswith(superseded["by"]))
             by = f"Superseded by [{stamps[newer]}] {entries[newer]['title']}"
             status_line = "Superseded" if superseded["form"] == "~~" else by
@@ -114,7 +122,7 @@ def _learnings(now: datetime) -> str:
     entries = _data("learnings.toml")["learning"]
     stamps = [_stamp(now, e["days_ago"], e["time"]) for e in entries]
     out = _index("Learning", entries, stamps)
-    for stamp, entry in zip(stamps, entries):
+    for stamp, entry in zip(stamps, entries, strict=True):
         out.append(
             f"\n## [{stamp}] {entry['title']}\n\n**Context**: {entry['context']}\n\n"
             f"**Lesson**: {entry['lesson']}\n\n**Application**: {entry['application']}\n\n---\n"
@@ -160,8 +168,9 @@ def write_demo(target: Path, now: datetime) -> Path:
             raise FileExistsError(f"{context} exists and is not a ctxtui demo; refusing to replace it")
         shutil.rmtree(context)
     (context / "steering").mkdir(parents=True)
-    (context / MARKER).write_text(f"written by ctxtui for the {PROJECT} demo; rewritten on every launch\n",
-                                  encoding="utf-8")
+    (context / MARKER).write_text(
+        f"written by ctxtui for the {PROJECT} demo; rewritten on every launch\n", encoding="utf-8"
+    )
     for name, text in demo_files(now).items():
         (context / name).write_bytes(text.encode("utf-8"))
     write_demo_memory_db(target, now)
@@ -198,20 +207,39 @@ def demo_memories(now: datetime) -> list[dict]:
     drafts: list[dict] = []
 
     def draft(kind, title, body, importance, tags, age=None, project=PROJECT) -> dict:
-        memory = dict(kind=kind, title=title, body=body, importance=round(importance, 2), tags=list(tags),
-                      project=project, age=age if age is not None else min(420.0, rng.expovariate(1 / 70)))
+        memory = dict(
+            kind=kind,
+            title=title,
+            body=body,
+            importance=round(importance, 2),
+            tags=list(tags),
+            project=project,
+            age=age if age is not None else min(420.0, rng.expovariate(1 / 70)),
+        )
         drafts.append(memory)
         return memory
 
     for m in handwritten["memory"]:
         # A preference is the user's, not the project's: it belongs to no project.
-        draft(m["kind"], m["title"], m["body"], m["importance"], m["tags"],
-              project=None if m["kind"] == "preference" else PROJECT)
+        draft(
+            m["kind"],
+            m["title"],
+            m["body"],
+            m["importance"],
+            m["tags"],
+            project=None if m["kind"] == "preference" else PROJECT,
+        )
     originals = list(drafts)
     for m in handwritten["superseded"]:
         replacement = next(r for r in originals if r["title"].startswith(m["newer"]))
-        old = draft(m["kind"], m["title"], m["body"], max(0.1, replacement["importance"] - 0.2),
-                    replacement["tags"], age=replacement["age"] + rng.uniform(40, 200))
+        old = draft(
+            m["kind"],
+            m["title"],
+            m["body"],
+            max(0.1, replacement["importance"] - 0.2),
+            replacement["tags"],
+            age=replacement["age"] + rng.uniform(40, 200),
+        )
         old["superseded_by"] = replacement
 
     people, slow_parts, warnings, weekdays = (words[k] for k in ("people", "slow_parts", "warnings", "weekdays"))
@@ -220,15 +248,36 @@ def demo_memories(now: datetime) -> list[dict]:
         fix_a, fix_b = rng.sample(words["fix"], 2)
         a = rng.randrange(40, 400)
         slots = dict(
-            Name=c["Name"], name=c["name"], module=c["module"], table=c["table"], metric=c["metric"],
-            slug=c["slug"], person=rng.choice(people), n=rng.randrange(3, 60), a=a, b=a * rng.randrange(3, 12),
-            pct=rng.randrange(3, 25), rows=rng.randrange(2, 480),
-            wait=rng.choice(slow_parts).format(table=c["table"]), warning=rng.choice(warnings),
-            weekday=rng.choice(weekdays), exc=error["exception"], message=error["message"], why=error["why"],
-            exc2=error2["exception"], message2=error2["message"], why2=error2["why"],
-            fix_title=fix_a["title"], symptom=fix_a["symptom"], cause=fix_a["cause"], fix=fix_a["fix"],
+            Name=c["Name"],
+            name=c["name"],
+            module=c["module"],
+            table=c["table"],
+            metric=c["metric"],
+            slug=c["slug"],
+            person=rng.choice(people),
+            n=rng.randrange(3, 60),
+            a=a,
+            b=a * rng.randrange(3, 12),
+            pct=rng.randrange(3, 25),
+            rows=rng.randrange(2, 480),
+            wait=rng.choice(slow_parts).format(table=c["table"]),
+            warning=rng.choice(warnings),
+            weekday=rng.choice(weekdays),
+            exc=error["exception"],
+            message=error["message"],
+            why=error["why"],
+            exc2=error2["exception"],
+            message2=error2["message"],
+            why2=error2["why"],
+            fix_title=fix_a["title"],
+            symptom=fix_a["symptom"],
+            cause=fix_a["cause"],
+            fix=fix_a["fix"],
             issue=rng.randrange(200, 990),
-            fix_title2=fix_b["title"], symptom2=fix_b["symptom"], cause2=fix_b["cause"], fix2=fix_b["fix"],
+            fix_title2=fix_b["title"],
+            symptom2=fix_b["symptom"],
+            cause2=fix_b["cause"],
+            fix2=fix_b["fix"],
             issue2=rng.randrange(200, 990),
         )
         for t in words["template"]:
@@ -252,15 +301,23 @@ def demo_memories(now: datetime) -> list[dict]:
         if memory.get("superseded_by") is not None:
             memory["status"] = "superseded"
         events = _demo_events(rng, created, now)
-        memories.append(dict(
-            id=ids[id(memory)], kind=memory["kind"], title=memory["title"], body=memory["body"],
-            tags=memory["tags"], project=memory["project"], importance=memory["importance"],
-            status=memory.get("status", "active"),
-            superseded_by=ids[id(memory["superseded_by"])] if memory.get("superseded_by") else None,
-            created_at=_utc(created), updated_at=_utc(created),
-            last_accessed=_utc(max(at for at, _ in events)) if events else None,
-            events=[(_utc(at), event, f"demo-session-{at:%m%d}") for at, event in events],
-        ))
+        memories.append(
+            dict(
+                id=ids[id(memory)],
+                kind=memory["kind"],
+                title=memory["title"],
+                body=memory["body"],
+                tags=memory["tags"],
+                project=memory["project"],
+                importance=memory["importance"],
+                status=memory.get("status", "active"),
+                superseded_by=ids[id(memory["superseded_by"])] if memory.get("superseded_by") else None,
+                created_at=_utc(created),
+                updated_at=_utc(created),
+                last_accessed=_utc(max(at for at, _ in events)) if events else None,
+                events=[(_utc(at), event, f"demo-session-{at:%m%d}") for at, event in events],
+            )
+        )
     return memories
 
 
@@ -282,7 +339,7 @@ def _demo_events(rng: random.Random, created: datetime, now: datetime) -> list[t
 
 
 def _utc(when: datetime) -> str:
-    return when.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return when.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def write_demo_memory_db(root: Path, now: datetime) -> Path:

@@ -201,7 +201,7 @@ class Plan:
     live exactly as long as the plan they describe.
     """
 
-    __slots__ = ("packer", "budget", "tokens_used", "state", "_outcomes", "_buckets", "_by_key", "_rendered")
+    __slots__ = ("_buckets", "_by_key", "_outcomes", "_rendered", "budget", "packer", "state", "tokens_used")
 
     def __init__(self, packer: Packer, budget: int, tokens_used: int, state: Any) -> None:
         self.packer = packer

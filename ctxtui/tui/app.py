@@ -40,9 +40,17 @@ class CtxtuiApp(ThemeVariablesMixin, App):
     COMMANDS = App.COMMANDS | {CtxtuiCommands}
     BINDINGS = bindings(APP)
 
-    def __init__(self, session: Session, *, budget: int | None = None, theme_name: str | None = None,
-                 watch: bool = True, real_tokens: bool = True, keymap: dict[str, str] | None = None,
-                 notices: list[str] | None = None) -> None:
+    def __init__(
+        self,
+        session: Session,
+        *,
+        budget: int | None = None,
+        theme_name: str | None = None,
+        watch: bool = True,
+        real_tokens: bool = True,
+        keymap: dict[str, str] | None = None,
+        notices: list[str] | None = None,
+    ) -> None:
         super().__init__()
         # Actions named "main.…" (actions.py) run on the main screen from any screen, the preview included.
         # Textual 8.2.8 resolves an action's namespace through this set and `getattr(app, name)`.
@@ -69,8 +77,15 @@ class CtxtuiApp(ThemeVariablesMixin, App):
         if self._watch:
             self.watch_files()
 
-    def notify(self, message: str, *, title: str = "", severity="information", timeout: float | None = None,
-               markup: bool = False) -> None:
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity="information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
         """Every toast goes through the sanitiser and is never parsed as markup: messages quote paths and titles."""
         super().notify(clean_block(message), title=clean_line(title), severity=severity, timeout=timeout, markup=False)
 
@@ -102,14 +117,19 @@ class CtxtuiApp(ThemeVariablesMixin, App):
             self.log.error(f"worker {event.worker.name} failed: {error!r}")
             if event.worker.group == "load":
                 self.main.post_message(LoadFailed(None))
-            self.notify(clean_line(f"{event.worker.group or event.worker.name} failed: {type(error).__name__}: {error}"),
-                        severity="error", markup=False, timeout=10)
+            self.notify(
+                clean_line(f"{event.worker.group or event.worker.name} failed: {type(error).__name__}: {error}"),
+                severity="error",
+                markup=False,
+                timeout=10,
+            )
 
     # -- loading --------------------------------------------------------------------------
 
     @work(thread=True, exclusive=True, group="load", exit_on_error=False)
     def load_project(self, first: bool = False, changed: set[Path] | None = None) -> None:
         """Read and parse off the UI thread; a reload keeps budget, selection and scroll."""
+
         def progress(stage: str, step: int) -> None:
             self.main.post_message(LoadProgress(stage, step))
 
@@ -161,8 +181,15 @@ class CtxtuiApp(ThemeVariablesMixin, App):
             return names is None or Path(path).name in names
 
         while True:
-            async for changes in awatch(folder, watch_filter=relevant, debounce=400, step=50, recursive=recursive,
-                                        stop_event=self._stop_watch, ignore_permission_denied=True):
+            async for changes in awatch(
+                folder,
+                watch_filter=relevant,
+                debounce=400,
+                step=50,
+                recursive=recursive,
+                stop_event=self._stop_watch,
+                ignore_permission_denied=True,
+            ):
                 self.on_files_changed({Path(path) for _, path in changes})
                 if not folder.is_dir():
                     break  # the watch dies with its folder (`rm -rf .context; ctx init`)
@@ -199,8 +226,12 @@ class CtxtuiApp(ThemeVariablesMixin, App):
         view, fmt = intent.view, intent.fmt
         result = copy_text(self, view.plan.render(fmt))
         real = f", {view.real_tokens:,} {REAL_TOKENIZER}" if view.real_tokens is not None and fmt == "md" else ""
-        self.notify(f"Copied the {FORMAT_NAMES[fmt]} packet: ~{view.plan.tokens_used:,} "
-                    f"tokens (ctx estimate{real}) via {result.describe()}", markup=False, timeout=4)
+        self.notify(
+            f"Copied the {FORMAT_NAMES[fmt]} packet: ~{view.plan.tokens_used:,} "
+            f"tokens (ctx estimate{real}) via {result.describe()}",
+            markup=False,
+            timeout=4,
+        )
 
     @on(SavePacket)
     def _save_packet(self, intent: SavePacket) -> None:
@@ -216,8 +247,11 @@ class CtxtuiApp(ThemeVariablesMixin, App):
                 return
             try:
                 # Bytes as `ctxtui pack` writes them: invalid UTF-8 from the inputs passes through unchanged.
-                written = write_atomically(path, view.plan.render(fmt).encode("utf-8", "surrogateescape"),
-                                           context_dirs=[self.session.project / ".context"])
+                written = write_atomically(
+                    path,
+                    view.plan.render(fmt).encode("utf-8", "surrogateescape"),
+                    context_dirs=[self.session.project / ".context"],
+                )
             except WriteRefused as exc:
                 self.notify(f"Not saved: {exc}", severity="error")
                 return

@@ -48,8 +48,9 @@ class CopyResult:
         return f"nothing ({self.error or 'no channel available'})"
 
 
-def clipboard_command(env: Mapping[str, str] | None = None, platform: str | None = None,
-                      which: Callable[..., str | None] = shutil.which) -> list[str] | None:
+def clipboard_command(
+    env: Mapping[str, str] | None = None, platform: str | None = None, which: Callable[..., str | None] = shutil.which
+) -> list[str] | None:
     """The system clipboard command for this session, or None when there is none."""
     env = os.environ if env is None else env
     platform = sys.platform if platform is None else platform
@@ -73,8 +74,15 @@ def clipboard_command(env: Mapping[str, str] | None = None, platform: str | None
     return None
 
 
-def copy_text(app, text: str, *, use_system: bool = True, env: Mapping[str, str] | None = None,
-              platform: str | None = None, timeout: float = TOOL_TIMEOUT) -> CopyResult:
+def copy_text(
+    app,
+    text: str,
+    *,
+    use_system: bool = True,
+    env: Mapping[str, str] | None = None,
+    platform: str | None = None,
+    timeout: float = TOOL_TIMEOUT,
+) -> CopyResult:
     """Copy `text` via OSC 52 and, when available, the system clipboard tool.
 
     Invalid UTF-8 kept from the user's files (lone surrogates) becomes U+FFFD:

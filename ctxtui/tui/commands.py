@@ -21,5 +21,9 @@ class CtxtuiCommands(Provider):
         for action in PALETTE:
             score = matcher.match(action.palette)
             if score > 0:
-                yield Hit(score, matcher.highlight(action.palette), partial(self.app.run_action, action.action),
-                          help=action.palette_help)
+                yield Hit(
+                    score,
+                    matcher.highlight(action.palette),
+                    partial(self.app.run_action, action.action),
+                    help=action.palette_help,
+                )

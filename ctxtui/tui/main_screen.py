@@ -107,15 +107,19 @@ class MainScreen(Screen):
     @on(LoadProgress)
     def _load_progress(self, message: LoadProgress) -> None:
         self.query_one(LoadingBar).show_stage(
-            f"Loading {clean_line(self.session.project.name)}: {message.stage}…", message.step, LOAD_STEPS,
-            visible=self.view is None)
+            f"Loading {clean_line(self.session.project.name)}: {message.stage}…",
+            message.step,
+            LOAD_STEPS,
+            visible=self.view is None,
+        )
 
     @on(LoadFailed)
     def _load_failed(self, message: LoadFailed) -> None:
         self.query_one(LoadingBar).hide()
         if message.message is not None:
             self.query_one(ProblemBanner).problems = (
-                (f"{message.message} — the last good state stays on screen",) if self.view else (message.message,))
+                (f"{message.message} — the last good state stays on screen",) if self.view else (message.message,)
+            )
 
     @on(ProjectLoaded)
     def _project_loaded(self, message: ProjectLoaded) -> None:

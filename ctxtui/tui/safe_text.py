@@ -14,6 +14,7 @@ from ctxtui.safe_text import clean_block, clean_line
 
 __all__ = ["clean_block", "clean_line", "fit"]
 
+
 def fit(text: str, width: int, right: bool = False) -> str:
     """Pad or truncate (with "…") to exactly `width` cells."""
     if width <= 0:

@@ -35,7 +35,6 @@ import re
 import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from ctxtui import paths
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +43,7 @@ from textual.color import Color, ColorParseError
 from textual.css.constants import VALID_STYLE_FLAGS
 from textual.theme import Theme
 
+from ctxtui import paths
 from ctxtui.engine.model import Fate, Problem
 from ctxtui.safe_text import clean_line
 
@@ -63,8 +63,19 @@ THEME_VARIABLE_DEFAULTS: dict[str, str] = {
     "overrun": "#CC79A7",
 }
 
-_COLOUR_FIELDS = ("primary", "secondary", "warning", "error", "success", "accent",
-                  "foreground", "background", "surface", "panel", "boost")
+_COLOUR_FIELDS = (
+    "primary",
+    "secondary",
+    "warning",
+    "error",
+    "success",
+    "accent",
+    "foreground",
+    "background",
+    "surface",
+    "panel",
+    "boost",
+)
 _FLOAT_FIELDS = ("luminosity_spread", "text_alpha")
 _BOOL_FIELDS = ("dark", "ansi")
 _TABLES = ("variables", "symbols")
@@ -96,9 +107,7 @@ def fate_symbols(theme_name: str) -> dict[Fate, str]:
 
 def fate_colors(variables: Mapping[str, str]) -> dict[Fate, str]:
     """The theme's fate colours (falling back to colour-blind-safe defaults)."""
-    return {
-        fate: variables.get(f"fate-{fate.value}", THEME_VARIABLE_DEFAULTS[f"fate-{fate.value}"]) for fate in Fate
-    }
+    return {fate: variables.get(f"fate-{fate.value}", THEME_VARIABLE_DEFAULTS[f"fate-{fate.value}"]) for fate in Fate}
 
 
 def muted_color(variables: Mapping[str, str]) -> str:
@@ -220,14 +229,14 @@ def _theme_files(folder) -> Iterable:
     try:
         if not folder.is_dir():
             return []
-        return sorted((f for f in folder.iterdir() if f.name.endswith(".toml") and f.is_file()),
-                      key=lambda f: f.name)
+        return sorted((f for f in folder.iterdir() if f.name.endswith(".toml") and f.is_file()), key=lambda f: f.name)
     except OSError:
         return []
 
 
-def load_themes(builtin_dir=None, user_dir: Path | None = None, *,
-                env: Mapping[str, str] | None = None) -> LoadedThemes:
+def load_themes(
+    builtin_dir=None, user_dir: Path | None = None, *, env: Mapping[str, str] | None = None
+) -> LoadedThemes:
     """Read built-in then user theme files; a user theme overrides a built-in of the same name."""
     loaded = LoadedThemes()
     folders = [
@@ -248,8 +257,9 @@ def load_themes(builtin_dir=None, user_dir: Path | None = None, *,
                 loaded.problems.extend(problems)
                 continue
             if theme.name in names_here:
-                loaded.problems.append(Problem(
-                    source, f"theme {theme.name!r} is already defined in {names_here[theme.name]}: skipped"))
+                loaded.problems.append(
+                    Problem(source, f"theme {theme.name!r} is already defined in {names_here[theme.name]}: skipped")
+                )
                 continue
             names_here[theme.name] = source
             loaded.themes[theme.name] = theme

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ctxtui.session import Session
+from ctxtui.tui.app import CtxtuiApp
+from ctxtui.tui.widgets.budget.status import StatusLine
+from ctxtui.tui.widgets.entries.table import EntriesTable
+from ctxtui.tui.widgets.why.panel import WhyPanel
 from rich.text import Text
 from textual.geometry import Region
 from textual.widgets import Static
 
-from ctxtui.tui.app import CtxtuiApp
-from ctxtui.tui.widgets.budget.status import StatusLine
-from ctxtui.session import Session
-from ctxtui.tui.widgets.entries.table import EntriesTable
-from ctxtui.tui.widgets.why.panel import WhyPanel
 from tests.conftest import NOW, write_context
 
 SIZE = (160, 45)
@@ -22,36 +22,49 @@ CONSTITUTION = "# Constitution\n\n- [ ] Never commit secrets\n"
 
 
 def decision(stamp: str, title: str, body: str = "Because it is embedded and needs no server.") -> str:
-    return (f"\n## [{stamp}] {title}\n\n**Status**: Accepted\n\n**Context**: {body}\n\n"
-            f"**Decision**: {title}.\n\n**Rationale**: {body}\n\n**Consequence**: none worth noting.\n")
+    return (
+        f"\n## [{stamp}] {title}\n\n**Status**: Accepted\n\n**Context**: {body}\n\n"
+        f"**Decision**: {title}.\n\n**Rationale**: {body}\n\n**Consequence**: none worth noting.\n"
+    )
 
 
 def learning(stamp: str, title: str, body: str = "It bit us twice in production.") -> str:
-    return (f"\n## [{stamp}] {title}\n\n**Context**: {body}\n\n**Lesson**: {body}\n\n"
-            f"**Application**: check it in review.\n")
+    return (
+        f"\n## [{stamp}] {title}\n\n**Context**: {body}\n\n**Lesson**: {body}\n\n**Application**: check it in review.\n"
+    )
 
 
-DECISIONS = "# Decisions\n" + "".join([
-    decision("2026-11-20-120000", "Use SQLite for the memory store"),
-    decision("2026-11-10-120000", "Budgets are per tier, not global"),
-    decision("2026-10-01-120000", "Keep the parser in one module"),
-])
-LEARNINGS = "# Learnings\n" + "".join([
-    learning("2026-11-19-120000", "Flaky test: retry the socket bind"),
-    learning("2026-09-01-120000", "The watcher misses renames on NFS"),
-])
+DECISIONS = "# Decisions\n" + "".join(
+    [
+        decision("2026-11-20-120000", "Use SQLite for the memory store"),
+        decision("2026-11-10-120000", "Budgets are per tier, not global"),
+        decision("2026-10-01-120000", "Keep the parser in one module"),
+    ]
+)
+LEARNINGS = "# Learnings\n" + "".join(
+    [
+        learning("2026-11-19-120000", "Flaky test: retry the socket bind"),
+        learning("2026-09-01-120000", "The watcher misses renames on NFS"),
+    ]
+)
 
 
 def small_workspace(root: Path, **overrides: str | bytes | None) -> Path:
     """A small `.context/` in `root`; `overrides` replace files (None leaves one out)."""
-    files = {"TASKS.md": TASKS, "CONSTITUTION.md": CONSTITUTION, "DECISIONS.md": DECISIONS,
-             "LEARNINGS.md": LEARNINGS}
+    files = {"TASKS.md": TASKS, "CONSTITUTION.md": CONSTITUTION, "DECISIONS.md": DECISIONS, "LEARNINGS.md": LEARNINGS}
     files.update({name.replace("__", "/"): text for name, text in overrides.items()})
     return write_context(root, {name: text for name, text in files.items() if text is not None})
 
 
-def make_app(project: Path, budget: int | None = 4000, theme: str | None = "ctxtui-dark", *, watch: bool = False,
-             real_tokens: bool = True, **kwargs) -> CtxtuiApp:
+def make_app(
+    project: Path,
+    budget: int | None = 4000,
+    theme: str | None = "ctxtui-dark",
+    *,
+    watch: bool = False,
+    real_tokens: bool = True,
+    **kwargs,
+) -> CtxtuiApp:
     session = Session(project=Path(project), clock=lambda: NOW, root_path="/project")
     return CtxtuiApp(session, budget=budget, theme_name=theme, watch=watch, real_tokens=real_tokens, **kwargs)
 

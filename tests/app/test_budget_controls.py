@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-
 from ctxtui.session import MAX_BUDGET, MIN_BUDGET
 from ctxtui.tui.screens.budget import BudgetInputScreen
 from ctxtui.tui.widgets.budget.slider import BudgetSlider
 from ctxtui.tui.widgets.tiers.bars import TierBars
+
 from tests.app.helpers import SIZE, fates, make_app, settle, status_text
 from tests.conftest import corpus_path, needs_corpus
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from textual.command import CommandList, CommandPalette
-
 from ctxtui.tui.app import CtxtuiApp
 from ctxtui.tui.screens.help import HelpScreen
 from ctxtui.tui.screens.preview import PreviewScreen
+from textual.command import CommandList, CommandPalette
+
 from tests.app.helpers import SIZE, make_app, settle, small_workspace
 
 
@@ -21,11 +21,22 @@ async def test_help_lists_every_key_and_closes(tmp_path):
             await pilot.pause()
             assert isinstance(app.screen, HelpScreen)
             lines = [line.strip() for line in app.screen._text().plain.split("\n")]
-            for key, description in [("?", "Help"), ("b", "Budget…"), ("[", "−100"), ("]", "+100"),
-                                     ("/", "Filter"), ("f", "Fate"), ("s", "Sort"), ("p", "Preview"),
-                                     ("c", "Copy"), ("w", "Save"), ("r", "Reload"), ("q", "Quit"),
-                                     ("← →", "budget fine step (slider focused)"),
-                                     ("ctrl+p", "command palette")]:
+            for key, description in [
+                ("?", "Help"),
+                ("b", "Budget…"),
+                ("[", "−100"),
+                ("]", "+100"),
+                ("/", "Filter"),
+                ("f", "Fate"),
+                ("s", "Sort"),
+                ("p", "Preview"),
+                ("c", "Copy"),
+                ("w", "Save"),
+                ("r", "Reload"),
+                ("q", "Quit"),
+                ("← →", "budget fine step (slider focused)"),
+                ("ctrl+p", "command palette"),
+            ]:
                 assert f"{key}  {description}" in lines, (key, description)
             described = {b.description for b in CtxtuiApp.BINDINGS if b.description}
             assert all(any(line.endswith(d) for line in lines) for d in described)
@@ -91,8 +102,11 @@ async def test_palette_budget_preset_and_system_commands(tmp_path):
 
 @pytest.mark.asyncio
 async def test_help_shows_the_users_remapped_keys(tmp_path):
-    app = make_app(small_workspace(tmp_path / "proj"), real_tokens=False,
-                   keymap={"app.preview": "v", "app.help": "f1", "app.copy": "y,ctrl+y"})
+    app = make_app(
+        small_workspace(tmp_path / "proj"),
+        real_tokens=False,
+        keymap={"app.preview": "v", "app.help": "f1", "app.copy": "y,ctrl+y"},
+    )
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await pilot.press("f1")

@@ -7,8 +7,8 @@ import subprocess
 import sys
 
 import pytest
-
 from textual.widgets import Input
+
 from tests.app.helpers import make_app, settle, why_text
 from tests.conftest import ROOT, write_context
 
@@ -51,8 +51,12 @@ async def test_copy_and_save_keep_the_app_alive(project, tmp_path):
 @pytest.mark.parametrize("fmt", ["text", "json"])
 def test_explain_under_a_strict_utf8_stdout(project, fmt):
     env = {"PYTHONIOENCODING": "utf-8", "PATH": "/usr/bin:/bin"}
-    result = subprocess.run([sys.executable, "-m", "ctxtui.cli", "explain", str(project), "choice", "--format", fmt],
-                            cwd=ROOT, capture_output=True, env=env)
+    result = subprocess.run(
+        [sys.executable, "-m", "ctxtui.cli", "explain", str(project), "choice", "--format", fmt],
+        cwd=ROOT,
+        capture_output=True,
+        env=env,
+    )
     assert result.returncode == 0, result.stderr.decode()
     assert b"Traceback" not in result.stderr and b"\x1b" not in result.stdout + result.stderr
     if fmt == "json":

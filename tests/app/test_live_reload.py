@@ -6,10 +6,18 @@ import shutil
 import time
 
 import pytest
-
 from ctxtui.tui.widgets.budget.slider import BudgetSlider
+
 from tests.app.helpers import (
-    SIZE, cursor_to, decision, make_app, settle, small_workspace, status_text, table, why_text,
+    SIZE,
+    cursor_to,
+    decision,
+    make_app,
+    settle,
+    small_workspace,
+    status_text,
+    table,
+    why_text,
 )
 
 BROKEN_STEERING = "---\nname: [unclosed\ninclusion: always\n---\nBody B\n"
@@ -85,8 +93,9 @@ async def test_deleting_a_file_and_breaking_steering(tmp_path):
         assert ".context/steering/b.md" in text and "no steering at all" in text
         assert not app.session.packer.packet(app.main.view.plan).steering  # ctx drops every steering file then
 
-        (project / ".context" / "steering" / "b.md").write_text(GOOD_STEERING.replace("name: a", "name: b"),
-                                                                encoding="utf-8")
+        (project / ".context" / "steering" / "b.md").write_text(
+            GOOD_STEERING.replace("name: a", "name: b"), encoding="utf-8"
+        )
         await wait_until(pilot, lambda: not banner.has_class("shown"))
         assert app.session.packer.packet(app.main.view.plan).steering
 
@@ -120,8 +129,8 @@ async def test_losing_the_context_folder_keeps_the_last_good_state_until_it_retu
 
 @pytest.mark.asyncio
 async def test_an_open_preview_is_reloaded_too(tmp_path):
-    from textual.widgets import TextArea
     from ctxtui.tui.screens.preview import PreviewScreen
+    from textual.widgets import TextArea
 
     project = small_workspace(tmp_path / "proj")
     app = make_app(project, budget=4000, watch=True, real_tokens=False)

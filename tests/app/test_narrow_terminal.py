@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-
 from ctxtui.tui.screens.why import WhyScreen
 from ctxtui.tui.widgets.why.panel import WhyPanel
+
 from tests.app.helpers import make_app, settle, small_workspace
 
 

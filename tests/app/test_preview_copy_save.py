@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from textual.widgets import TabbedContent, TextArea
-
 from ctxtui.tui.screens.preview import PreviewScreen
 from ctxtui.tui.screens.prompts import SaveScreen
+from textual.widgets import TabbedContent, TextArea
+
 from tests.app.helpers import SIZE, make_app, notices, settle, small_workspace, snapshot_ready
 from tests.conftest import corpus_path, needs_corpus
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from textual import events
-
 from ctxtui.session import Session
 from ctxtui.tui.widgets.budget.slider import BudgetSlider
+from textual import events
+
 from tests.app.helpers import SIZE, make_app, settle, status_text
 from tests.conftest import corpus_path, needs_corpus
 
@@ -55,8 +55,9 @@ async def test_a_fast_drag_recomputes_once_for_the_newest_position(view_calls):
         region = slider.content_region
         # Many moves in one go, as a fast drag delivers them: no pause in between.
         for x in range(11, 60):
-            slider.post_message(events.MouseMove(slider, x, 0, 0, 0, 1, False, False, False,
-                                                 screen_x=region.x + x, screen_y=region.y))
+            slider.post_message(
+                events.MouseMove(slider, x, 0, 0, 0, 1, False, False, False, screen_x=region.x + x, screen_y=region.y)
+            )
         for x in range(11, 60):  # direct requests in the same burst, for good measure
             app.main.request_budget(slider.value_at(x))
         await settle(pilot)

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-
 from ctxtui.engine.model import Fate
-from ctxtui.tui.widgets.entries.table import EntriesTable
 from ctxtui.tui.themes import FATE_SYMBOL
+from ctxtui.tui.widgets.entries.table import EntriesTable
+
 from tests.app.helpers import SIZE, cursor_to, make_app, settle, table, why_text
 from tests.conftest import corpus_path, needs_corpus
 

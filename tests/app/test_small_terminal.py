@@ -28,7 +28,11 @@ async def test_status_line_fits_80_columns_and_follows_a_resize():
         await pilot.resize_terminal(80, 24)
         await snapshot_ready(pilot)
         line = drawn_status(app)
-        assert tail in line and f"budget {app.main.view.budget:,}" in line and f"{app.main.view.real_tokens:,} o200k" in line
+        assert (
+            tail in line
+            and f"budget {app.main.view.budget:,}" in line
+            and f"{app.main.view.real_tokens:,} o200k" in line
+        )
         assert len(status_text(app)) <= 78
 
         await pilot.resize_terminal(*SIZE)

@@ -7,10 +7,10 @@ and the o200k count waited for, so the status line is complete and stable.
 from __future__ import annotations
 
 import pytest
-from textual.widgets import TextArea
-
 from ctxtui.demo import write_demo
 from ctxtui.engine.model import Fate
+from textual.widgets import TextArea
+
 from tests.app.helpers import SIZE, cursor_to, make_app, settle, small_workspace, snapshot_ready
 from tests.conftest import NOW, corpus_path, needs_corpus
 
@@ -51,8 +51,11 @@ def test_why_panel_summarized_learning(snap_compare):
     async def run_before(pilot) -> None:
         await ready(pilot)
         app = pilot.app
-        position = next(i for i, o in enumerate(app.main.view.plan.outcomes)
-                        if o.entry.section == "learnings" and o.fate is Fate.SUMMARIZED)
+        position = next(
+            i
+            for i, o in enumerate(app.main.view.plan.outcomes)
+            if o.entry.section == "learnings" and o.fate is Fate.SUMMARIZED
+        )
         await pilot.press("tab")
         await cursor_to(pilot, position)
         await settle(pilot)
@@ -62,14 +65,16 @@ def test_why_panel_summarized_learning(snap_compare):
 
 @needs_corpus
 def test_preview_markdown(snap_compare):
-    assert snap_compare(make_app(corpus_path("ctx-dogfood"), budget=4000), terminal_size=SIZE,
-                        run_before=press_then_ready("p"))
+    assert snap_compare(
+        make_app(corpus_path("ctx-dogfood"), budget=4000), terminal_size=SIZE, run_before=press_then_ready("p")
+    )
 
 
 @needs_corpus
 def test_preview_json(snap_compare):
-    assert snap_compare(make_app(corpus_path("ctx-dogfood"), budget=4000), terminal_size=SIZE,
-                        run_before=press_then_ready("p", "j"))
+    assert snap_compare(
+        make_app(corpus_path("ctx-dogfood"), budget=4000), terminal_size=SIZE, run_before=press_then_ready("p", "j")
+    )
 
 
 @needs_corpus
@@ -80,8 +85,9 @@ def test_theme(snap_compare, theme):
         await pilot.press("tab", "down", "down")  # an included task selected, the table focused
         await settle(pilot)
 
-    assert snap_compare(make_app(corpus_path("ctx-dogfood"), budget=4000, theme=theme), terminal_size=SIZE,
-                        run_before=run_before)
+    assert snap_compare(
+        make_app(corpus_path("ctx-dogfood"), budget=4000, theme=theme), terminal_size=SIZE, run_before=run_before
+    )
 
 
 @needs_corpus
@@ -95,8 +101,11 @@ def test_error_banner(snap_compare, tmp_path):
 
 
 def test_help_screen(snap_compare, tmp_path):
-    assert snap_compare(make_app(small_workspace(tmp_path / "proj"), budget=4000), terminal_size=SIZE,
-                        run_before=press_then_ready("question_mark"))
+    assert snap_compare(
+        make_app(small_workspace(tmp_path / "proj"), budget=4000),
+        terminal_size=SIZE,
+        run_before=press_then_ready("question_mark"),
+    )
 
 
 def test_demo_workspace(snap_compare, tmp_path):

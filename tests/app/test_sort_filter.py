@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from textual.command import CommandList, CommandPalette
-
 from ctxtui.engine.model import Fate
 from ctxtui.tui.screens.prompts import FilterScreen
 from ctxtui.tui.widgets.entries.columns import COLUMN_BY_ID, FATE_ORDER
+from textual.command import CommandList, CommandPalette
+
 from tests.app.helpers import SIZE, make_app, settle, table
 from tests.conftest import corpus_path, needs_corpus
 
@@ -72,7 +72,7 @@ async def test_palette_sort_by_score_and_reverse():
         present = [s for s in scores if s is not None]
         assert len(present) >= 5
         assert present == sorted(present, reverse=True)
-        assert scores[:len(present)] == present  # entries without a score go last
+        assert scores[: len(present)] == present  # entries without a score go last
         await palette_run(pilot, "Sort by score")  # again: reversed
         assert entries.sort_column == "score" and not entries.sort_reverse
         present = [row.outcome.score.total for row in entries.view_rows if row.outcome.score]

@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 import pytest
-
 from ctxtui.cli import main
 from ctxtui.demo import write_demo
 from ctxtui.engine.model import Fate
+
 from tests.app.helpers import (
-    SIZE, CapturedRun, assert_why_laid_out, make_app, rendered_lines, settle, small_workspace, status_text, table,
+    SIZE,
+    CapturedRun,
+    assert_why_laid_out,
+    make_app,
+    rendered_lines,
+    settle,
+    small_workspace,
+    status_text,
+    table,
 )
 from tests.conftest import NOW
 
@@ -58,7 +66,12 @@ async def test_the_demo_workspace_opens(tmp_path):
         counts = app.main.view.plan.counts()
         assert all(counts[fate.value] > 0 for fate in Fate)  # the demo shows every fate at 4,000
         assert {o.entry.section for o in app.main.view.plan.outcomes} >= {
-            "tasks", "conventions", "decisions", "learnings", "steering"}
+            "tasks",
+            "conventions",
+            "decisions",
+            "learnings",
+            "steering",
+        }
         assert table(app).total_count == len(app.main.view.plan.outcomes)
         assert "acme-billing  budget 4,000" in status_text(app)
         assert_why_laid_out(app)  # thresholds and the first selection arrive in one frame here
@@ -89,7 +102,8 @@ async def test_a_malformed_steering_file_shows_the_banner_and_the_rest(tmp_path)
         assert ".context/steering/b.md" in text
         assert any(o.entry.section == "tasks" and o.fate is Fate.INCLUDED for o in app.main.view.plan.outcomes)
         assert {o.reason.value for o in app.main.view.plan.outcomes if o.entry.section == "steering"} == {
-            "steering-disabled"}
+            "steering-disabled"
+        }
 
 
 @pytest.mark.asyncio

@@ -6,11 +6,10 @@ import os
 from pathlib import Path
 
 import pytest
-
 from ctxtui.cli import main
 from ctxtui.engine.model import Fate
-from ctxtui.tui.themes import THEME_VARIABLE_DEFAULTS
-from ctxtui.tui.themes import fate_colors
+from ctxtui.tui.themes import THEME_VARIABLE_DEFAULTS, fate_colors
+
 from tests.app.helpers import SIZE, CapturedRun, make_app, notices, settle, small_workspace, table, why_text
 
 MY_THEME = """

@@ -6,14 +6,26 @@ import pytest
 from textual.geometry import Region
 
 from tests.app.helpers import (
-    DECISIONS, SIZE, cursor_to, decision, make_app, rendered_lines, settle, small_workspace, status_text, table,
+    DECISIONS,
+    SIZE,
+    cursor_to,
+    decision,
+    make_app,
+    rendered_lines,
+    settle,
+    small_workspace,
+    status_text,
+    table,
     why_text,
 )
 
 NASTY = "[bold red]x[/] \x1b[31mred"
 SHOWN = "[bold red]x[/] ␛[31mred"
-NASTY_DECISIONS = DECISIONS + decision("2026-11-21-120000", NASTY + "\x1b[0m \x07 \u202eevil",
-                                       body="Body with [link=http://x]markup[/link] and \x1b]52;c;aGk=\x07 OSC 52.")
+NASTY_DECISIONS = DECISIONS + decision(
+    "2026-11-21-120000",
+    NASTY + "\x1b[0m \x07 \u202eevil",
+    body="Body with [link=http://x]markup[/link] and \x1b]52;c;aGk=\x07 OSC 52.",
+)
 
 
 def x_of(strip, wanted) -> int:
@@ -71,8 +83,10 @@ async def test_markup_and_escapes_in_a_title_are_literal_in_the_table_and_why_pa
         for strip in drawn:  # the "markup" never became a style or a link
             for segment in strip:
                 if "[bold red]x[/]" in segment.text or "markup[/link]" in segment.text:
-                    assert not (segment.style and (segment.style.link or segment.style.color
-                                                   and segment.style.color.name == "red"))
+                    assert not (
+                        segment.style
+                        and (segment.style.link or (segment.style.color and segment.style.color.name == "red"))
+                    )
 
         # The whole screen, as a terminal would get it (the SVG export).
         svg = app.export_screenshot()
@@ -82,8 +96,9 @@ async def test_markup_and_escapes_in_a_title_are_literal_in_the_table_and_why_pa
 
 @pytest.mark.asyncio
 async def test_file_and_project_names_are_literal_in_banner_and_status(tmp_path):
-    project = small_workspace(tmp_path / "[bold red]proj\x1bx",
-                              **{"steering__[red]boom.md": "---\nname: [unclosed\n---\nx\n"})
+    project = small_workspace(
+        tmp_path / "[bold red]proj\x1bx", **{"steering__[red]boom.md": "---\nname: [unclosed\n---\nx\n"}
+    )
     app = make_app(project, real_tokens=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)

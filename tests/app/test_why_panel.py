@@ -5,14 +5,22 @@ from __future__ import annotations
 import threading
 
 import pytest
-
 from ctxtui.engine.explain.reasons import describe, describe_threshold
 from ctxtui.engine.model import Fate
 from ctxtui.session import Loaded
 from ctxtui.tui.safe_text import clean_line
 from ctxtui.tui.widgets.why.panel import WhyPanel
+
 from tests.app.helpers import (
-    SIZE, assert_why_laid_out, cursor_to, make_app, rendered_lines, settle, small_workspace, table, why_text,
+    SIZE,
+    assert_why_laid_out,
+    cursor_to,
+    make_app,
+    rendered_lines,
+    settle,
+    small_workspace,
+    table,
+    why_text,
 )
 from tests.conftest import corpus_path, needs_corpus
 

@@ -63,14 +63,16 @@ class Terminal:
         cache_home = self.workdir / "cache"
         config_home.mkdir(exist_ok=True)
         cache_home.mkdir(exist_ok=True)
-        env.update({
-            "TERM": "xterm-256color",
-            "COLORTERM": "truecolor",
-            "LANG": "C.UTF-8",
-            "LC_ALL": "C.UTF-8",
-            "XDG_CONFIG_HOME": str(config_home),
-            "XDG_CACHE_HOME": str(cache_home),
-        })
+        env.update(
+            {
+                "TERM": "xterm-256color",
+                "COLORTERM": "truecolor",
+                "LANG": "C.UTF-8",
+                "LC_ALL": "C.UTF-8",
+                "XDG_CONFIG_HOME": str(config_home),
+                "XDG_CACHE_HOME": str(cache_home),
+            }
+        )
         env.update(extra)
         return env
 
@@ -78,8 +80,13 @@ class Terminal:
 
     def tmux(self, *args: str, check: bool = True) -> str:
         assert TMUX is not None
-        done = subprocess.run([TMUX, "-L", self.socket, "-f", str(self.config), *args], env=self.env,
-                              capture_output=True, text=True, timeout=15)
+        done = subprocess.run(
+            [TMUX, "-L", self.socket, "-f", str(self.config), *args],
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=15,
+        )
         if check and done.returncode != 0:
             raise RuntimeError(f"tmux {' '.join(args)} failed ({done.returncode}): {done.stderr.strip()}")
         return done.stdout
@@ -94,8 +101,25 @@ class Terminal:
         pane_env = [f"{name}={self.env[name]}" for name in ("TERM", "COLORTERM", "LANG", "LC_ALL")]
         script = '"$@"; status=$?; printf "\\n%s %s\\n" "$0" "$status"'
         self.started_at = time.perf_counter()
-        self.tmux("new-session", "-d", "-s", "main", "-x", str(self.width), "-y", str(self.height),
-                  "-c", str(self.workdir), "env", *pane_env, "sh", "-c", script, EXIT_MARK, *argv)
+        self.tmux(
+            "new-session",
+            "-d",
+            "-s",
+            "main",
+            "-x",
+            str(self.width),
+            "-y",
+            str(self.height),
+            "-c",
+            str(self.workdir),
+            "env",
+            *pane_env,
+            "sh",
+            "-c",
+            script,
+            EXIT_MARK,
+            *argv,
+        )
         self.socket_path = self.tmux("display-message", "-p", "#{socket_path}").strip() or None
 
     def close(self) -> None:
@@ -122,8 +146,14 @@ class Terminal:
         """tmux key names ("PageUp", "Escape", "C-u") or literal text, sent in one write."""
         self.tmux("send-keys", "-t", self.target, *keys)
 
-    def wait_for(self, probe: Callable[[str], T | None], what: str, timeout: float = 20.0,
-                 settle: bool = True, interval: float = 0.03) -> T:
+    def wait_for(
+        self,
+        probe: Callable[[str], T | None],
+        what: str,
+        timeout: float = 20.0,
+        settle: bool = True,
+        interval: float = 0.03,
+    ) -> T:
         """Poll the screen until `probe(screen)` returns something truthy.
 
         With `settle`, the same value must be seen on two captures in a row, so
@@ -162,5 +192,9 @@ class Terminal:
 
     def wait_until_ended(self, timeout: float = 10.0) -> int:
         """Wait for the program to end; its exit status."""
-        return self.wait_for(lambda screen: (status,) if (status := self.exit_status(screen)) is not None else None,
-                             "the program to end", timeout=timeout, settle=False)[0]
+        return self.wait_for(
+            lambda screen: (status,) if (status := self.exit_status(screen)) is not None else None,
+            "the program to end",
+            timeout=timeout,
+            settle=False,
+        )[0]

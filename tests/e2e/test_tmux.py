@@ -8,18 +8,17 @@ budget itself and expects the same fate counts, tokens and row fates.
 
 from __future__ import annotations
 
-from ctxtui.engine.packers.ctx.assemble import packer_for
-
 import re
 from dataclasses import dataclass
 from functools import cache
 
 import pytest
-
 from ctxtui.engine.model import Plan
+from ctxtui.engine.packers.ctx.assemble import packer_for
 from ctxtui.engine.sources.workspace import load_workspace
-from ctxtui.tui.themes import FATE_SYMBOL
 from ctxtui.tui.safe_text import clean_line
+from ctxtui.tui.themes import FATE_SYMBOL
+
 from tests.conftest import NOW, corpus_path, needs_corpus
 from tests.e2e.terminal import CTXTUI, TMUX, Terminal
 
@@ -35,8 +34,10 @@ NOW_ARG = NOW.strftime("%Y-%m-%dT%H:%M:%SZ")
 START_TIMEOUT = 30.0  # a cold start on a slow CI machine: imports, parse, first assembly
 STEP_TIMEOUT = 15.0
 
-_STATUS = re.compile(r"budget (?P<budget>[\d,]+) · used ~(?P<used>[\d,]+)(?: ctx)? .*?"
-                     r"● (?P<included>[\d,]+) ◐ (?P<summarized>[\d,]+) ✕ (?P<dropped>[\d,]+)")
+_STATUS = re.compile(
+    r"budget (?P<budget>[\d,]+) · used ~(?P<used>[\d,]+)(?: ctx)? .*?"
+    r"● (?P<included>[\d,]+) ◐ (?P<summarized>[\d,]+) ✕ (?P<dropped>[\d,]+)"
+)
 _ROW = re.compile(r"^[ ▌](?P<fate>[●◐✕]) (?P<section>[a-z]+) +(?P<title>.+?)(?P<cut>…)?(?: {2,}| *$)")
 _SYMBOLS = set(FATE_SYMBOL.values())
 
@@ -63,8 +64,11 @@ def _int(text: str) -> int:
 def status_of(screen: str) -> Status | None:
     for line in screen.splitlines()[:2]:
         if found := _STATUS.search(line):
-            return Status(_int(found["budget"]), _int(found["used"]),
-                          (_int(found["included"]), _int(found["summarized"]), _int(found["dropped"])))
+            return Status(
+                _int(found["budget"]),
+                _int(found["used"]),
+                (_int(found["included"]), _int(found["summarized"]), _int(found["dropped"])),
+            )
     return None
 
 
@@ -106,9 +110,16 @@ def check_rows(rows: list[ShownRow], budget: int) -> None:
     outcomes = packet(budget).outcomes
     for row in rows:
         assert row.fate in _SYMBOLS
-        candidates = [o for o in outcomes if o.entry.section == row.section
-                      and (clean_line(o.entry.title).startswith(row.title) if row.cut
-                           else clean_line(o.entry.title).strip() == row.title)]
+        candidates = [
+            o
+            for o in outcomes
+            if o.entry.section == row.section
+            and (
+                clean_line(o.entry.title).startswith(row.title)
+                if row.cut
+                else clean_line(o.entry.title).strip() == row.title
+            )
+        ]
         assert candidates, f"no {row.section} entry titled {row.title!r} at budget {budget}"
         fates = {FATE_SYMBOL[o.fate] for o in candidates}
         assert row.fate in fates, f"{row} shown as {row.fate}, the engine says {fates} at budget {budget}"
@@ -125,6 +136,7 @@ def terminal(tmp_path):
 
 def wait_status(terminal: Terminal, accept, what: str, timeout: float = STEP_TIMEOUT) -> tuple[Status, str]:
     """The settled status line once `accept(status)`; returns it with the screen it was read from."""
+
     def probe(screen: str):
         status = status_of(screen)
         return status if status and accept(status) else None
@@ -141,8 +153,9 @@ def test_slide_type_preview_quit(terminal: Terminal) -> None:
     terminal.start([str(CTXTUI), str(PROJECT), "--budget", "4000", "--now", NOW_ARG, "--theme", "ctxtui-dark"])
 
     # First screen: the budget asked for, the engine's counts, rows with the engine's fates.
-    first, screen = wait_status(terminal, lambda s: s.budget == 4000, "the status line at budget 4,000",
-                                timeout=START_TIMEOUT)
+    first, screen = wait_status(
+        terminal, lambda s: s.budget == 4000, "the status line at budget 4,000", timeout=START_TIMEOUT
+    )
     assert first == expected_status(4000)
     rows_4000 = rows_of(screen)
     check_rows(rows_4000, 4000)
@@ -166,16 +179,16 @@ def test_slide_type_preview_quit(terminal: Terminal) -> None:
     terminal.send("C-u")
     terminal.wait_for(lambda s: "budget in tokens" in s, "the budget field to be empty (its placeholder)")
     terminal.send("120")
-    terminal.wait_for(lambda s: "budget in tokens" not in s and bool(re.search(r"▊ +120 +▎", s)),
-                      "120 in the field")
+    terminal.wait_for(lambda s: "budget in tokens" not in s and bool(re.search(r"▊ +120 +▎", s)), "120 in the field")
     terminal.send("Enter")
     low, screen = wait_status(terminal, lambda s: s.budget == 120, "the budget typed (120)")
     assert "Budget (tokens)" not in screen, "Enter should close the dialog"
     assert low == expected_status(120)
     rows_120 = rows_of(screen)
     check_rows(rows_120, 120)
-    changed = [(a, b) for a, b in zip(rows_4000, rows_120) if (a.section, a.title) == (b.section, b.title)
-               and a.fate != b.fate]
+    changed = [
+        (a, b) for a, b in zip(rows_4000, rows_120) if (a.section, a.title) == (b.section, b.title) and a.fate != b.fate
+    ]
     assert changed, "at 120 tokens some of the rows seen at 4,000 should have changed fate"
 
     # The preview is the packet as `ctxtui pack` prints it.
@@ -211,7 +224,10 @@ def test_fate_counts_visible_at_80_columns(tmp_path) -> None:
     with Terminal(tmp_path, width=80, height=24) as small:
         small.start([str(CTXTUI), str(PROJECT), "--budget", "4000", "--now", NOW_ARG, "--theme", "ctxtui-dark"])
         # Before the real-token count arrives the line is shorter: wait for the count, then read.
-        small.wait_for(lambda s: bool(re.search(r"budget 4,000 .*[\d,]+ o200k", (s.splitlines() or [""])[0])),
-                       "the real-token count", timeout=START_TIMEOUT)
+        small.wait_for(
+            lambda s: bool(re.search(r"budget 4,000 .*[\d,]+ o200k", (s.splitlines() or [""])[0])),
+            "the real-token count",
+            timeout=START_TIMEOUT,
+        )
         status, _ = wait_status(small, lambda s: s.budget == 4000, "the fate counts in the status line", timeout=5)
         assert status == expected_status(4000)

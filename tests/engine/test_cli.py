@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from ctxtui.cli import main
+
 from tests.conftest import CORPUS, generated_time, needs_corpus, write_context
 
-DECISIONS = ("# Decisions\n\n## [2026-02-28-120000] Use SQLite for memories\n\nEmbedded and fast.\n\n"
-             "## [2026-02-01-120000] Prefer tabs\n\n~~Superseded by spaces~~\n")
+DECISIONS = (
+    "# Decisions\n\n## [2026-02-28-120000] Use SQLite for memories\n\nEmbedded and fast.\n\n"
+    "## [2026-02-01-120000] Prefer tabs\n\n~~Superseded by spaces~~\n"
+)
 
 
 @pytest.fixture
@@ -23,7 +25,18 @@ def project(tmp_path):
 def test_pack_matches_ctx(tmp_path, capsysbinary, fmt):
     expected = (CORPUS / "ctx-large" / "expected" / f"budget_4000.{fmt}").read_bytes()
     now = generated_time(expected.decode()).strftime("%Y-%m-%dT%H:%M:%SZ")
-    args = ["pack", str(CORPUS / "ctx-large"), "--budget", "4000", "--format", fmt, "--now", now, "--root-path", "/project"]
+    args = [
+        "pack",
+        str(CORPUS / "ctx-large"),
+        "--budget",
+        "4000",
+        "--format",
+        fmt,
+        "--now",
+        now,
+        "--root-path",
+        "/project",
+    ]
     assert main(args) == 0
     assert capsysbinary.readouterr().out == expected
     assert main([*args, "-o", str(tmp_path / "out")]) == 0

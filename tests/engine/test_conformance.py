@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from ctxtui.engine.packers.ctx.assemble import packer_for
-
 import pytest
-
+from ctxtui.engine.packers.ctx.assemble import packer_for
 from ctxtui.engine.sources.workspace import load_workspace
+
 from tests.conftest import CORPORA, CORPUS, corpus_path, generated_time, needs_corpus
 
 BUDGETS = (-5, 0, 1, 100, 200, 300, 500, 800, 1000, 1500, 2000, 3000, 4000, 6000, 8000, 12000, 16000, 32000, 200000)
@@ -26,7 +25,9 @@ def _workspace(name):
 def test_packet_is_byte_identical(corpus, budget, fmt):
     expected_path = CORPUS / corpus / "expected" / f"budget_{budget}.{fmt}"
     expected = expected_path.read_bytes()
-    packer = packer_for(_workspace(corpus), now=generated_time(expected.decode("utf-8", "replace")), root_path="/project")
+    packer = packer_for(
+        _workspace(corpus), now=generated_time(expected.decode("utf-8", "replace")), root_path="/project"
+    )
     rendered = packer.plan(budget).render(fmt)
     assert rendered.encode("utf-8", "surrogateescape") == expected
 

@@ -7,24 +7,41 @@ sum of the parts; thresholds hold at themselves and fail just below.
 
 from __future__ import annotations
 
-from ctxtui.engine.packers.ctx.assemble import packer_for
+from datetime import UTC, datetime
 
-from datetime import datetime, timezone
-
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
-from ctxtui.engine.text.tokens import estimate, estimate_list
 from ctxtui.engine.explain.thresholds import thresholds
 from ctxtui.engine.model import Fate
+from ctxtui.engine.packers.ctx.assemble import packer_for
 from ctxtui.engine.packers.ctx.mcp import McpPacker
 from ctxtui.engine.packers.ctx.versions import V0_8_0, V0_8_1
 from ctxtui.engine.sources.workspace import load_workspace
+from ctxtui.engine.text.tokens import estimate, estimate_list
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from tests.conftest import write_context
 
-NOW = datetime(2026, 3, 1, 12, tzinfo=timezone.utc)
-WORDS = ["hook", "agent", "budget", "cache", "scoring", "parser", "tier", "session", "token", "drift",
-         "index", "release", "memory", "steering", "render", "config", "sqlite", "watch"]
+NOW = datetime(2026, 3, 1, 12, tzinfo=UTC)
+WORDS = [
+    "hook",
+    "agent",
+    "budget",
+    "cache",
+    "scoring",
+    "parser",
+    "tier",
+    "session",
+    "token",
+    "drift",
+    "index",
+    "release",
+    "memory",
+    "steering",
+    "render",
+    "config",
+    "sqlite",
+    "watch",
+]
 DATES = ["2026-03-01", "2026-02-25", "2026-02-10", "2026-01-05", "2025-06-01", "2026-02-30"]
 
 words = st.lists(st.sampled_from(WORDS), min_size=1, max_size=12).map(" ".join)
@@ -54,8 +71,10 @@ def workspaces(draw):
     }
     for i in range(draw(st.integers(0, 3))):
         inclusion = draw(st.sampled_from(["always", "always", "manual"]))
-        files[f"steering/s{i}.md"] = (f"---\nname: s{i}\ninclusion: {inclusion}\npriority: {draw(st.integers(0, 3))}\n"
-                                      f"---\n\nSteering {i} {draw(words)}\n")
+        files[f"steering/s{i}.md"] = (
+            f"---\nname: s{i}\ninclusion: {inclusion}\npriority: {draw(st.integers(0, 3))}\n"
+            f"---\n\nSteering {i} {draw(words)}\n"
+        )
     return files
 
 
@@ -67,8 +86,12 @@ def _engine(tmp_path_factory, files, version=V0_8_1):
 versions = st.sampled_from([V0_8_0, V0_8_1])
 
 
-settings.register_profile("ctxtui", max_examples=60, deadline=None,
-                          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+settings.register_profile(
+    "ctxtui",
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 settings.load_profile("ctxtui")
 
 
@@ -99,8 +122,13 @@ def test_outcomes_agree_with_the_rendered_packet(tmp_path_factory, files, budget
                 assert entry.text not in full_blocks and entry.title not in lists.summaries
                 assert entry.text not in markdown
     counts = packet.counts()
-    assert counts["included"] == (len(lists.tasks) + len(lists.conventions) + len(full_blocks)
-                                  + len(lists.steering) + len(lists.constitution or []))
+    assert counts["included"] == (
+        len(lists.tasks)
+        + len(lists.conventions)
+        + len(full_blocks)
+        + len(lists.steering)
+        + len(lists.constitution or [])
+    )
     assert counts["summarized"] == len(lists.summaries)
 
 
@@ -109,9 +137,17 @@ def test_tokens_used_is_the_sum_of_the_parts(tmp_path_factory, files, budget, ve
     engine = _engine(tmp_path_factory, files, version)
     packet = engine.plan(budget)
     lists = engine.packet(packet)
-    parts = (estimate_list(lists.read_order) + estimate_list(lists.constitution or []) + estimate(lists.instruction)
-             + estimate_list(lists.tasks) + estimate_list(lists.conventions) + estimate_list(lists.decisions)
-             + estimate_list(lists.learnings) + estimate_list(lists.summaries) + estimate_list(lists.steering))
+    parts = (
+        estimate_list(lists.read_order)
+        + estimate_list(lists.constitution or [])
+        + estimate(lists.instruction)
+        + estimate_list(lists.tasks)
+        + estimate_list(lists.conventions)
+        + estimate_list(lists.decisions)
+        + estimate_list(lists.learnings)
+        + estimate_list(lists.summaries)
+        + estimate_list(lists.steering)
+    )
     assert packet.tokens_used == parts
     bars = packet.buckets
     assert sum(bar.used + bar.summarized for bar in bars) == packet.tokens_used

@@ -2,23 +2,26 @@
 
 from __future__ import annotations
 
-from ctxtui.engine.packers.ctx.assemble import packer_for
-
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from ctxtui.engine.explain.quirks import find_quirks
+from ctxtui.engine.packers.ctx.assemble import packer_for
 from ctxtui.engine.sources.workspace import load_workspace
+
 from tests.conftest import write_context
 
-NOW = datetime(2026, 3, 1, tzinfo=timezone.utc)
+NOW = datetime(2026, 3, 1, tzinfo=UTC)
 
 FILES = {
     "CONSTITUTION.md": "# Constitution\n\n- [ ] Never push to main\n- [ ] Always run tests\n",
     "CONVENTIONS.md": "# Conventions\n\n- Use tabs\n<!--\n- commented bullet\n-->\n---\n",
     "TASKS.md": "# Tasks\n\n- [ ] top task\n  - [ ] nested task\n<!--\n- [ ] hidden task\n-->\n```\n- [ ] fenced task\n```\n",
-    "DECISIONS.md": ("# Decisions\n\n## [2026-02-28-120000] Fresh decision\n\n**Status**: Superseded\n\n"
-                     "### [2026-02-27-120000] Odd header\n\nbody\n\n## [2026-02-26-120000] Old one\n\n~~Superseded~~\n"),
-    "LEARNINGS.md": "# Learnings\n\n" + "".join(f"## [2026-02-2{n}-120000] Lesson {n}\n\nlesson text {n}\n\n" for n in range(5)),
+    "DECISIONS.md": (
+        "# Decisions\n\n## [2026-02-28-120000] Fresh decision\n\n**Status**: Superseded\n\n"
+        "### [2026-02-27-120000] Odd header\n\nbody\n\n## [2026-02-26-120000] Old one\n\n~~Superseded~~\n"
+    ),
+    "LEARNINGS.md": "# Learnings\n\n"
+    + "".join(f"## [2026-02-2{n}-120000] Lesson {n}\n\nlesson text {n}\n\n" for n in range(5)),
     "steering/bad.md": "no front matter here\n",
 }
 

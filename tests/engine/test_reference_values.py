@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
-
-from ctxtui.engine.packers.ctx.budget import fit_prefix, full_limit, split_shares
-from ctxtui.engine.text.tokens import estimate, estimate_list
 from ctxtui.engine.model import Entry
-from ctxtui.engine.packers.ctx.score import Scorer, recency_bracket, age_in_days, relevance_of, task_keywords
+from ctxtui.engine.packers.ctx.budget import fit_prefix, full_limit, split_shares
+from ctxtui.engine.packers.ctx.score import Scorer, age_in_days, recency_bracket, relevance_of, task_keywords
+from ctxtui.engine.text.tokens import estimate, estimate_list
 
-NOON = datetime(2026, 2, 19, 12, 0, tzinfo=timezone.utc)
+NOON = datetime(2026, 2, 19, 12, 0, tzinfo=UTC)
 
 
-@pytest.mark.parametrize("text, tokens", [("", 0), ("a", 1), ("test", 1), ("tests", 2), ("hello", 2),
-                                          ("Hello, world! This is a test.", 8)])
+@pytest.mark.parametrize(
+    "text, tokens", [("", 0), ("a", 1), ("test", 1), ("tests", 2), ("hello", 2), ("Hello, world! This is a test.", 8)]
+)
 def test_token_estimate(text, tokens):
     assert estimate(text) == tokens
 
@@ -24,8 +24,15 @@ def test_list_costs_the_sum_of_items():
     assert estimate_list(["hello", "world"]) == 4
 
 
-@pytest.mark.parametrize("total, a, b, expected", [(100, 500, 500, [50, 50]), (1000, 200, 300, [200, 300]),
-                                                   (1000, 900, 100, [900, 100]), (1001, 3000, 1000, [600, 401])])
+@pytest.mark.parametrize(
+    "total, a, b, expected",
+    [
+        (100, 500, 500, [50, 50]),
+        (1000, 200, 300, [200, 300]),
+        (1000, 900, 100, [900, 100]),
+        (1001, 3000, 1000, [600, 401]),
+    ],
+)
 def test_split(total, a, b, expected):
     assert split_shares(total, [a, b], [True, True]) == expected
 
@@ -69,10 +76,22 @@ def test_entry_score():
     assert scorer.scores(1) == [1.6666666666666665]
 
 
-@pytest.mark.parametrize("date, recency", [("2026-02-19", 1.0), ("2026-02-16", 1.0), ("2026-02-12", 1.0),
-                                           ("2026-02-11", 0.7), ("2026-01-20", 0.7), ("2026-01-19", 0.4),
-                                           ("2025-11-21", 0.4), ("2025-11-20", 0.2), ("not-a-date", 0.2),
-                                           ("2026-02-30", 0.2), ("2027-01-01", 1.0)])
+@pytest.mark.parametrize(
+    "date, recency",
+    [
+        ("2026-02-19", 1.0),
+        ("2026-02-16", 1.0),
+        ("2026-02-12", 1.0),
+        ("2026-02-11", 0.7),
+        ("2026-01-20", 0.7),
+        ("2026-01-19", 0.4),
+        ("2025-11-21", 0.4),
+        ("2025-11-20", 0.2),
+        ("not-a-date", 0.2),
+        ("2026-02-30", 0.2),
+        ("2027-01-01", 1.0),
+    ],
+)
 def test_recency(date, recency):
     assert recency_bracket(age_in_days(date, NOON)) == recency
 
@@ -85,9 +104,11 @@ def test_relevance():
 
 
 def test_blocks():
-    entries = [_block("2026-02-19", "Recent relevant", "hook scoring for agent"),
-               _block("2026-02-10", "Medium age", "hook configuration"),
-               _block("2025-10-01", "Old irrelevant", "something unrelated")]
+    entries = [
+        _block("2026-02-19", "Recent relevant", "hook scoring for agent"),
+        _block("2026-02-10", "Medium age", "hook configuration"),
+        _block("2025-10-01", "Old irrelevant", "something unrelated"),
+    ]
     scorer = Scorer(entries, ["- [ ] hook scoring agent"], NOON)
     assert scorer.scores(1) == [2.0, 1.0333333333333332, 0.2]
 

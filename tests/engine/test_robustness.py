@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-from ctxtui.engine.packers.ctx.assemble import packer_for
-
 import os
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
-
+from ctxtui.engine.packers.ctx.assemble import packer_for
 from ctxtui.engine.sources.context import ContextMissing
 from ctxtui.engine.sources.workspace import load_workspace
+
 from tests.conftest import write_context
 
-NOW = datetime(2026, 3, 1, tzinfo=timezone.utc)
+NOW = datetime(2026, 3, 1, tzinfo=UTC)
 GOOD_DECISIONS = "# Decisions\n\n## [2026-02-28-120000] Use SQLite\n\nBecause it is embedded.\n"
 GOOD_TASKS = "# Tasks\n\n- [ ] Ship the parser\n- [ ] Write the docs\n"
 
@@ -27,7 +26,9 @@ def _pack(root, budget=4000):
 
 
 def test_invalid_utf8_is_reported_and_kept(tmp_path):
-    root = write_context(tmp_path, {"TASKS.md": b"# Tasks\n\n- [ ] caf\xe9 \xff\xfe task\n", "DECISIONS.md": GOOD_DECISIONS})
+    root = write_context(
+        tmp_path, {"TASKS.md": b"# Tasks\n\n- [ ] caf\xe9 \xff\xfe task\n", "DECISIONS.md": GOOD_DECISIONS}
+    )
     workspace, packet, markdown = _pack(root)
     assert any("not valid UTF-8" in str(p) and p.line == 3 for p in workspace.problems)
     assert packet.decisions and len(packet.tasks) == 1
@@ -61,8 +62,10 @@ def test_file_over_the_size_limit_is_skipped_with_a_message(tmp_path, monkeypatc
 
 
 def test_empty_files(tmp_path):
-    root = write_context(tmp_path, {name: "" for name in ("TASKS.md", "DECISIONS.md", "LEARNINGS.md",
-                                                          "CONVENTIONS.md", "CONSTITUTION.md")})
+    root = write_context(
+        tmp_path,
+        {name: "" for name in ("TASKS.md", "DECISIONS.md", "LEARNINGS.md", "CONVENTIONS.md", "CONSTITUTION.md")},
+    )
     _, packet, markdown = _pack(root)
     assert packet.read_order == [] and packet.constitution == []
     assert markdown.startswith("# Context Packet\n")
@@ -117,11 +120,14 @@ def test_unreadable_file(tmp_path):
 
 
 def test_malformed_steering_disables_all_steering_with_a_message(tmp_path):
-    root = write_context(tmp_path, {
-        "TASKS.md": GOOD_TASKS,
-        "steering/a.md": "---\nname: a\ninclusion: always\n---\nBody A\n",
-        "steering/b.md": "---\nname: [unclosed\n---\nBody B\n",
-    })
+    root = write_context(
+        tmp_path,
+        {
+            "TASKS.md": GOOD_TASKS,
+            "steering/a.md": "---\nname: a\ninclusion: always\n---\nBody A\n",
+            "steering/b.md": "---\nname: [unclosed\n---\nBody B\n",
+        },
+    )
     workspace, packet, _ = _pack(root)
     assert packet.steering == []
     assert any("b.md" in str(p) and "no steering at all" in str(p) for p in workspace.problems)
@@ -142,7 +148,9 @@ def test_context_is_a_file(tmp_path):
 
 def test_malformed_markdown_does_not_crash(tmp_path):
     junk = "## [2026-13-45-999999] Bad date\n\n### [2026-02-01-120000] Mid\ntext ## [2026-02-02-120000] inline\n- [ ]\n- [x\n"
-    root = write_context(tmp_path, {"DECISIONS.md": junk, "TASKS.md": "- [ ]\nswallowed line\n- [ ]", "CONVENTIONS.md": "---\n-->\n"})
+    root = write_context(
+        tmp_path, {"DECISIONS.md": junk, "TASKS.md": "- [ ]\nswallowed line\n- [ ]", "CONVENTIONS.md": "---\n-->\n"}
+    )
     _, packet, _ = _pack(root)
     assert "- [ ] swallowed line" in packet.tasks
     assert packet.conventions == ["--", "->"]

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from ctxtui.engine.packers.ctx.assemble import packer_for
-
 import random
 import threading
 
 from ctxtui.engine.explain.thresholds import thresholds
+from ctxtui.engine.packers.ctx.assemble import packer_for
 from ctxtui.engine.sources.workspace import load_workspace
+
 from tests.conftest import NOW, corpus_path, needs_corpus
 
 
@@ -26,7 +26,7 @@ def test_concurrent_assembly_and_threshold_scan():
                 packet = engine.plan(budget)
                 assert packet.tokens_used == reference[budget]
                 packet.outcomes  # noqa: B018
-        except BaseException as exc:  # noqa: BLE001 - reported below
+        except BaseException as exc:
             errors.append(exc)
 
     workers = [threading.Thread(target=slider) for _ in range(2)]

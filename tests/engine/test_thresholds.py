@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from ctxtui.engine.packers.ctx.assemble import packer_for
-
 import pytest
-
 from ctxtui.engine.explain.reasons import describe_threshold
 from ctxtui.engine.explain.thresholds import budget_stretches, thresholds
+from ctxtui.engine.packers.ctx.assemble import packer_for
 from ctxtui.engine.sources.workspace import load_workspace
+
 from tests.conftest import NOW, corpus_path, needs_corpus
 
 

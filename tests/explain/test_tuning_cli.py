@@ -5,17 +5,20 @@ from __future__ import annotations
 import json
 
 from ctxtui.cli import main
+
 from tests.conftest import write_context
 
 TASKS = "# Tasks\n\n" + "".join(f"- [ ] Task {i} about the parser and the budget\n" for i in range(12))
 DECISIONS = "# Decisions\n\n" + "".join(
     f"## [2026-11-0{i + 1}-120000] Decision {i}\n\nWe chose option {i} for the parser because it is simple.\n\n"
-    for i in range(6))
+    for i in range(6)
+)
 
 
 def project(tmp_path):
-    return write_context(tmp_path / "p", {"TASKS.md": TASKS, "DECISIONS.md": DECISIONS,
-                                          "CONSTITUTION.md": "# Constitution\n"})
+    return write_context(
+        tmp_path / "p", {"TASKS.md": TASKS, "DECISIONS.md": DECISIONS, "CONSTITUTION.md": "# Constitution\n"}
+    )
 
 
 def test_set_changes_the_packet_for_this_run_only(tmp_path, capsys):
@@ -60,8 +63,10 @@ def test_coverage_and_sweep_by_section(tmp_path, capsys):
     data = json.loads(capsys.readouterr().out)
     sections = {s["section"]: s for s in data["sections"]}
     assert sections["tasks"]["can_be_full"] == 12 and data["settles_at"] is not None
-    assert main(["sweep", str(root), "--from", "0", "--to", "600", "--step", "300", "--by-section",
-                 "--format", "json"]) == 0
+    assert (
+        main(["sweep", str(root), "--from", "0", "--to", "600", "--step", "300", "--by-section", "--format", "json"])
+        == 0
+    )
     rows = json.loads(capsys.readouterr().out)
     assert set(rows[0]["sections"]["tasks"]) == {"included", "summarized", "dropped"}
 
@@ -88,8 +93,9 @@ def test_every_option_is_described_with_its_default(capsys):
         if isinstance(action, argparse._SubParsersAction):
             for sub in action.choices.values():
                 parsers.append(sub)
-                parsers += [a for b in sub._actions if isinstance(b, argparse._SubParsersAction)
-                            for a in b.choices.values()]
+                parsers += [
+                    a for b in sub._actions if isinstance(b, argparse._SubParsersAction) for a in b.choices.values()
+                ]
     for parser in parsers:
         for action in parser._actions:
             if action.help == argparse.SUPPRESS or isinstance(action, argparse._SubParsersAction):

@@ -5,9 +5,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from ctxtui.engine.explain.advice import advise, goal_met
 from ctxtui.engine.explain.coverage import coverage
 from ctxtui.engine.explain.diff import diff_plans, step_summary
@@ -18,18 +15,24 @@ from ctxtui.engine.packers.ctx.knobs import CtxKnobs, KnobError, parse_settings
 from ctxtui.engine.sources.ctxrc import parse_ctxrc
 from ctxtui.engine.sources.ctxrc_edit import set_keys
 from ctxtui.engine.sources.workspace import load_workspace
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from tests.conftest import NOW, corpus_path, needs_corpus, write_context
 from tests.engine.test_properties import workspaces
 
 
 def small(tmp_path_factory, files):
-    return packer_for(load_workspace(write_context(tmp_path_factory.mktemp("ws"), files)), now=NOW,
-                      root_path="/project")
+    return packer_for(
+        load_workspace(write_context(tmp_path_factory.mktemp("ws"), files)), now=NOW, root_path="/project"
+    )
 
 
 def test_settings_are_validated_per_version():
-    assert parse_settings("ctx-0.8.1", ["task_budget_pct=0.3", "token_budget=5000"]) == \
-        {"task_budget_pct": 0.3, "token_budget": 5000}
+    assert parse_settings("ctx-0.8.1", ["task_budget_pct=0.3", "token_budget=5000"]) == {
+        "task_budget_pct": 0.3,
+        "token_budget": 5000,
+    }
     with pytest.raises(KnobError, match="between 0 and 1"):
         parse_settings("ctx-0.8.1", ["task_budget_pct=1.5"])
     with pytest.raises(KnobError, match="has no setting"):
@@ -41,16 +44,21 @@ def test_settings_are_validated_per_version():
 def test_knobs_say_where_each_value_came_from():
     knobs = CtxKnobs.from_config(parse_ctxrc("convention_budget_pct: 0.1\n")).with_values({"tool": "claude"})
     described = {k.key: (k.value, k.source) for k in knobs.describe("ctx-0.8.1")}
-    assert described == {"task_budget_pct": (0.4, "default"), "convention_budget_pct": (0.1, ".ctxrc"),
-                         "tool": ("claude", "flag")}
+    assert described == {
+        "task_budget_pct": (0.4, "default"),
+        "convention_budget_pct": (0.1, ".ctxrc"),
+        "tool": ("claude", "flag"),
+    }
     assert knobs.describe("ctx-0.8.0") == ()
 
 
 def test_ctxrc_edits_keep_comments_order_and_unknown_keys():
-    text = "# ctx settings\ntoken_budget: 4000   # claude's window\nfoo:\n  - a\n  - b\ntool: \"x\"\n"
+    text = '# ctx settings\ntoken_budget: 4000   # claude\'s window\nfoo:\n  - a\n  - b\ntool: "x"\n'
     edited = set_keys(text, {"token_budget": 6000, "tool": "claude code", "task_budget_pct": 0.3})
-    assert edited == ("# ctx settings\ntoken_budget: 6000  # claude's window\nfoo:\n  - a\n  - b\n"
-                      "tool: claude code\ntask_budget_pct: 0.3\n")
+    assert edited == (
+        "# ctx settings\ntoken_budget: 6000  # claude's window\nfoo:\n  - a\n  - b\n"
+        "tool: claude code\ntask_budget_pct: 0.3\n"
+    )
     config = parse_ctxrc(edited)
     assert (config.token_budget, config.tool, config.task_pct) == (6000, "claude code", 0.3)
     assert set_keys("", {"tool": "yes"}) == 'tool: "yes"\n'  # would read back as a boolean unquoted
@@ -63,8 +71,11 @@ def test_a_diff_is_the_fate_changes_between_two_assemblies(tmp_path_factory, fil
     packer = small(tmp_path_factory, files)
     before, after = packer.plan(a), packer.plan(b)
     diff = diff_plans(before, after)
-    expected = {o.entry.key: (o.fate, after.outcome(o.entry.key).fate) for o in before.outcomes
-                if o.fate is not after.outcome(o.entry.key).fate}
+    expected = {
+        o.entry.key: (o.fate, after.outcome(o.entry.key).fate)
+        for o in before.outcomes
+        if o.fate is not after.outcome(o.entry.key).fate
+    }
     assert {c.entry.key: (c.before, c.after) for c in diff.changed} == expected
     assert diff.tokens_used.delta == after.tokens_used - before.tokens_used
     assert sum(s.delta for s in diff.buckets.values()) == diff.tokens_used.delta
@@ -84,18 +95,26 @@ def test_coverage_figures_agree_with_assembling_at_those_budgets(tmp_path_factor
             if at is None:
                 continue
             need = -(-share * section.can_be_full // 1)
-            counted = sum(1 for o in packer.plan(at).outcomes
-                          if o.entry.section == section.section and o.fate is Fate.INCLUDED)
+            counted = sum(
+                1 for o in packer.plan(at).outcomes if o.entry.section == section.section and o.fate is Fate.INCLUDED
+            )
             assert counted >= need
             if at > 0:
-                below = sum(1 for o in packer.plan(at - 1).outcomes
-                            if o.entry.section == section.section and o.fate is Fate.INCLUDED)
+                below = sum(
+                    1
+                    for o in packer.plan(at - 1).outcomes
+                    if o.entry.section == section.section and o.fate is Fate.INCLUDED
+                )
                 assert below < need
         for outcome in section.never_full:
-            assert all(packer.plan(b).outcome(outcome.entry.key).fate is not Fate.INCLUDED
-                       for b in (0, budget, found.settles_at or 0, (found.settles_at or 0) + 10_000))
+            assert all(
+                packer.plan(b).outcome(outcome.entry.key).fate is not Fate.INCLUDED
+                for b in (0, budget, found.settles_at or 0, (found.settles_at or 0) + 10_000)
+            )
     if found.settles_at is not None:
-        assert packer.fate_vector(packer.plan(found.settles_at)) == packer.fate_vector(packer.plan(found.settles_at * 3 + 7))
+        assert packer.fate_vector(packer.plan(found.settles_at)) == packer.fate_vector(
+            packer.plan(found.settles_at * 3 + 7)
+        )
 
 
 @settings(max_examples=25, deadline=None)

@@ -18,11 +18,11 @@ from __future__ import annotations
 import json
 import random
 import sqlite3
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-NOW = datetime(2025, 6, 1, tzinfo=timezone.utc)
+NOW = datetime(2025, 6, 1, tzinfo=UTC)
 NOW_ISO = "2025-06-01T00:00:00.000Z"
 
 V1_DDL = """
@@ -75,8 +75,17 @@ CREATE INDEX idx_memory_files_file ON memory_files(file_path);
 CREATE INDEX idx_memory_functions_function ON memory_functions(function_id);
 CREATE INDEX idx_memory_relationships_target ON memory_relationships(target_id);
 """
-COLUMN_TYPES = ("core", "tribal", "procedural", "semantic", "episodic", "pattern_rationale", "constraint_override",
-                "decision_context", "code_smell")
+COLUMN_TYPES = (
+    "core",
+    "tribal",
+    "procedural",
+    "semantic",
+    "episodic",
+    "pattern_rationale",
+    "constraint_override",
+    "decision_context",
+    "code_smell",
+)
 OMIT: Any = object()
 
 
@@ -91,33 +100,61 @@ def _escape_surrogates(text: str) -> str:
     return "".join(f"\\u{ord(c):04x}" if 0xD800 <= ord(c) <= 0xDFFF else c for c in text)
 
 
-def memory(mid: str, mtype: Any, summary: Any = OMIT, *, confidence: Any = 0.8, importance: Any = "normal",
-           created: Any = 10.0, access: Any = 0, last_accessed: str | None = None, archived: Any = 0,
-           raw_content: str | None = None, **fields: Any) -> dict[str, Any]:
+def memory(
+    mid: str,
+    mtype: Any,
+    summary: Any = OMIT,
+    *,
+    confidence: Any = 0.8,
+    importance: Any = "normal",
+    created: Any = 10.0,
+    access: Any = 0,
+    last_accessed: str | None = None,
+    archived: Any = 0,
+    raw_content: str | None = None,
+    **fields: Any,
+) -> dict[str, Any]:
     """One row: the JSON blob Cortex reads, and the columns it writes beside it (which `why` ignores)."""
     created_iso = iso(created) if isinstance(created, float) and abs(created) < 100_000 else created
     content: dict[str, Any] = {"id": mid, "type": mtype}
     if summary is not OMIT:
         content["summary"] = summary
     stamp = iso(10) if created_iso is OMIT else created_iso
-    content.update(confidence=confidence, importance=importance, createdAt=created_iso, updatedAt=stamp,
-                   accessCount=access, transactionTime={"recordedAt": stamp}, validTime={"validFrom": stamp},
-                   tags=[])
+    content.update(
+        confidence=confidence,
+        importance=importance,
+        createdAt=created_iso,
+        updatedAt=stamp,
+        accessCount=access,
+        transactionTime={"recordedAt": stamp},
+        validTime={"validFrom": stamp},
+        tags=[],
+    )
     content.update(fields)
     content = {k: value for k, value in content.items() if value is not OMIT}
     if mtype is OMIT:
         content.pop("type", None)
-    text = raw_content if raw_content is not None else _escape_surrogates(
-        json.dumps(content, ensure_ascii=False, separators=(",", ":")))
+    text = (
+        raw_content
+        if raw_content is not None
+        else _escape_surrogates(json.dumps(content, ensure_ascii=False, separators=(",", ":")))
+    )
     column_created = created_iso if isinstance(created_iso, str) else iso(10)
     plain = isinstance(confidence, float) and 0 <= confidence <= 1
     return {
-        "id": mid, "type": mtype if mtype in COLUMN_TYPES else "tribal", "content": text,
+        "id": mid,
+        "type": mtype if mtype in COLUMN_TYPES else "tribal",
+        "content": text,
         "summary": _escape_surrogates(summary) if isinstance(summary, str) and summary else "summary",
-        "recorded_at": column_created, "valid_from": column_created, "confidence": confidence if plain else 0.5,
+        "recorded_at": column_created,
+        "valid_from": column_created,
+        "confidence": confidence if plain else 0.5,
         "importance": importance if importance in ("low", "normal", "high", "critical") else "normal",
-        "last_accessed": last_accessed, "access_count": access if isinstance(access, int) else 0,
-        "created_at": column_created, "updated_at": column_created, "archived": archived,
+        "last_accessed": last_accessed,
+        "access_count": access if isinstance(access, int) else 0,
+        "created_at": column_created,
+        "updated_at": column_created,
+        "archived": archived,
     }
 
 
@@ -130,8 +167,10 @@ def build_v1_db(path: str | Path, rows: list[dict[str, Any]], *, analyze: bool =
     try:
         conn.executescript("BEGIN;" + V1_DDL + "COMMIT;")
         conn.execute("BEGIN")
-        conn.executemany("INSERT INTO schema_migrations (version, applied_at, description) VALUES (?, ?, ?)",
-                         [(v, "2025-01-01 00:00:00", f"migration {v}") for v in range(1, 9)])
+        conn.executemany(
+            "INSERT INTO schema_migrations (version, applied_at, description) VALUES (?, ?, ?)",
+            [(v, "2025-01-01 00:00:00", f"migration {v}") for v in range(1, 9)],
+        )
         for row in rows:
             columns = ", ".join(row)
             conn.execute(f"INSERT INTO memories ({columns}) VALUES ({', '.join('?' * len(row))})", list(row.values()))
@@ -145,15 +184,70 @@ def build_v1_db(path: str | Path, rows: list[dict[str, Any]], *, analyze: bool =
 
 # ---------------------------------------------------------------- random stores
 
-TYPES = ("tribal", "procedural", "semantic", "episodic", "core", "pattern_rationale", "constraint_override",
-         "decision_context", "code_smell", "decision", "insight", "reference", "preference", "agent_spawn",
-         "entity", "goal", "feedback", "workflow", "conversation", "incident", "meeting", "skill", "environment")
-WORDS = ("auth", "cache", "db", "redis", "Auth", "login", "pool", "retry", "é", "ünï", "🔥", "x", "CAFÉ", "straße",
-         "token", "deploy", "Σίσυφος", "naïve", "𝔘𝔫𝔦")
+TYPES = (
+    "tribal",
+    "procedural",
+    "semantic",
+    "episodic",
+    "core",
+    "pattern_rationale",
+    "constraint_override",
+    "decision_context",
+    "code_smell",
+    "decision",
+    "insight",
+    "reference",
+    "preference",
+    "agent_spawn",
+    "entity",
+    "goal",
+    "feedback",
+    "workflow",
+    "conversation",
+    "incident",
+    "meeting",
+    "skill",
+    "environment",
+)
+WORDS = (
+    "auth",
+    "cache",
+    "db",
+    "redis",
+    "Auth",
+    "login",
+    "pool",
+    "retry",
+    "é",
+    "ünï",
+    "🔥",
+    "x",
+    "CAFÉ",
+    "straße",
+    "token",
+    "deploy",
+    "Σίσυφος",
+    "naïve",
+    "𝔘𝔫𝔦",
+)
 SEPARATORS = (" ", " ", " ", " ", "  ", "\t", "\u00a0", "\u3000", "\u2028", "\ufeff", "\u001f", "\n")
-INTENTS = ("create", "investigate", "decide", "recall", "learn", "add_feature", "fix_bug", "refactor",
-           "security_audit", "understand_code", "add_test", "spawn_agent", "execute_workflow", "track_progress",
-           "diagnose_issue")
+INTENTS = (
+    "create",
+    "investigate",
+    "decide",
+    "recall",
+    "learn",
+    "add_feature",
+    "fix_bug",
+    "refactor",
+    "security_audit",
+    "understand_code",
+    "add_test",
+    "spawn_agent",
+    "execute_workflow",
+    "track_progress",
+    "diagnose_issue",
+)
 
 
 def words(rng: random.Random, n: int) -> str:
@@ -202,7 +296,7 @@ def _fields(rng: random.Random, t: str, chaos: bool) -> dict[str, Any]:
     if t == "core":
         if chaos and rng.random() < 0.3:
             return {}
-        return {"project": {"name": w(1), "techStack": ["ts", "py"][:rng.randint(0, 2)]}}
+        return {"project": {"name": w(1), "techStack": ["ts", "py"][: rng.randint(0, 2)]}}
     if t == "pattern_rationale":
         return {"patternName": w(2), "rationale": w(rng.randint(1, 40))}
     if t == "constraint_override":
@@ -214,15 +308,25 @@ def _fields(rng: random.Random, t: str, chaos: bool) -> dict[str, Any]:
     if t == "episodic":
         return {"context": {"focus": w(2)}, "interaction": {"userQuery": w(30), "outcome": "accepted"}}
     if t == "incident":
-        return {"title": w(2), "severity": "high", "impact": w(3), "rootCause": w(rng.randint(0, 4)),
-                "lessonsLearned": [w(3)]}
+        return {
+            "title": w(2),
+            "severity": "high",
+            "impact": w(3),
+            "rootCause": w(rng.randint(0, 4)),
+            "lessonsLearned": [w(3)],
+        }
     if t == "workflow":
         return {"name": w(2), "steps": [{"name": "a"}], "triggerPhrases": [w(2)]}
     if t == "entity":
         return {"entityType": "team", "name": w(1), "status": "active", "keyFacts": [w(3)]}
     if t == "goal":
-        return {"title": w(2), "status": "active", "progress": float(rng.randint(0, 100)), "description": w(4),
-                "blockers": [w(1)] * rng.randint(0, 2)}
+        return {
+            "title": w(2),
+            "status": "active",
+            "progress": float(rng.randint(0, 100)),
+            "description": w(4),
+            "blockers": [w(1)] * rng.randint(0, 2),
+        }
     if t == "feedback":
         return {"feedbackType": "correction", "correction": w(10)}
     if t == "agent_spawn":
@@ -263,8 +367,19 @@ def random_memory(rng: random.Random, k: int, chaos: bool) -> dict[str, Any]:
     importance = rng.choice(["low", "normal", "high", "critical", "weird", 3.0])
     created = _date(rng)
     archived = 1 if rng.random() < 0.05 else (None if rng.random() < 0.01 else 0)
-    return memory(mid, t, summary, confidence=confidence, importance=importance, created=created, access=access,
-                  last_accessed=last, archived=archived, raw_content=raw, **fields)
+    return memory(
+        mid,
+        t,
+        summary,
+        confidence=confidence,
+        importance=importance,
+        created=created,
+        access=access,
+        last_accessed=last,
+        archived=archived,
+        raw_content=raw,
+        **fields,
+    )
 
 
 def random_store(seed: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
@@ -280,5 +395,4 @@ def random_store(seed: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     if embedding == "fails" and rows and rng.random() < 0.7:
         focus = rng.choice(WORDS)
     tz = "Europe/Paris" if rng.random() < 0.15 else "UTC"
-    return rows, {"focus": focus, "intent": intent, "budget": budget, "format": fmt, "embedding": embedding,
-                  "tz": tz}
+    return rows, {"focus": focus, "intent": intent, "budget": budget, "format": fmt, "embedding": embedding, "tz": tz}

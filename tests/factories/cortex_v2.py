@@ -61,19 +61,42 @@ CREATE TABLE memory_embeddings (
 FTS = "CREATE VIRTUAL TABLE memory_fts USING fts5(content, summary, tags, content='memories', content_rowid='rowid');"
 
 
-def v2_memory(mid: str, mtype: str, data: dict[str, Any], summary: str = "", *,
-              recorded: str = "2025-05-01T10:00:00+00:00", valid_until: str | None = None,
-              confidence: float = 0.9, importance: str = "normal",
-              accessed: str = "2025-05-30T09:00:00+00:00", access_count: int = 0, tags: tuple[str, ...] = (),
-              archived: int = 0, superseded_by: str | None = None) -> dict[str, Any]:
+def v2_memory(
+    mid: str,
+    mtype: str,
+    data: dict[str, Any],
+    summary: str = "",
+    *,
+    recorded: str = "2025-05-01T10:00:00+00:00",
+    valid_until: str | None = None,
+    confidence: float = 0.9,
+    importance: str = "normal",
+    accessed: str = "2025-05-30T09:00:00+00:00",
+    access_count: int = 0,
+    tags: tuple[str, ...] = (),
+    archived: int = 0,
+    superseded_by: str | None = None,
+) -> dict[str, Any]:
     content = json.dumps({"type": mtype, "data": data}, separators=(",", ":"), ensure_ascii=False)
     return {
-        "id": mid, "memory_type": mtype, "content": content, "summary": summary, "transaction_time": recorded,
-        "valid_time": recorded, "valid_until": valid_until, "confidence": confidence, "importance": importance,
-        "last_accessed": accessed, "access_count": access_count, "tags": json.dumps(list(tags)),
-        "archived": archived, "superseded_by": superseded_by, "supersedes": None,
+        "id": mid,
+        "memory_type": mtype,
+        "content": content,
+        "summary": summary,
+        "transaction_time": recorded,
+        "valid_time": recorded,
+        "valid_until": valid_until,
+        "confidence": confidence,
+        "importance": importance,
+        "last_accessed": accessed,
+        "access_count": access_count,
+        "tags": json.dumps(list(tags)),
+        "archived": archived,
+        "superseded_by": superseded_by,
+        "supersedes": None,
         "content_hash": hashlib.sha256(content.encode()).hexdigest(),
-        "created_at": "2025-06-01T00:00:00.000Z", "updated_at": "2025-06-01T00:00:00.000Z",
+        "created_at": "2025-06-01T00:00:00.000Z",
+        "updated_at": "2025-06-01T00:00:00.000Z",
     }
 
 
@@ -94,8 +117,9 @@ def build_v2_db(path: str | Path, rows: list[dict[str, Any]], *, wal: bool = Tru
         conn.execute("BEGIN")
         conn.executemany("INSERT INTO schema_version (version) VALUES (?)", [(v,) for v in range(1, 16)])
         for row in rows:
-            conn.execute(f"INSERT INTO memories ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
-                         list(row.values()))
+            conn.execute(
+                f"INSERT INTO memories ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})", list(row.values())
+            )
         conn.execute("COMMIT")
     finally:
         conn.close()

@@ -15,22 +15,44 @@ import random
 import sqlite3
 import uuid
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from tests.factories import words
 from ctxtui.engine.sources.memory.schema import add_memories
+
+from tests.factories import words
 
 # Share of each native kind; the other stores map these onto their own kinds.
 KIND_WEIGHTS = {
-    "decision": 20, "learning": 14, "lesson": 5, "gotcha": 5, "fix": 8, "error": 5, "fact": 10,
-    "observation": 8, "preference": 5, "pattern": 6, "procedure": 5, "todo": 4, "note": 5,
+    "decision": 20,
+    "learning": 14,
+    "lesson": 5,
+    "gotcha": 5,
+    "fix": 8,
+    "error": 5,
+    "fact": 10,
+    "observation": 8,
+    "preference": 5,
+    "pattern": 6,
+    "procedure": 5,
+    "todo": 4,
+    "note": 5,
 }
 SHABKA_KIND = {"learning": "lesson", "gotcha": "lesson", "note": "observation"}
 CORTEX_TYPE = {
-    "decision": "decision_context", "learning": "tribal", "lesson": "tribal", "gotcha": "tribal", "fix": "tribal",
-    "error": "code_smell", "fact": "semantic", "observation": "episodic", "preference": "core",
-    "pattern": "pattern_rationale", "procedure": "procedural", "todo": "episodic", "note": "semantic",
+    "decision": "decision_context",
+    "learning": "tribal",
+    "lesson": "tribal",
+    "gotcha": "tribal",
+    "fix": "tribal",
+    "error": "code_smell",
+    "fact": "semantic",
+    "observation": "episodic",
+    "preference": "core",
+    "pattern": "pattern_rationale",
+    "procedure": "procedural",
+    "todo": "episodic",
+    "note": "semantic",
 }
 CORTEX_WORDS = ((0.35, "low"), (0.65, "normal"), (0.9, "high"), (1.01, "critical"))
 
@@ -61,7 +83,7 @@ class _Memory:
 def generate(n: int, seed: int, now: datetime) -> list[_Memory]:
     """The store-independent memories every builder writes."""
     if now.tzinfo is None:
-        now = now.replace(tzinfo=timezone.utc)
+        now = now.replace(tzinfo=UTC)
     rng = random.Random(seed)
     kinds, weights = list(KIND_WEIGHTS), list(KIND_WEIGHTS.values())
     keys: set[str] = set()
@@ -78,9 +100,17 @@ def generate(n: int, seed: int, now: datetime) -> list[_Memory]:
             key = f"{rng.getrandbits(48):012x}"
         keys.add(key)
         memory = _Memory(
-            key, kind, _title(rng, kind), _sentences(rng), rng.sample(words.tag, rng.randint(0, 4)),
-            rng.choices(words.project + [None], [5, 3, 2, 1, 2])[0], importance, _status(rng),
-            created, updated.replace(microsecond=0), None,
+            key,
+            kind,
+            _title(rng, kind),
+            _sentences(rng),
+            rng.sample(words.tag, rng.randint(0, 4)),
+            rng.choices(words.project + [None], [5, 3, 2, 1, 2])[0],
+            importance,
+            _status(rng),
+            created,
+            updated.replace(microsecond=0),
+            None,
         )
         if rng.random() < 0.35:
             memory.events = _events(rng, created, now)
@@ -89,7 +119,7 @@ def generate(n: int, seed: int, now: datetime) -> list[_Memory]:
     order = sorted(range(n), key=lambda i: memories[i].created)
     for rank, i in enumerate(order):
         if memories[i].status == "superseded":
-            later = order[rank + 1:]
+            later = order[rank + 1 :]
             if later:
                 memories[i].superseded_by = rng.choice(later[:50])
             else:
@@ -100,8 +130,13 @@ def generate(n: int, seed: int, now: datetime) -> list[_Memory]:
 def _fill(rng: random.Random, template: str) -> str:
     tool, tool2 = rng.sample(words.tool, 2)
     text = template.format(
-        component=rng.choice(words.component), tool=tool, tool2=tool2, symptom=rng.choice(words.symptom),
-        cause=rng.choice(words.cause), practice=rng.choice(words.practice), tag=rng.choice(words.tag),
+        component=rng.choice(words.component),
+        tool=tool,
+        tool2=tool2,
+        symptom=rng.choice(words.symptom),
+        cause=rng.choice(words.cause),
+        practice=rng.choice(words.practice),
+        tag=rng.choice(words.tag),
     )
     return text[0].upper() + text[1:]
 
@@ -142,7 +177,7 @@ def _fresh(path: str | Path) -> Path:
 
 
 def _z(when: datetime) -> str:
-    return when.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return when.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 # ---------------------------------------------------------------- ctxtui
@@ -153,18 +188,28 @@ def build_native_db(path: str | Path, n: int, seed: int, now: datetime) -> Path:
     p = _fresh(path)
     memories = generate(n, seed, now)
     ids = [f"m-{m.key}" for m in memories]
-    add_memories(p, [
-        dict(
-            id=ids[i], kind=m.kind, title=m.title, body=m.body,
-            summary=m.sentences[0] if len(m.sentences) > 2 else None,
-            tags=m.tags, project=m.project, importance=m.importance, status=m.status,
-            superseded_by=ids[m.superseded_by] if m.superseded_by is not None else None,
-            created_at=_z(m.created), updated_at=_z(m.updated),
-            last_accessed=_z(m.accessed) if m.accessed else None,
-            events=[(_z(at), event, f"s-{m.key[:4]}") for at, event in m.events],
-        )
-        for i, m in enumerate(memories)
-    ])
+    add_memories(
+        p,
+        [
+            dict(
+                id=ids[i],
+                kind=m.kind,
+                title=m.title,
+                body=m.body,
+                summary=m.sentences[0] if len(m.sentences) > 2 else None,
+                tags=m.tags,
+                project=m.project,
+                importance=m.importance,
+                status=m.status,
+                superseded_by=ids[m.superseded_by] if m.superseded_by is not None else None,
+                created_at=_z(m.created),
+                updated_at=_z(m.updated),
+                last_accessed=_z(m.accessed) if m.accessed else None,
+                events=[(_z(at), event, f"s-{m.key[:4]}") for at, event in m.events],
+            )
+            for i, m in enumerate(memories)
+        ],
+    )
     return p
 
 
@@ -202,7 +247,7 @@ CREATE INDEX idx_memories_status ON memories(status);
 
 def _rfc3339(when: datetime, rng: random.Random) -> str:
     """As chrono's to_rfc3339 writes it: nanoseconds and "+00:00"."""
-    base = when.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S")
+    base = when.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S")
     return f"{base}.{rng.randrange(10**9):09d}+00:00"
 
 
@@ -214,20 +259,34 @@ def build_shabka_db(path: str | Path, n: int, seed: int, now: datetime) -> Path:
     ids = [str(uuid.UUID(int=rng.getrandbits(128), version=4)) for _ in memories]
     rows = []
     for i, m in enumerate(memories):
-        rows.append((
-            ids[i], SHABKA_KIND.get(m.kind, m.kind), m.title, m.body,
-            m.sentences[0] if len(m.sentences) > 2 else "", json.dumps(m.tags), m.importance, m.status,
-            m.project, _rfc3339(m.created, rng), _rfc3339(m.updated, rng), _rfc3339(m.accessed or m.updated, rng),
-        ))
-    relations = [(ids[m.superseded_by], ids[i], "supersedes") for i, m in enumerate(memories)
-                 if m.superseded_by is not None]
+        rows.append(
+            (
+                ids[i],
+                SHABKA_KIND.get(m.kind, m.kind),
+                m.title,
+                m.body,
+                m.sentences[0] if len(m.sentences) > 2 else "",
+                json.dumps(m.tags),
+                m.importance,
+                m.status,
+                m.project,
+                _rfc3339(m.created, rng),
+                _rfc3339(m.updated, rng),
+                _rfc3339(m.accessed or m.updated, rng),
+            )
+        )
+    relations = [
+        (ids[m.superseded_by], ids[i], "supersedes") for i, m in enumerate(memories) if m.superseded_by is not None
+    ]
     conn = sqlite3.connect(p, isolation_level=None)
     try:
         conn.execute("PRAGMA journal_mode = WAL")
         conn.executescript(f"BEGIN;{SHABKA_DDL}")
         conn.executemany(
             "INSERT INTO memories (id, kind, title, content, summary, tags, importance, status, project_id, "
-            "created_at, updated_at, accessed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+            "created_at, updated_at, accessed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            rows,
+        )
         conn.executemany("INSERT INTO relations (source_id, target_id, relation_type) VALUES (?, ?, ?)", relations)
         conn.execute("COMMIT")
     finally:
@@ -289,13 +348,24 @@ def build_cortex_db(path: str | Path, n: int, seed: int, now: datetime) -> Path:
         retrieved = [at for at, event in m.events if event == "retrieved"]
         referenced = {at - timedelta(seconds=2) for at, event in m.events if event == "referenced"}
         summary = m.title if kind != "episodic" else m.sentences[0][:120]
-        rows.append((
-            ids[i], kind, json.dumps(_cortex_content(m, kind)), summary, _ms(m.created),
-            round(rng.uniform(0.5, 1.0), 2), importance, _ms(m.accessed) if m.accessed else None,
-            len(retrieved) + rng.randint(0, 3) * bool(retrieved), _ms(m.created), _ms(m.updated),
-            json.dumps(m.tags), int(m.status == "archived"),
-            ids[m.superseded_by] if m.superseded_by is not None else None,
-        ))
+        rows.append(
+            (
+                ids[i],
+                kind,
+                json.dumps(_cortex_content(m, kind)),
+                summary,
+                _ms(m.created),
+                round(rng.uniform(0.5, 1.0), 2),
+                importance,
+                _ms(m.accessed) if m.accessed else None,
+                len(retrieved) + rng.randint(0, 3) * bool(retrieved),
+                _ms(m.created),
+                _ms(m.updated),
+                json.dumps(m.tags),
+                int(m.status == "archived"),
+                ids[m.superseded_by] if m.superseded_by is not None else None,
+            )
+        )
         for j, at in enumerate(retrieved):
             outcome = ("accepted" if rng.random() < 0.8 else "modified") if at in referenced else "rejected"
             history.append((f"use_{m.key}_{j}", ids[i], outcome, _ms(at)))
@@ -305,9 +375,12 @@ def build_cortex_db(path: str | Path, n: int, seed: int, now: datetime) -> Path:
         conn.executemany(
             "INSERT INTO memories (id, type, content, summary, recorded_at, confidence, importance, last_accessed, "
             "access_count, created_at, updated_at, tags, archived, superseded_by) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
-        conn.executemany("INSERT INTO memory_usage_history (id, memory_id, outcome, used_at) VALUES (?, ?, ?, ?)",
-                         history)
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            rows,
+        )
+        conn.executemany(
+            "INSERT INTO memory_usage_history (id, memory_id, outcome, used_at) VALUES (?, ?, ?, ?)", history
+        )
         conn.execute("COMMIT")
     finally:
         conn.close()
@@ -316,4 +389,4 @@ def build_cortex_db(path: str | Path, n: int, seed: int, now: datetime) -> Path:
 
 def _ms(when: datetime) -> str:
     """As JavaScript's toISOString writes it."""
-    return when.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.") + f"{when.microsecond // 1000:03d}Z"
+    return when.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.") + f"{when.microsecond // 1000:03d}Z"

@@ -29,10 +29,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-
 from ctxtui.engine.packers.shabka.dates import format_rfc3339, parse_rfc3339
 from ctxtui.engine.packers.shabka.embed import hash_embed
 from ctxtui.engine.packers.shabka.floats import f32
+
 from tests.factories import words
 
 # `core/storage/sqlite.rs:164-217` and `:309-313`, verbatim.
@@ -102,12 +102,24 @@ def uuid_of(n: int) -> str:
 def memory(n: int, title: str, content: str = "", **fields: Any) -> dict[str, Any]:
     """A spec memory with Shabka's defaults (`Memory::new`), id derived from `n`."""
     spec: dict[str, Any] = {
-        "id": uuid_of(n), "kind": "fact", "title": title, "content": content,
+        "id": uuid_of(n),
+        "kind": "fact",
+        "title": title,
+        "content": content,
         "summary": content if len(content.encode()) <= 200 else content.encode()[:200].decode(errors="ignore") + "...",
-        "tags": [], "source": {"type": "manual"}, "scope": {"type": "global"}, "importance": 0.5,
-        "status": "active", "privacy": "private", "verification": "unverified", "project_id": None,
-        "session_id": None, "created_by": "alice", "created_at": "2025-05-25T12:00:00Z",
-        "updated_at": "2025-05-25T12:00:00Z", "accessed_at": "2025-05-25T12:00:00Z",
+        "tags": [],
+        "source": {"type": "manual"},
+        "scope": {"type": "global"},
+        "importance": 0.5,
+        "status": "active",
+        "privacy": "private",
+        "verification": "unverified",
+        "project_id": None,
+        "session_id": None,
+        "created_by": "alice",
+        "created_at": "2025-05-25T12:00:00Z",
+        "updated_at": "2025-05-25T12:00:00Z",
+        "accessed_at": "2025-05-25T12:00:00Z",
     }
     spec.update(fields)
     return spec
@@ -144,15 +156,35 @@ def _vector(m: dict[str, Any]) -> np.ndarray | None:
 
 def _row(m: dict[str, Any]) -> tuple:
     return (
-        m["id"].lower(), m["kind"], m["title"], m["content"], m["summary"], _compact(m["tags"]),
-        _compact(m["source"]), _compact(m["scope"]), f32(float(m["importance"])), m["status"], m["privacy"],
-        m["verification"], m["project_id"], m["session_id"], m["created_by"], _stored_date(m["created_at"]),
-        _stored_date(m["updated_at"]), _stored_date(m["accessed_at"]),
+        m["id"].lower(),
+        m["kind"],
+        m["title"],
+        m["content"],
+        m["summary"],
+        _compact(m["tags"]),
+        _compact(m["source"]),
+        _compact(m["scope"]),
+        f32(float(m["importance"])),
+        m["status"],
+        m["privacy"],
+        m["verification"],
+        m["project_id"],
+        m["session_id"],
+        m["created_by"],
+        _stored_date(m["created_at"]),
+        _stored_date(m["updated_at"]),
+        _stored_date(m["accessed_at"]),
     )
 
 
-def write_store(path: str | Path, memories: list[dict[str, Any]], relations: list[dict[str, Any]] = (),
-                sql: list[str] = (), *, wal: bool = False) -> Path:
+def write_store(
+    path: str | Path,
+    memories: list[dict[str, Any]],
+    relations: list[dict[str, Any]] = (),
+    sql: list[str] = (),
+    *,
+    wal: bool = False,
+) -> Path:
     """A Shabka store holding `memories` and `relations`, then `sql` run on it; rollback journal unless `wal`."""
     p = Path(path)
     if p.exists():
@@ -167,14 +199,20 @@ def write_store(path: str | Path, memories: list[dict[str, Any]], relations: lis
             conn.execute(
                 "INSERT OR REPLACE INTO memories (id, kind, title, content, summary, tags, source, scope, importance, "
                 "status, privacy, verification, project_id, session_id, created_by, created_at, updated_at, "
-                "accessed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", _row(m))
+                "accessed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                _row(m),
+            )
             vector = _vector(m)
             if vector is not None:
-                conn.execute("INSERT OR REPLACE INTO embeddings (memory_id, vector, dimensions) VALUES (?, ?, ?)",
-                             (m["id"].lower(), vector.astype("<f4").tobytes(), len(vector)))
+                conn.execute(
+                    "INSERT OR REPLACE INTO embeddings (memory_id, vector, dimensions) VALUES (?, ?, ?)",
+                    (m["id"].lower(), vector.astype("<f4").tobytes(), len(vector)),
+                )
         for r in relations:
-            conn.execute("INSERT OR REPLACE INTO relations (source_id, target_id, relation_type, strength) "
-                         "VALUES (?, ?, ?, ?)", (r["source_id"], r["target_id"], r["relation_type"], r["strength"]))
+            conn.execute(
+                "INSERT OR REPLACE INTO relations (source_id, target_id, relation_type, strength) VALUES (?, ?, ?, ?)",
+                (r["source_id"], r["target_id"], r["relation_type"], r["strength"]),
+            )
         conn.execute("COMMIT")
         conn.execute("PRAGMA foreign_keys = OFF")  # the seeder's raw SQL runs without them
         if sql:
@@ -192,15 +230,77 @@ def write_spec(path: str | Path, spec: dict[str, Any], *, wal: bool = False) -> 
 
 # ---------------------------------------------------------------- random cases
 
-WORDS = ["sqlite", "storage", "rust", "python", "cache", "token", "budget", "rank", "memory", "vector", "a", "I",
-         "é", "—", "ok", "db", "Café", "naïve", "ΣΟΦΊΑ", "straße", "日本語", "x", "to", "of", "and", "decision",
-         "fix", "bug", "retry", "timeout", "graph", "trust", "*", "v2", "İstanbul", "ǅemal", "ﬁle", "KELVIN",
-         "tab\there", "new\nline", "emoji😀", "q\"uote", "back\\slash", "\u00a0nbsp", "Ꞌ", "\u2003em", "x\u001fy"]
+WORDS = [
+    "sqlite",
+    "storage",
+    "rust",
+    "python",
+    "cache",
+    "token",
+    "budget",
+    "rank",
+    "memory",
+    "vector",
+    "a",
+    "I",
+    "é",
+    "—",
+    "ok",
+    "db",
+    "Café",
+    "naïve",
+    "ΣΟΦΊΑ",
+    "straße",
+    "日本語",
+    "x",
+    "to",
+    "of",
+    "and",
+    "decision",
+    "fix",
+    "bug",
+    "retry",
+    "timeout",
+    "graph",
+    "trust",
+    "*",
+    "v2",
+    "İstanbul",
+    "ǅemal",
+    "ﬁle",
+    "KELVIN",
+    "tab\there",
+    "new\nline",
+    "emoji😀",
+    'q"uote',
+    "back\\slash",
+    "\u00a0nbsp",
+    "Ꞌ",
+    "\u2003em",
+    "x\u001fy",
+]
 KINDS = ("observation", "decision", "pattern", "error", "fix", "preference", "fact", "lesson", "todo", "procedure")
 USERS = ["alice", "bob", "default", "shabka-hooks", "carol", ""]
 PROJECTS = [None, "proj", "other", "Proj", ""]
-QUERIES = ["", "", "sqlite", "sqlite storage", "sqlte", "stroage cache", "CAFÉ", "*", "a", "日本", "decison", "   ",
-           "bug fix retry", "ΣΟΦΙΑ", "ꞌ", "x\u001fy", "emoji😀 ok"]
+QUERIES = [
+    "",
+    "",
+    "sqlite",
+    "sqlite storage",
+    "sqlte",
+    "stroage cache",
+    "CAFÉ",
+    "*",
+    "a",
+    "日本",
+    "decison",
+    "   ",
+    "bug fix retry",
+    "ΣΟΦΙΑ",
+    "ꞌ",
+    "x\u001fy",
+    "emoji😀 ok",
+]
 NOWS = ["2025-06-01T12:00:00Z", "2025-05-15T00:00:00.5Z", "2026-01-01T00:00:00Z", "2025-05-20T10:00:00+02:00"]
 
 
@@ -236,10 +336,10 @@ ODD_ROWS = [
     "UPDATE memories SET source='\"manual\"' WHERE id='{id}'",
     "UPDATE memories SET source='[\"manual\"]' WHERE id='{id}'",
     "UPDATE memories SET source='[\"auto_capture\",\"hook\"]' WHERE id='{id}'",
-    "UPDATE memories SET source='{{\"type\":\"manual\",\"extra\":[1,2]}}' WHERE id='{id}'",
-    "UPDATE memories SET source='{{\"type\":\"manual\",\"type\":\"manual\"}}' WHERE id='{id}'",
-    "UPDATE memories SET source='{{\"type\":\"derived\",\"from\":\"{{{id}}}\"}}' WHERE id='{id}'",
-    "UPDATE memories SET scope='{{\"type\":\"session\",\"id\":\"not-a-uuid\"}}' WHERE id='{id}'",
+    'UPDATE memories SET source=\'{{"type":"manual","extra":[1,2]}}\' WHERE id=\'{id}\'',
+    'UPDATE memories SET source=\'{{"type":"manual","type":"manual"}}\' WHERE id=\'{id}\'',
+    'UPDATE memories SET source=\'{{"type":"derived","from":"{{{id}}}"}}\' WHERE id=\'{id}\'',
+    'UPDATE memories SET scope=\'{{"type":"session","id":"not-a-uuid"}}\' WHERE id=\'{id}\'',
     "UPDATE memories SET kind='Fact' WHERE id='{id}'",
     "UPDATE memories SET kind='fa\\u0063t' WHERE id='{id}'",
     "UPDATE memories SET status='Archived' WHERE id='{id}'",
@@ -247,7 +347,7 @@ ODD_ROWS = [
     "UPDATE memories SET status='pending' WHERE id='{id}'",
     "UPDATE memories SET tags='[\"a\",1]' WHERE id='{id}'",
     "UPDATE memories SET tags='\"solo\"' WHERE id='{id}'",
-    "UPDATE memories SET tags='[\"db\",\"db\",\"x\"]' WHERE id='{id}'",
+    'UPDATE memories SET tags=\'["db","db","x"]\' WHERE id=\'{id}\'',
     "UPDATE memories SET importance='high' WHERE id='{id}'",
     "UPDATE memories SET importance=1 WHERE id='{id}'",
     "UPDATE memories SET importance=1e39 WHERE id='{id}'",
@@ -281,18 +381,28 @@ def random_spec(rng: random.Random, n: int, *, odd: bool = False) -> dict[str, A
     for i in range(n):
         content = _text(rng, 0, 25)
         m = memory(
-            0, _text(rng, 1, 5), content,
+            0,
+            _text(rng, 1, 5),
+            content,
             id="%08x-0000-7000-8000-%012x" % (rng.getrandbits(32), i),
-            kind=rng.choice(KINDS), summary=content[:40] if rng.random() < 0.8 else "",
+            kind=rng.choice(KINDS),
+            summary=content[:40] if rng.random() < 0.8 else "",
             tags=rng.sample(["db", "rust", "Perf", "ops", "ünï", "a b", "x"], rng.randint(0, 3)),
-            source=rng.choice([{"type": "manual"}, {"type": "auto_capture", "hook": "h"}, {"type": "import"},
-                               {"type": "derived", "from": "00000000-0000-7000-8000-000000000000"}]),
+            source=rng.choice(
+                [
+                    {"type": "manual"},
+                    {"type": "auto_capture", "hook": "h"},
+                    {"type": "import"},
+                    {"type": "derived", "from": "00000000-0000-7000-8000-000000000000"},
+                ]
+            ),
             scope=rng.choice([{"type": "global"}, {"type": "project", "id": "proj"}]),
             importance=_importance(rng),
             status=rng.choices(["active", "archived", "superseded", "pending"], [6, 1, 1, 1])[0],
             privacy=rng.choice(["public", "team", "private", "private"]),
             verification=rng.choice(["unverified", "verified", "disputed", "outdated"]),
-            project_id=rng.choice(PROJECTS), created_by=rng.choice(USERS),
+            project_id=rng.choice(PROJECTS),
+            created_by=rng.choice(USERS),
         )
         created = _date(rng)
         m["created_at"] = m["updated_at"] = created
@@ -308,13 +418,21 @@ def random_spec(rng: random.Random, n: int, *, odd: bool = False) -> dict[str, A
     if odd and mems and rng.random() < 0.2:  # a re-save: the embedding row moves to the end
         mems.append(dict(rng.choice(mems)))
     ids = [m["id"] for m in mems]
-    rels = [{"source_id": rng.choice(ids), "target_id": rng.choice(ids),
-             "relation_type": rng.choice(["caused_by", "fixes", "supersedes", "related", "contradicts",
-                                          "contradicts"]), "strength": 0.5} for _ in range(rng.randint(0, n))]
+    rels = [
+        {
+            "source_id": rng.choice(ids),
+            "target_id": rng.choice(ids),
+            "relation_type": rng.choice(["caused_by", "fixes", "supersedes", "related", "contradicts", "contradicts"]),
+            "strength": 0.5,
+        }
+        for _ in range(rng.randint(0, n))
+    ]
     sql = []
     if rng.random() < 0.3:
-        sql.append("INSERT INTO embeddings (memory_id, vector, dimensions) VALUES "
-                   "('ffffffff-0000-7000-8000-000000000000', zeroblob(512), 128)")
+        sql.append(
+            "INSERT INTO embeddings (memory_id, vector, dimensions) VALUES "
+            "('ffffffff-0000-7000-8000-000000000000', zeroblob(512), 128)"
+        )
     if rng.random() < 0.3:
         sql.append(ODD_ROWS[0].format(id=rng.choice(ids)))
     if odd:
@@ -361,8 +479,10 @@ def bulk_store(path: str | Path, n: int, seed: int = 1) -> Path:
         for i in range(n):
             kind = rng.choice(KINDS)
             title = f"{rng.choice(words.tool)} for {rng.choice(words.component)} #{i}"
-            content = (f"We saw {rng.choice(words.symptom)} in {rng.choice(words.component)}, caused by "
-                       f"{rng.choice(words.cause)}; the fix is {rng.choice(words.practice)}.")
+            content = (
+                f"We saw {rng.choice(words.symptom)} in {rng.choice(words.component)}, caused by "
+                f"{rng.choice(words.cause)}; the fix is {rng.choice(words.practice)}."
+            )
             tags = rng.sample(words.tag, rng.randint(0, 3))
             summary = content[:200]
             mid = "%08x-%04x-7000-8000-%012x" % (rng.getrandbits(32), rng.getrandbits(16), i)
@@ -374,14 +494,30 @@ def bulk_store(path: str | Path, n: int, seed: int = 1) -> Path:
                 "privacy, verification, project_id, session_id, created_by, created_at, updated_at, accessed_at) "
                 "VALUES (?, ?, ?, ?, ?, ?, '{\"type\":\"manual\"}', '{\"type\":\"global\"}', ?, 'active', 'public', "
                 "'unverified', ?, NULL, 'alice', ?, ?, ?)",
-                (mid, kind, title, content, summary, _compact(tags), f32(rng.random()),
-                 rng.choice(words.project), stamp, stamp, stamp))
+                (
+                    mid,
+                    kind,
+                    title,
+                    content,
+                    summary,
+                    _compact(tags),
+                    f32(rng.random()),
+                    rng.choice(words.project),
+                    stamp,
+                    stamp,
+                    stamp,
+                ),
+            )
             vector = hash_embed(f"{title}\n{summary}\n{', '.join(tags)}")
-            conn.execute("INSERT INTO embeddings (memory_id, vector, dimensions) VALUES (?, ?, 128)",
-                         (mid, struct.pack("<128f", *vector.tolist())))
+            conn.execute(
+                "INSERT INTO embeddings (memory_id, vector, dimensions) VALUES (?, ?, 128)",
+                (mid, struct.pack("<128f", *vector.tolist())),
+            )
         for _ in range(n // 10):
-            conn.execute("INSERT OR IGNORE INTO relations (source_id, target_id, relation_type) VALUES (?, ?, ?)",
-                         (rng.choice(ids), rng.choice(ids), rng.choice(["related", "contradicts", "fixes"])))
+            conn.execute(
+                "INSERT OR IGNORE INTO relations (source_id, target_id, relation_type) VALUES (?, ?, ?)",
+                (rng.choice(ids), rng.choice(ids), rng.choice(["related", "contradicts", "fixes"])),
+            )
         conn.execute("COMMIT")
     finally:
         conn.close()

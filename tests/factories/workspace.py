@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
-__all__ = ["build_workspace", "write_workspace", "ENTRY_DAYS"]
+__all__ = ["ENTRY_DAYS", "build_workspace", "write_workspace"]
 
 ENTRY_DAYS = 400  # entries and tasks are dated within this many days before "now"
 STAMP = "%Y-%m-%d-%H%M%S"
@@ -24,72 +24,186 @@ STAMP = "%Y-%m-%d-%H%M%S"
 # ---------------------------------------------------------------- vocabulary
 
 COMPONENTS = (
-    ("scheduler", "internal/scheduler"), ("ingest pipeline", "internal/ingest"),
-    ("webhook relay", "internal/webhook"), ("session store", "internal/session"),
-    ("billing worker", "cmd/billing-worker"), ("search indexer", "internal/search"),
-    ("auth gateway", "internal/auth"), ("config loader", "internal/config"),
-    ("CLI", "cmd/cli"), ("migration runner", "internal/migrate"),
-    ("notification service", "internal/notify"), ("rate limiter", "internal/ratelimit"),
-    ("job queue", "internal/queue"), ("audit log", "internal/audit"),
-    ("export service", "internal/export"), ("sync daemon", "cmd/syncd"),
-    ("plugin host", "internal/plugin"), ("template renderer", "internal/render"),
-    ("metrics exporter", "internal/metrics"), ("file watcher", "internal/watch"),
-    ("API server", "cmd/api"), ("payment adapter", "internal/payment"),
-    ("cache layer", "internal/cache"), ("feature flag client", "internal/flags"),
-    ("storage backend", "internal/storage"), ("event bus", "internal/events"),
-    ("report generator", "internal/report"), ("admin dashboard", "web/admin"),
-    ("invoice builder", "internal/invoice"), ("token service", "internal/token"),
+    ("scheduler", "internal/scheduler"),
+    ("ingest pipeline", "internal/ingest"),
+    ("webhook relay", "internal/webhook"),
+    ("session store", "internal/session"),
+    ("billing worker", "cmd/billing-worker"),
+    ("search indexer", "internal/search"),
+    ("auth gateway", "internal/auth"),
+    ("config loader", "internal/config"),
+    ("CLI", "cmd/cli"),
+    ("migration runner", "internal/migrate"),
+    ("notification service", "internal/notify"),
+    ("rate limiter", "internal/ratelimit"),
+    ("job queue", "internal/queue"),
+    ("audit log", "internal/audit"),
+    ("export service", "internal/export"),
+    ("sync daemon", "cmd/syncd"),
+    ("plugin host", "internal/plugin"),
+    ("template renderer", "internal/render"),
+    ("metrics exporter", "internal/metrics"),
+    ("file watcher", "internal/watch"),
+    ("API server", "cmd/api"),
+    ("payment adapter", "internal/payment"),
+    ("cache layer", "internal/cache"),
+    ("feature flag client", "internal/flags"),
+    ("storage backend", "internal/storage"),
+    ("event bus", "internal/events"),
+    ("report generator", "internal/report"),
+    ("admin dashboard", "web/admin"),
+    ("invoice builder", "internal/invoice"),
+    ("token service", "internal/token"),
 )
 CONCERNS = (
-    "retry policy", "connection pooling", "cache invalidation", "schema migrations",
-    "error wrapping", "lock contention", "request timeouts", "backpressure",
-    "idempotency keys", "pagination cursors", "feature flags", "token refresh",
-    "log rotation", "checksums", "serialization", "dependency injection",
-    "graceful shutdown", "health checks", "circuit breaking", "batch sizing",
-    "input validation", "structured logging", "trace propagation", "config precedence",
-    "secret rotation", "file locking", "clock skew", "timezone handling",
-    "Unicode normalization", "path resolution", "permission checks", "rate limits",
-    "dead-letter handling", "bulk imports", "soft deletes", "optimistic locking",
-    "read replicas", "webhook signatures", "session expiry", "audit trails",
-    "golden files", "fixture data", "flaky tests", "build caching",
-    "release tagging", "dependency pinning", "memory pressure", "hot reload",
+    "retry policy",
+    "connection pooling",
+    "cache invalidation",
+    "schema migrations",
+    "error wrapping",
+    "lock contention",
+    "request timeouts",
+    "backpressure",
+    "idempotency keys",
+    "pagination cursors",
+    "feature flags",
+    "token refresh",
+    "log rotation",
+    "checksums",
+    "serialization",
+    "dependency injection",
+    "graceful shutdown",
+    "health checks",
+    "circuit breaking",
+    "batch sizing",
+    "input validation",
+    "structured logging",
+    "trace propagation",
+    "config precedence",
+    "secret rotation",
+    "file locking",
+    "clock skew",
+    "timezone handling",
+    "Unicode normalization",
+    "path resolution",
+    "permission checks",
+    "rate limits",
+    "dead-letter handling",
+    "bulk imports",
+    "soft deletes",
+    "optimistic locking",
+    "read replicas",
+    "webhook signatures",
+    "session expiry",
+    "audit trails",
+    "golden files",
+    "fixture data",
+    "flaky tests",
+    "build caching",
+    "release tagging",
+    "dependency pinning",
+    "memory pressure",
+    "hot reload",
 )
 TECH = (
-    "PostgreSQL", "SQLite", "Redis", "Kafka", "NATS", "gRPC", "protobuf", "JSON",
-    "YAML", "TOML", "S3", "Docker", "Kubernetes", "GitHub Actions", "OpenTelemetry",
-    "Prometheus", "nginx", "systemd", "cobra", "goroutines", "asyncio", "pytest",
-    "go test", "golangci-lint", "Terraform", "Helm", "Stripe", "SQS", "cron", "tmux",
+    "PostgreSQL",
+    "SQLite",
+    "Redis",
+    "Kafka",
+    "NATS",
+    "gRPC",
+    "protobuf",
+    "JSON",
+    "YAML",
+    "TOML",
+    "S3",
+    "Docker",
+    "Kubernetes",
+    "GitHub Actions",
+    "OpenTelemetry",
+    "Prometheus",
+    "nginx",
+    "systemd",
+    "cobra",
+    "goroutines",
+    "asyncio",
+    "pytest",
+    "go test",
+    "golangci-lint",
+    "Terraform",
+    "Helm",
+    "Stripe",
+    "SQS",
+    "cron",
+    "tmux",
 )
 SYMPTOMS = (
-    "dropped events under load", "timed out on cold start", "leaked file descriptors",
-    "retried a non-idempotent call twice", "served stale reads for minutes",
-    "deadlocked during shutdown", "double-counted usage", "lost the last batch on restart",
-    "logged secrets in plain text", "spiked memory on large payloads",
-    "returned 500s instead of 429s", "produced non-deterministic output",
-    "silently ignored a malformed file", "broke on Windows paths",
-    "ran every migration twice", "blocked the event loop",
+    "dropped events under load",
+    "timed out on cold start",
+    "leaked file descriptors",
+    "retried a non-idempotent call twice",
+    "served stale reads for minutes",
+    "deadlocked during shutdown",
+    "double-counted usage",
+    "lost the last batch on restart",
+    "logged secrets in plain text",
+    "spiked memory on large payloads",
+    "returned 500s instead of 429s",
+    "produced non-deterministic output",
+    "silently ignored a malformed file",
+    "broke on Windows paths",
+    "ran every migration twice",
+    "blocked the event loop",
 )
 TRIGGERS = (
-    "the {tech} connection was recycled", "two workers raced on the same row",
-    "a deploy restarted it mid-batch", "the clock jumped backwards",
-    "a tenant uploaded a 2 GB file", "the config file had a BOM",
-    "the retry fired before the lock expired", "CI ran the tests in parallel",
-    "the cache TTL was shorter than the job", "a webhook arrived before the record existed",
-    "a user had a non-ASCII name", "the disk filled up",
-    "the network partitioned for 30 s", "{tech} was upgraded in place",
+    "the {tech} connection was recycled",
+    "two workers raced on the same row",
+    "a deploy restarted it mid-batch",
+    "the clock jumped backwards",
+    "a tenant uploaded a 2 GB file",
+    "the config file had a BOM",
+    "the retry fired before the lock expired",
+    "CI ran the tests in parallel",
+    "the cache TTL was shorter than the job",
+    "a webhook arrived before the record existed",
+    "a user had a non-ASCII name",
+    "the disk filled up",
+    "the network partitioned for 30 s",
+    "{tech} was upgraded in place",
 )
 GOTCHAS = (
-    "does not retry on connection reset by default", "rounds timestamps to microseconds",
-    "silently truncates keys over 250 bytes", "orders results differently on ARM",
-    "holds a lock across the whole transaction", "treats an empty string as null",
-    "returns success when the queue is full", "reads config from the working directory",
-    "buffers the whole response before the first byte", "ignores the context deadline",
-    "caches DNS lookups forever", "changes its default in a minor release",
+    "does not retry on connection reset by default",
+    "rounds timestamps to microseconds",
+    "silently truncates keys over 250 bytes",
+    "orders results differently on ARM",
+    "holds a lock across the whole transaction",
+    "treats an empty string as null",
+    "returns success when the queue is full",
+    "reads config from the working directory",
+    "buffers the whole response before the first byte",
+    "ignores the context deadline",
+    "caches DNS lookups forever",
+    "changes its default in a minor release",
 )
 VERBS = (
-    "Add", "Fix", "Refactor", "Document", "Remove", "Migrate", "Harden", "Benchmark",
-    "Split", "Rename", "Audit", "Test", "Parallelize", "Deprecate", "Validate",
-    "Instrument", "Simplify", "Consolidate",
+    "Add",
+    "Fix",
+    "Refactor",
+    "Document",
+    "Remove",
+    "Migrate",
+    "Harden",
+    "Benchmark",
+    "Split",
+    "Rename",
+    "Audit",
+    "Test",
+    "Parallelize",
+    "Deprecate",
+    "Validate",
+    "Instrument",
+    "Simplify",
+    "Consolidate",
 )
 
 DECISION_TITLES = (
@@ -164,8 +278,16 @@ TASK_CONTINUATIONS = (
     "Needs a test that fails when {trigger}.",
 )
 CONVENTION_SECTIONS = (
-    "Naming", "Errors", "Testing", "Logging", "Concurrency", "Configuration",
-    "Dependencies", "Documentation", "Git", "API Design",
+    "Naming",
+    "Errors",
+    "Testing",
+    "Logging",
+    "Concurrency",
+    "Configuration",
+    "Dependencies",
+    "Documentation",
+    "Git",
+    "API Design",
 )
 CONVENTIONS = (
     "**{Concern} lives in one package**: the {comp} calls `{path}`; do not reimplement it locally.",
@@ -332,10 +454,18 @@ def _slots(rng: random.Random) -> _Slots:
     comp2 = choice(COMPONENTS)[0]
     tech = choice(TECH)
     slots = _Slots(
-        comp=comp, comp2=comp2 if comp2 != comp else "API server", path=path,
-        concern=choice(CONCERNS), concern2=choice(CONCERNS), tech=tech, tech2=choice(TECH),
-        symptom=choice(SYMPTOMS), gotcha=choice(GOTCHAS), verb=choice(VERBS).lower(),
-        n=str(rng.randint(2, 40)), m=str(rng.randint(5, 90)),
+        comp=comp,
+        comp2=comp2 if comp2 != comp else "API server",
+        path=path,
+        concern=choice(CONCERNS),
+        concern2=choice(CONCERNS),
+        tech=tech,
+        tech2=choice(TECH),
+        symptom=choice(SYMPTOMS),
+        gotcha=choice(GOTCHAS),
+        verb=choice(VERBS).lower(),
+        n=str(rng.randint(2, 40)),
+        m=str(rng.randint(5, 90)),
     )
     slots["trigger"] = choice(TRIGGERS).format_map(slots)
     return slots
@@ -567,15 +697,24 @@ def _steering(rng: random.Random, count: int) -> dict[str, str]:
     return files
 
 
-def build_workspace(*, tasks: int = 200, conventions: int = 40, decisions: int = 100,
-                    learnings: int = 150, steering: int = 4, seed: int = 0, now: datetime,
-                    with_quirks: bool = True) -> dict[str, str]:
+def build_workspace(
+    *,
+    tasks: int = 200,
+    conventions: int = 40,
+    decisions: int = 100,
+    learnings: int = 150,
+    steering: int = 4,
+    seed: int = 0,
+    now: datetime,
+    with_quirks: bool = True,
+) -> dict[str, str]:
     """The files of a synthetic `.context/`, as {relative path: text}; nothing is written.
 
     `tasks` counts lines ctx reads as tasks (pending and done); `conventions`
     counts authored `- **...**` bullets (template and `---` lines come on top
     when `with_quirks`); `decisions`/`learnings` count entry headers.
     """
+
     def stream(name: str) -> random.Random:
         return random.Random(f"ctxtui-synth:{seed}:{name}")
 
@@ -593,17 +732,33 @@ def build_workspace(*, tasks: int = 200, conventions: int = 40, decisions: int =
     return files
 
 
-def write_workspace(root: Path, *, tasks: int = 200, conventions: int = 40, decisions: int = 100,
-                    learnings: int = 150, steering: int = 4, seed: int = 0, now: datetime,
-                    with_quirks: bool = True) -> Path:
+def write_workspace(
+    root: Path,
+    *,
+    tasks: int = 200,
+    conventions: int = 40,
+    decisions: int = 100,
+    learnings: int = 150,
+    steering: int = 4,
+    seed: int = 0,
+    now: datetime,
+    with_quirks: bool = True,
+) -> Path:
     """Write a synthetic workspace to `root/.context/` and return `root` (the project).
 
     Existing files of the same names are overwritten; others are left alone.
     Files are written as bytes so the output is identical on every platform.
     """
-    files = build_workspace(tasks=tasks, conventions=conventions, decisions=decisions,
-                            learnings=learnings, steering=steering, seed=seed, now=now,
-                            with_quirks=with_quirks)
+    files = build_workspace(
+        tasks=tasks,
+        conventions=conventions,
+        decisions=decisions,
+        learnings=learnings,
+        steering=steering,
+        seed=seed,
+        now=now,
+        with_quirks=with_quirks,
+    )
     context = Path(root) / ".context"
     (context / "steering").mkdir(parents=True, exist_ok=True)
     for name, text in files.items():

@@ -9,13 +9,13 @@ matches.
 
 from __future__ import annotations
 
+from ctxtui.engine.sources.context import TASK_PATTERN, checkbox_lines
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ctxtui.engine.sources.context import TASK_PATTERN, checkbox_lines
-
-PIECES = st.sampled_from(["-", "[", "]", "x", "X", " ", "\t", "\n", "\r", "\f", "a", "\n\n", "- [ ] ", "- [x] ",
-                          "  -", "[ ]", "[]", "é"])
+PIECES = st.sampled_from(
+    ["-", "[", "]", "x", "X", " ", "\t", "\n", "\r", "\f", "a", "\n\n", "- [ ] ", "- [x] ", "  -", "[ ]", "[]", "é"]
+)
 
 
 @settings(max_examples=3000, deadline=None)

@@ -10,12 +10,11 @@ from __future__ import annotations
 import os
 import sqlite3
 
-import pytest
-
 from ctxtui.cli import main
 from ctxtui.engine.sources.memory.schema import init_db
-from tests.factories.memory_dbs import build_shabka_db
+
 from tests.conftest import NOW
+from tests.factories.memory_dbs import build_shabka_db
 
 
 def fingerprint(path):
@@ -44,7 +43,7 @@ def test_corrupt_database_is_refused(tmp_path, capsys):
     with sqlite3.connect(db) as conn:
         conn.execute("PRAGMA journal_mode = DELETE")
     data = bytearray(db.read_bytes())
-    data[4096:4096 + 200] = b"\xff" * 200  # the first table page
+    data[4096 : 4096 + 200] = b"\xff" * 200  # the first table page
     db.write_bytes(bytes(data))
     code, err = add(db, capsys)
     assert code == 2 and ("corrupt" in err or "not written" in err)

@@ -19,14 +19,25 @@ TASKS = "# Tasks\n\n- [ ] Keep me\n"
 
 
 def pack(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "ctxtui.cli", "pack", *args, "--now", NOW.isoformat()],
-                          capture_output=True, text=True, cwd=ROOT, timeout=30)
+    return subprocess.run(
+        [sys.executable, "-m", "ctxtui.cli", "pack", *args, "--now", NOW.isoformat()],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=30,
+    )
 
 
 @pytest.fixture
 def project(tmp_path):
-    return write_context(tmp_path / "p", {"TASKS.md": TASKS, "DECISIONS.md": "# Decisions\n",
-                                          "steering/a.md": "---\nname: a\ninclusion: always\n---\nBe kind.\n"})
+    return write_context(
+        tmp_path / "p",
+        {
+            "TASKS.md": TASKS,
+            "DECISIONS.md": "# Decisions\n",
+            "steering/a.md": "---\nname: a\ninclusion: always\n---\nBe kind.\n",
+        },
+    )
 
 
 def test_fifo_in_steering(project):

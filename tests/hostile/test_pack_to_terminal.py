@@ -15,8 +15,12 @@ def test_pack_to_a_terminal_warns_and_shows_controls_visibly(tmp_path):
     project = write_context(tmp_path / "proj", {"TASKS.md": f"# Tasks\n\n- [ ] task {PAYLOADS['osc52']} end\n"})
     leader, follower = pty.openpty()
     try:
-        process = subprocess.Popen([sys.executable, "-m", "ctxtui.cli", "pack", str(project), "--now", NOW.isoformat()],
-                                   stdout=follower, stderr=subprocess.PIPE, cwd=ROOT)
+        process = subprocess.Popen(
+            [sys.executable, "-m", "ctxtui.cli", "pack", str(project), "--now", NOW.isoformat()],
+            stdout=follower,
+            stderr=subprocess.PIPE,
+            cwd=ROOT,
+        )
         os.close(follower)
         chunks = []
         while True:
@@ -39,7 +43,11 @@ def test_pack_to_a_terminal_warns_and_shows_controls_visibly(tmp_path):
 
 def test_pack_to_a_pipe_keeps_the_exact_bytes(tmp_path):
     project = write_context(tmp_path / "proj", {"TASKS.md": f"# Tasks\n\n- [ ] task {PAYLOADS['osc52']} end\n"})
-    result = subprocess.run([sys.executable, "-m", "ctxtui.cli", "pack", str(project), "--now", NOW.isoformat()],
-                            capture_output=True, cwd=ROOT, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-m", "ctxtui.cli", "pack", str(project), "--now", NOW.isoformat()],
+        capture_output=True,
+        cwd=ROOT,
+        timeout=60,
+    )
     assert PAYLOADS["osc52"].encode() in result.stdout
     assert result.stderr == b""

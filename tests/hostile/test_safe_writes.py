@@ -13,8 +13,8 @@ import subprocess
 import sys
 
 import pytest
-
 from ctxtui.safe_write import WriteRefused, check_target, write_atomically
+
 from tests.conftest import NOW, ROOT, write_context
 
 TASKS = "# Tasks\n\n- [ ] Keep me\n"
@@ -26,8 +26,13 @@ def project(tmp_path):
 
 
 def pack(project, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "ctxtui.cli", "pack", str(project), "--now", NOW.isoformat(), *args],
-                          capture_output=True, text=True, cwd=ROOT, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "ctxtui.cli", "pack", str(project), "--now", NOW.isoformat(), *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
 
 
 def assert_untouched(project) -> None:
@@ -63,10 +68,13 @@ def test_pack_o_empty_is_an_error(project):
     assert result.returncode == 2 and "no file name given" in result.stderr
 
 
-@pytest.mark.parametrize("make, words", [
-    (lambda p: os.mkfifo(p), "FIFO"),
-    (lambda p: p.mkdir(), "is a directory"),
-])
+@pytest.mark.parametrize(
+    "make, words",
+    [
+        (lambda p: os.mkfifo(p), "FIFO"),
+        (lambda p: p.mkdir(), "is a directory"),
+    ],
+)
 def test_pack_o_refuses_non_regular_files(project, tmp_path, make, words):
     target = tmp_path / "target"
     make(target)
@@ -127,8 +135,13 @@ def test_memory_database_may_live_in_context_but_not_as_another_file(project, tm
         check_target(project / ".context" / "TASKS.md", database=True)
     fifo = tmp_path / "fifo.db"
     os.mkfifo(fifo)
-    result = subprocess.run([sys.executable, "-m", "ctxtui.cli", "memory", "init", "--db", str(fifo)],
-                            capture_output=True, text=True, cwd=ROOT, timeout=30)
+    result = subprocess.run(
+        [sys.executable, "-m", "ctxtui.cli", "memory", "init", "--db", str(fifo)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=30,
+    )
     assert result.returncode == 2 and "FIFO" in result.stderr
 
 

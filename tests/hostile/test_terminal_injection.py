@@ -13,8 +13,8 @@ import os
 from pathlib import Path
 
 import pytest
-
 from ctxtui.engine.sources.memory import schema
+
 from tests.app.helpers import decision, make_app, settle, small_workspace
 from tests.hostile.terminal_capture import HOSTILE, PAYLOADS, TerminalCapture
 
@@ -35,8 +35,16 @@ def hostile_project(tmp_path: Path) -> tuple[Path, Path]:
     os.symlink("TASKS.md", project / ".context" / f"LINK{FOLDER_SAFE}.md")
     db = tmp_path / "memory.db"
     schema.init_db(db)
-    schema.add_memory(db, kind="fact", title=f"Memory {HOSTILE}", body=f"Memory body {HOSTILE}", importance=0.9,
-                      tags=[], project=None, created_at="2026-11-20T10:00:00Z")
+    schema.add_memory(
+        db,
+        kind="fact",
+        title=f"Memory {HOSTILE}",
+        body=f"Memory body {HOSTILE}",
+        importance=0.9,
+        tags=[],
+        project=None,
+        created_at="2026-11-20T10:00:00Z",
+    )
     return project, db
 
 
@@ -69,9 +77,15 @@ async def test_no_payload_reaches_the_terminal_on_any_screen(tmp_path, size):
         await settle(pilot)
         assert_clean(capture, "table and why panel")
 
-        for keys, where in ((["p"], "preview (Markdown)"), (["j"], "preview (JSON)"), (["escape"], "back"),
-                            (["exclamation_mark"], "quirks"), (["escape"], "back"),
-                            (["question_mark"], "help"), (["escape"], "back")):
+        for keys, where in (
+            (["p"], "preview (Markdown)"),
+            (["j"], "preview (JSON)"),
+            (["escape"], "back"),
+            (["exclamation_mark"], "quirks"),
+            (["escape"], "back"),
+            (["question_mark"], "help"),
+            (["escape"], "back"),
+        ):
             await pilot.press(*keys)
             await settle(pilot)
             assert_clean(capture, where)

@@ -5,15 +5,15 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-
 from ctxtui.engine.sources.memory.schema import init_db
+
 from tests.factories.memory_dbs import CORTEX_DDL, SHABKA_DDL, build_cortex_db, build_native_db, build_shabka_db
 
-NOW = datetime(2026, 5, 1, 12, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
@@ -76,8 +76,9 @@ class Writer:
         import sys
 
         script = Path(__file__).parent / "writer_process.py"
-        self.proc = subprocess.Popen([sys.executable, str(script), str(db)], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, text=True)
+        self.proc = subprocess.Popen(
+            [sys.executable, str(script), str(db)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
         assert self.proc.stdout.readline().strip() == "ready"
 
     def __call__(self, command: str) -> None:

@@ -13,9 +13,9 @@ import os
 from pathlib import Path
 
 import pytest
-
 from ctxtui.cli import main
 from ctxtui.engine.sources.memory import load_memories
+
 from tests.factories.memory_dbs import build_cortex_db, build_shabka_db
 
 from . import stores
@@ -100,7 +100,10 @@ def test_project_option_on_a_store_without_projects_warns(tmp_path, capsys, proj
     db = stores.build("cortex", tmp_path / "cortex.db", NOW)
     code, out, err = pack(capsys, project, "--db", str(db), "--project", "ctxtui")
     assert code == 0 and "Prefer read-only connections" in out
-    assert err == f"ctxtui: warning: {db}: this cortex store has no project column: the project filter 'ctxtui' was ignored\n"
+    assert (
+        err
+        == f"ctxtui: warning: {db}: this cortex store has no project column: the project filter 'ctxtui' was ignored\n"
+    )
 
 
 # ---------------------------------------------------------------- bad databases keep the packet
@@ -125,8 +128,9 @@ def missing(tmp_path: Path) -> Path:
     return tmp_path / "nowhere" / "memory.db"
 
 
-@pytest.mark.parametrize("make, says", [(corrupt, "is corrupt"), (not_sqlite, "is not an SQLite database"),
-                                         (missing, "no such file")])
+@pytest.mark.parametrize(
+    "make, says", [(corrupt, "is corrupt"), (not_sqlite, "is not an SQLite database"), (missing, "no such file")]
+)
 @pytest.mark.parametrize("fmt", ["md", "json"])
 def test_bad_database_is_one_warning_and_the_packet_still_prints(tmp_path, capsys, project, make, says, fmt):
     db = make(tmp_path)
@@ -166,14 +170,41 @@ def test_memory_init_and_add_write_only_the_named_file(tmp_path, capsys, project
     before = tree(tmp_path, skip=db)
     assert main(["memory", "init", "--db", str(db)]) == 0
     assert capsys.readouterr().out == f"created {db}\n"
-    assert main(["memory", "add", "--db", str(db), "--kind", "decision", "--title", "Pin the SQLite version",
-                 "--body", "3.45 or later.", "--importance", "0.8", "--tags", "db, sqlite", "--project", "ctxtui"]) == 0
+    assert (
+        main(
+            [
+                "memory",
+                "add",
+                "--db",
+                str(db),
+                "--kind",
+                "decision",
+                "--title",
+                "Pin the SQLite version",
+                "--body",
+                "3.45 or later.",
+                "--importance",
+                "0.8",
+                "--tags",
+                "db, sqlite",
+                "--project",
+                "ctxtui",
+            ]
+        )
+        == 0
+    )
     assert capsys.readouterr().out.startswith("added m-")
     assert tree(tmp_path, skip=db) == before
     assert {p.name for p in db.parent.iterdir()} == {"mine.db", "neighbour.db"}  # no -wal/-shm left behind
     (record,) = load_memories(db).records
     assert (record.kind, record.title, record.body, record.importance, record.tags, record.project) == (
-        "decision", "Pin the SQLite version", "3.45 or later.", 0.8, ("db", "sqlite"), "ctxtui")
+        "decision",
+        "Pin the SQLite version",
+        "3.45 or later.",
+        0.8,
+        ("db", "sqlite"),
+        "ctxtui",
+    )
     code, out, _ = pack(capsys, project, "--db", str(db))
     assert code == 0 and any("Pin the SQLite version" in block for block in json.loads(out)["decisions"])
 
@@ -215,8 +246,22 @@ def test_memory_import_end_to_end(tmp_path, capsys, project, build, origin):
     code, direct, _ = pack(capsys, project, "--db", str(source))
     assert json.loads(out) == json.loads(direct)
     some = next(r for r in originals if r.status == "active")
-    assert main(["explain", str(project), f"memory.db:{origin}-{some.id}", "--db", str(target), "--now", NOW_ARG,
-                 "--format", "json"]) == 0
+    assert (
+        main(
+            [
+                "explain",
+                str(project),
+                f"memory.db:{origin}-{some.id}",
+                "--db",
+                str(target),
+                "--now",
+                NOW_ARG,
+                "--format",
+                "json",
+            ]
+        )
+        == 0
+    )
     assert json.loads(capsys.readouterr().out)["title"] == some.title
     # Importing again changes nothing that matters.
     assert main(["memory", "import", str(source), "--db", str(target)]) == 0

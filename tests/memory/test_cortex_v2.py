@@ -5,36 +5,74 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
-
 from ctxtui.engine.packers.ctx.assemble import packer_for
 from ctxtui.engine.packers.ctx.memories import attach_memories
 from ctxtui.engine.sources.memory import SCHEMA_CORTEX, SCHEMA_CORTEX_V2, load_memories
 from ctxtui.engine.sources.workspace import load_workspace
+
 from tests.factories.cortex_v1 import build_v1_db, iso, memory
 from tests.factories.cortex_v2 import build_v2_db, v2_memory
 
 from . import stores
 
-NOW = datetime(2025, 6, 1, tzinfo=timezone.utc)
+NOW = datetime(2025, 6, 1, tzinfo=UTC)
 
 ROWS = [
-    v2_memory("m-tribal", "tribal", {"knowledge": "Always hash passwords with bcrypt", "severity": "critical",
-                                     "warnings": ["never md5"], "consequences": []},
-              "Hash passwords with bcrypt", importance="high", access_count=4, tags=("security", "auth")),
-    v2_memory("m-decision", "decision", {"decision": "Use PostgreSQL", "rationale": "row locks", "alternatives": []},
-              "", recorded="2025-04-01T10:00:00.123456789+00:00", confidence=0.8),
-    v2_memory("m-proc", "procedural", {"title": "Deploy", "steps": [
-        {"order": 1, "instruction": "run the tests", "completed": False},
-        {"order": 2, "instruction": "tag the release", "completed": False}], "prerequisites": []},
-              "How to deploy", importance="low", archived=1, superseded_by="m-proc-2"),
-    v2_memory("m-old", "semantic", {"knowledge": "v1 API is gone", "source_episodes": [],
-                                    "consolidation_confidence": 0.5},
-              "Old API", valid_until="2025-05-01T00:00:00+00:00"),
-    v2_memory("m-new", "insight", {"observation": "Caching halves latency", "evidence": ["bench 1", "bench 2"]},
-              "", importance="critical"),
+    v2_memory(
+        "m-tribal",
+        "tribal",
+        {
+            "knowledge": "Always hash passwords with bcrypt",
+            "severity": "critical",
+            "warnings": ["never md5"],
+            "consequences": [],
+        },
+        "Hash passwords with bcrypt",
+        importance="high",
+        access_count=4,
+        tags=("security", "auth"),
+    ),
+    v2_memory(
+        "m-decision",
+        "decision",
+        {"decision": "Use PostgreSQL", "rationale": "row locks", "alternatives": []},
+        "",
+        recorded="2025-04-01T10:00:00.123456789+00:00",
+        confidence=0.8,
+    ),
+    v2_memory(
+        "m-proc",
+        "procedural",
+        {
+            "title": "Deploy",
+            "steps": [
+                {"order": 1, "instruction": "run the tests", "completed": False},
+                {"order": 2, "instruction": "tag the release", "completed": False},
+            ],
+            "prerequisites": [],
+        },
+        "How to deploy",
+        importance="low",
+        archived=1,
+        superseded_by="m-proc-2",
+    ),
+    v2_memory(
+        "m-old",
+        "semantic",
+        {"knowledge": "v1 API is gone", "source_episodes": [], "consolidation_confidence": 0.5},
+        "Old API",
+        valid_until="2025-05-01T00:00:00+00:00",
+    ),
+    v2_memory(
+        "m-new",
+        "insight",
+        {"observation": "Caching halves latency", "evidence": ["bench 1", "bench 2"]},
+        "",
+        importance="critical",
+    ),
 ]
 
 
@@ -61,8 +99,11 @@ def test_rows_map_onto_records(v2_db):
     records = by_id(load)
     tribal = records["m-tribal"]
     assert tribal.provenance == "cortex:m-tribal" and tribal.origin == "cortex"
-    assert (tribal.kind, tribal.title, tribal.body) == ("tribal", "Hash passwords with bcrypt",
-                                                        "Always hash passwords with bcrypt")
+    assert (tribal.kind, tribal.title, tribal.body) == (
+        "tribal",
+        "Hash passwords with bcrypt",
+        "Always hash passwords with bcrypt",
+    )
     assert (tribal.importance, tribal.confidence, tribal.tags) == (0.8, 0.9, ("security", "auth"))
     assert (tribal.times_retrieved, tribal.status, tribal.created_date) == (4, "active", "2025-05-01")
     decision = records["m-decision"]  # empty summary: the type's name field is the title
@@ -80,9 +121,16 @@ def test_valid_until_needs_a_now(v2_db):
 
 def test_every_type_has_a_title_and_a_body(tmp_path):
     from ctxtui.engine.sources.memory.readers_cortex_v2 import BODY_FIELDS, TITLE_FIELDS
+
     assert set(TITLE_FIELDS) == set(BODY_FIELDS) and len(TITLE_FIELDS) == 23
-    rows = [v2_memory(f"m-{t}", t, {TITLE_FIELDS[t]: f"the {t}", **{f: f"{t} {f}" for f in BODY_FIELDS[t]
-                                                                   if f != TITLE_FIELDS[t]}}) for t in TITLE_FIELDS]
+    rows = [
+        v2_memory(
+            f"m-{t}",
+            t,
+            {TITLE_FIELDS[t]: f"the {t}", **{f: f"{t} {f}" for f in BODY_FIELDS[t] if f != TITLE_FIELDS[t]}},
+        )
+        for t in TITLE_FIELDS
+    ]
     load = load_memories(build_v2_db(tmp_path / "all.db", rows))
     assert len(load.records) == 23
     for record in load.records:
@@ -91,11 +139,17 @@ def test_every_type_has_a_title_and_a_body(tmp_path):
 
 def test_read_only_wal_store_is_left_alone(v2_db):
     assert not os.path.exists(f"{v2_db}-wal")
-    before = (hashlib.sha256(v2_db.read_bytes()).hexdigest(), os.stat(v2_db).st_mtime_ns,
-              sorted(os.listdir(v2_db.parent)))
+    before = (
+        hashlib.sha256(v2_db.read_bytes()).hexdigest(),
+        os.stat(v2_db).st_mtime_ns,
+        sorted(os.listdir(v2_db.parent)),
+    )
     load_memories(v2_db, now=NOW)
-    after = (hashlib.sha256(v2_db.read_bytes()).hexdigest(), os.stat(v2_db).st_mtime_ns,
-             sorted(os.listdir(v2_db.parent)))
+    after = (
+        hashlib.sha256(v2_db.read_bytes()).hexdigest(),
+        os.stat(v2_db).st_mtime_ns,
+        sorted(os.listdir(v2_db.parent)),
+    )
     assert after == before
 
 
@@ -113,4 +167,5 @@ def test_the_v1_cli_cannot_open_a_v2_store(v2_db, capsys):
 
     assert main(["pack", "--packer", "cortex", "--db", str(v2_db), "--query", "x", "--format", "json"]) == 0
     assert capsys.readouterr().out == (
-        '{"error":"Error: Failed to initialize Cortex: SqliteError: no such column: valid_from"}\n')
+        '{"error":"Error: Failed to initialize Cortex: SqliteError: no such column: valid_from"}\n'
+    )

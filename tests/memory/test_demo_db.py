@@ -2,23 +2,21 @@
 
 from __future__ import annotations
 
-from ctxtui.engine.packers.ctx.assemble import packer_for
-
 import argparse
 import sqlite3
 from collections import Counter
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
-
 from ctxtui.demo import demo_memories, demo_memory_db_path, write_demo
-from ctxtui.engine.sources.memory import load_memories
-from ctxtui.engine.packers.ctx.memories import attach_memories
 from ctxtui.engine.model import Fate
+from ctxtui.engine.packers.ctx.assemble import packer_for
+from ctxtui.engine.packers.ctx.memories import attach_memories
 from ctxtui.engine.packers.ctx.sections import Reason
+from ctxtui.engine.sources.memory import load_memories
 from ctxtui.engine.sources.workspace import load_workspace
 
-NOW = datetime(2026, 11, 21, 23, 56, 8, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 21, 23, 56, 8, tzinfo=UTC)
 KINDS = {"decision", "lesson", "fix", "error", "fact", "preference", "pattern", "observation", "procedure"}
 
 
@@ -42,7 +40,7 @@ def test_write_demo_creates_the_database(demo, load):
 def test_memories_are_varied(load):
     records = load.records
     kinds = Counter(r.kind for r in records)
-    assert KINDS <= set(kinds) and min(kinds[k] for k in KINDS) >= 5
+    assert set(kinds) >= KINDS and min(kinds[k] for k in KINDS) >= 5
     statuses = Counter(r.status for r in records)
     assert statuses["archived"] >= 5 and statuses["superseded"] >= 3 and statuses["pending"] >= 1
     superseded = [r for r in records if r.status == "superseded"]
@@ -74,16 +72,20 @@ def test_same_now_same_database_and_dates_follow_now(tmp_path):
 
     def dump(root):
         conn = sqlite3.connect(f"file:{demo_memory_db_path(root)}?mode=ro", uri=True)
-        rows = [conn.execute(f"SELECT * FROM {t} ORDER BY 1, 2, 3").fetchall()
-                for t in ("memories", "usage_events", "relations")]
+        rows = [
+            conn.execute(f"SELECT * FROM {t} ORDER BY 1, 2, 3").fetchall()
+            for t in ("memories", "usage_events", "relations")
+        ]
         conn.close()
         return rows
 
     assert dump(first) == dump(second)
     later = [m["created_at"] for m in demo_memories(NOW + timedelta(days=10))]
     now = [m["created_at"] for m in demo_memories(NOW)]
-    shift = {(datetime.fromisoformat(b.replace("Z", "+00:00")) - datetime.fromisoformat(a.replace("Z", "+00:00")))
-             for a, b in zip(now, later)}
+    shift = {
+        (datetime.fromisoformat(b.replace("Z", "+00:00")) - datetime.fromisoformat(a.replace("Z", "+00:00")))
+        for a, b in zip(now, later)
+    }
     assert shift == {timedelta(days=10)}
     write_demo(tmp_path / "a", NOW)  # rewritten on every launch: the old file goes first
     assert dump(first) == dump(second)

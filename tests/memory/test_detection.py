@@ -6,14 +6,16 @@ import shutil
 import sqlite3
 
 import pytest
-
 from ctxtui.engine.sources.memory import MemorySourceError, load_memories
 from ctxtui.engine.sources.memory.errors import CORRUPT, MISSING, NOT_SQLITE, UNKNOWN_SCHEMA
 
 
 def test_names_mean_nothing(tmp_path, native_db, shabka_db, cortex_db):
-    for source, schema, misleading in [(native_db, "ctxtui", "shabka.db"), (shabka_db, "shabka", "cortex.db"),
-                                       (cortex_db, "cortex", "memory.db")]:
+    for source, schema, misleading in [
+        (native_db, "ctxtui", "shabka.db"),
+        (shabka_db, "shabka", "cortex.db"),
+        (cortex_db, "cortex", "memory.db"),
+    ]:
         target = tmp_path / "renamed" / schema / misleading
         target.parent.mkdir(parents=True)
         shutil.copy(source, target)
@@ -120,4 +122,5 @@ def test_newer_native_version_reads_with_a_note(tmp_path, native_db):
     load = load_memories(path)
     assert len(load.records) == 40
     assert [p.message for p in load.problems] == [
-        "schema version 2 is newer than this ctxtui reads (1): known columns only"]
+        "schema version 2 is newer than this ctxtui reads (1): known columns only"
+    ]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
-
 from ctxtui.engine.sources.memory import MemorySourceError, import_db, load_memories
 from ctxtui.engine.sources.memory.errors import REFUSED
 
@@ -14,8 +13,10 @@ from .conftest import fingerprint
 
 def dump(db) -> list:
     conn = sqlite3.connect(db)
-    rows = [conn.execute(f"SELECT * FROM {table} ORDER BY 1, 2").fetchall()
-            for table in ("memories", "usage_events", "usage_stats", "relations")]
+    rows = [
+        conn.execute(f"SELECT * FROM {table} ORDER BY 1, 2").fetchall()
+        for table in ("memories", "usage_events", "usage_stats", "relations")
+    ]
     conn.close()
     return rows
 
@@ -39,7 +40,13 @@ def test_import_keeps_origin_and_is_idempotent(tmp_path, request, store, origin)
         twin = original[record.id.removeprefix(f"{origin}-")]
         assert record.imported_from == twin.provenance and record.provenance == f"memory.db:{record.id}"
         assert (record.kind, record.title, record.body, record.importance, record.status, record.created_date) == (
-            twin.kind, twin.title, twin.body, twin.importance, twin.status, twin.created_date)
+            twin.kind,
+            twin.title,
+            twin.body,
+            twin.importance,
+            twin.status,
+            twin.created_date,
+        )
         assert (record.times_retrieved, record.times_referenced) == (twin.times_retrieved, twin.times_referenced)
         assert sorted(record.usage_events) == sorted(twin.usage_events)
         if twin.superseded_by:

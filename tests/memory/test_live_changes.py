@@ -6,9 +6,9 @@ import os
 import shutil
 
 import pytest
-
 from ctxtui.engine.sources.memory import MemorySource, MemorySourceError
 from ctxtui.engine.sources.memory.errors import MISSING
+
 from tests.factories.memory_dbs import build_native_db
 
 from .conftest import NOW
@@ -58,8 +58,10 @@ def test_rollback_journal_database(cortex_db, writer):
         w("exclusive")
         w("commit")
         assert not source.changed()  # an empty transaction changes nothing
-        w("sql INSERT INTO memories (id, type, content, summary) "
-          "VALUES ('c-live', 'semantic', '{\"topic\": \"Live\"}', '')")
+        w(
+            "sql INSERT INTO memories (id, type, content, summary) "
+            "VALUES ('c-live', 'semantic', '{\"topic\": \"Live\"}', '')"
+        )
         assert source.changed()
         load = source.reload()
         assert {r.title for r in load.records if r.id == "c-live"} == {"Live"}

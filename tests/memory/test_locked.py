@@ -5,7 +5,6 @@ from __future__ import annotations
 import time
 
 import pytest
-
 from ctxtui.engine.sources.memory import MemorySource, MemorySourceError, load_memories
 from ctxtui.engine.sources.memory.connect import DEFAULT_DELAYS
 from ctxtui.engine.sources.memory.errors import LOCKED

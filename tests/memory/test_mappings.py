@@ -17,18 +17,36 @@ def by_id(load):
 def test_native_columns_events_and_provenance(tmp_path, now):
     db = tmp_path / "memory.db"
     add_memory(
-        db, id="d1", kind="decision", title="Use SQLite for memories", body="One file.\nNo server.",
-        summary="One file", tags=["db", "storage"], project="ctxtui", importance=0.9, confidence=0.7,
-        created_at="2026-04-30T08:00:00Z", updated_at="2026-04-30T09:00:00Z", last_accessed="2026-05-01T10:00:00Z",
-        events=[("2026-04-30T10:00:00Z", "retrieved"), ("2026-04-30T10:00:01Z", "included"),
-                ("2026-04-30T10:00:02Z", "referenced"), ("2026-05-01T10:00:00Z", "retrieved")],
+        db,
+        id="d1",
+        kind="decision",
+        title="Use SQLite for memories",
+        body="One file.\nNo server.",
+        summary="One file",
+        tags=["db", "storage"],
+        project="ctxtui",
+        importance=0.9,
+        confidence=0.7,
+        created_at="2026-04-30T08:00:00Z",
+        updated_at="2026-04-30T09:00:00Z",
+        last_accessed="2026-05-01T10:00:00Z",
+        events=[
+            ("2026-04-30T10:00:00Z", "retrieved"),
+            ("2026-04-30T10:00:01Z", "included"),
+            ("2026-04-30T10:00:02Z", "referenced"),
+            ("2026-05-01T10:00:00Z", "retrieved"),
+        ],
     )
     load = load_memories(db)
     assert load.schema == "ctxtui" and load.problems == [] and load.user_version == 1
     record = load.records[0]
     assert record.provenance == "memory.db:d1"
     assert (record.origin, record.kind, record.title, record.body) == (
-        "memory.db", "decision", "Use SQLite for memories", "One file.\nNo server.")
+        "memory.db",
+        "decision",
+        "Use SQLite for memories",
+        "One file.\nNo server.",
+    )
     assert record.summary == "One file" and record.tags == ("db", "storage") and record.project == "ctxtui"
     assert (record.importance, record.confidence, record.status) == (0.9, 0.7, "active")
     assert (record.created_at, record.created_date) == ("2026-04-30T08:00:00Z", "2026-04-30")
@@ -41,8 +59,9 @@ def test_native_columns_events_and_provenance(tmp_path, now):
 def test_native_usage_stats_and_superseded(tmp_path):
     db = tmp_path / "memory.db"
     add_memory(db, id="old", title="Old way", created_at="2026-01-01T00:00:00Z", superseded_by="new")
-    add_memory(db, id="new", title="New way", created_at="2026-02-01T00:00:00Z",
-               events=[("2026-02-02T00:00:00Z", "retrieved")])
+    add_memory(
+        db, id="new", title="New way", created_at="2026-02-01T00:00:00Z", events=[("2026-02-02T00:00:00Z", "retrieved")]
+    )
     execute(db, "INSERT INTO usage_stats VALUES ('new', 7, 3)")
     records = by_id(load_memories(db))
     assert records["old"].status == "superseded" and records["old"].superseded_by == "new"
@@ -51,13 +70,28 @@ def test_native_usage_stats_and_superseded(tmp_path):
 
 def test_shabka_mapping(tmp_path):
     db = empty_store(tmp_path / "any-name.sqlite", "shabka")
-    row = ("INSERT INTO memories (id, kind, title, content, summary, tags, importance, status, project_id, "
-           "created_at, updated_at, accessed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+    row = (
+        "INSERT INTO memories (id, kind, title, content, summary, tags, importance, status, project_id, "
+        "created_at, updated_at, accessed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    )
     stamp = "2026-04-29T22:15:03.123456789+00:00"
-    execute(db, row, "u1", "lesson", "Pin the runner image", "It drifted.", "", '["ci"]', 0.8, "active", "p1",
-            stamp, stamp, stamp)
-    execute(db, row, "u2", "decision", "Old plan", "Body", "A summary", "[]", 0.3, "active", "p2",
-            stamp, stamp, stamp)
+    execute(
+        db,
+        row,
+        "u1",
+        "lesson",
+        "Pin the runner image",
+        "It drifted.",
+        "",
+        '["ci"]',
+        0.8,
+        "active",
+        "p1",
+        stamp,
+        stamp,
+        stamp,
+    )
+    execute(db, row, "u2", "decision", "Old plan", "Body", "A summary", "[]", 0.3, "active", "p2", stamp, stamp, stamp)
     execute(db, row, "u3", "fact", "Gone", "Body", "", "[]", 0.1, "archived", "p1", stamp, stamp, stamp)
     execute(db, "INSERT INTO relations (source_id, target_id, relation_type) VALUES ('u1', 'u2', 'supersedes')")
     load = load_memories(db)
@@ -73,8 +107,15 @@ def test_shabka_mapping(tmp_path):
 
 
 def cortex_row(db, mid, type_, content, **extra):
-    columns = {"id": mid, "type": type_, "content": json.dumps(content), "summary": extra.pop("summary", "s"),
-               "created_at": "2026-04-01T10:00:00.000Z", "updated_at": "2026-04-01T10:00:00.000Z", **extra}
+    columns = {
+        "id": mid,
+        "type": type_,
+        "content": json.dumps(content),
+        "summary": extra.pop("summary", "s"),
+        "created_at": "2026-04-01T10:00:00.000Z",
+        "updated_at": "2026-04-01T10:00:00.000Z",
+        **extra,
+    }
     names = ", ".join(columns)
     execute(db, f"INSERT INTO memories ({names}) VALUES ({', '.join('?' * len(columns))})", *columns.values())
 
@@ -102,8 +143,13 @@ def test_cortex_importance_status_and_usage(tmp_path):
     cortex_row(db, "sup", "semantic", {"topic": "t"}, archived=1, superseded_by="n")
     cortex_row(db, "used", "semantic", {"topic": "t"}, access_count=5, last_accessed="2026-04-30T00:00:00.000Z")
     for i, outcome in enumerate(["accepted", "modified", "rejected"]):
-        execute(db, "INSERT INTO memory_usage_history (id, memory_id, outcome, used_at) VALUES (?, 'used', ?, ?)",
-                f"h{i}", outcome, f"2026-04-2{i}T00:00:00.000Z")
+        execute(
+            db,
+            "INSERT INTO memory_usage_history (id, memory_id, outcome, used_at) VALUES (?, 'used', ?, ?)",
+            f"h{i}",
+            outcome,
+            f"2026-04-2{i}T00:00:00.000Z",
+        )
     load = load_memories(db, project="anything")
     records = by_id(load)
     assert [records[k].importance for k in "lnhc"] == [0.2, 0.5, 0.8, 1.0]
@@ -112,8 +158,10 @@ def test_cortex_importance_status_and_usage(tmp_path):
     used = records["used"]
     assert (used.times_retrieved, used.times_referenced) == (5, 2)
     assert used.usage_events == (
-        ("2026-04-20T00:00:00.000Z", "retrieved"), ("2026-04-20T00:00:00.000Z", "referenced"),
-        ("2026-04-21T00:00:00.000Z", "retrieved"), ("2026-04-21T00:00:00.000Z", "referenced"),
+        ("2026-04-20T00:00:00.000Z", "retrieved"),
+        ("2026-04-20T00:00:00.000Z", "referenced"),
+        ("2026-04-21T00:00:00.000Z", "retrieved"),
+        ("2026-04-21T00:00:00.000Z", "referenced"),
         ("2026-04-22T00:00:00.000Z", "retrieved"),
     )
     assert used.last_accessed == "2026-04-30T00:00:00.000Z"

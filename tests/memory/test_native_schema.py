@@ -5,7 +5,6 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
-
 from ctxtui.engine.sources.memory import MemorySourceError, MemoryWriteError, add_memory, init_db, load_memories
 from ctxtui.engine.sources.memory.errors import REFUSED
 from ctxtui.engine.sources.memory.schema import SCHEMA_VERSION, add_memories, memory_id
@@ -22,11 +21,31 @@ def test_init_creates_the_documented_schema(tmp_path):
     tables = {name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert tables == {"memories", "usage_events", "usage_stats", "relations"}
     columns = [row[1] for row in conn.execute("PRAGMA table_info(memories)")]
-    assert columns == ["id", "origin", "origin_id", "kind", "title", "body", "summary", "tags", "project",
-                       "importance", "confidence", "status", "superseded_by", "created_at", "updated_at",
-                       "last_accessed", "extra"]
+    assert columns == [
+        "id",
+        "origin",
+        "origin_id",
+        "kind",
+        "title",
+        "body",
+        "summary",
+        "tags",
+        "project",
+        "importance",
+        "confidence",
+        "status",
+        "superseded_by",
+        "created_at",
+        "updated_at",
+        "last_accessed",
+        "extra",
+    ]
     assert [row[1] for row in conn.execute("PRAGMA table_info(usage_events)")] == [
-        "memory_id", "at", "event", "session_id"]
+        "memory_id",
+        "at",
+        "event",
+        "session_id",
+    ]
     assert [row[1] for row in conn.execute("PRAGMA table_info(relations)")] == ["source_id", "target_id", "relation"]
     conn.close()
     assert load_memories(db).records == []
@@ -71,8 +90,12 @@ def test_init_fills_an_empty_file(tmp_path):
 
 def test_add_memory_ids_are_stable_and_writing_twice_changes_nothing(tmp_path):
     db = tmp_path / "memory.db"
-    args = dict(kind="lesson", title="Retry with jitter", created_at="2026-04-01T00:00:00Z",
-                events=[("2026-04-02T00:00:00Z", "retrieved", "s1")])
+    args = dict(
+        kind="lesson",
+        title="Retry with jitter",
+        created_at="2026-04-01T00:00:00Z",
+        events=[("2026-04-02T00:00:00Z", "retrieved", "s1")],
+    )
     first = add_memory(db, **args)
     assert first == memory_id("lesson", "Retry with jitter", "2026-04-01T00:00:00Z")
     once = load_memories(db).records
@@ -80,16 +103,19 @@ def test_add_memory_ids_are_stable_and_writing_twice_changes_nothing(tmp_path):
     assert load_memories(db).records == once
 
 
-@pytest.mark.parametrize("bad, message", [
-    (dict(title=" "), "non-empty title"),
-    (dict(created_at="soon"), "created_at"),
-    (dict(importance=1.2), "importance"),
-    (dict(importance=float("nan")), "importance"),
-    (dict(status="deleted"), "status"),
-    (dict(confidence=2), "confidence"),
-    (dict(tags=[1]), "tags"),
-    (dict(events=[("2026-01-01T00:00:00Z", "clicked")]), "usage event"),
-])
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        (dict(title=" "), "non-empty title"),
+        (dict(created_at="soon"), "created_at"),
+        (dict(importance=1.2), "importance"),
+        (dict(importance=float("nan")), "importance"),
+        (dict(status="deleted"), "status"),
+        (dict(confidence=2), "confidence"),
+        (dict(tags=[1]), "tags"),
+        (dict(events=[("2026-01-01T00:00:00Z", "clicked")]), "usage event"),
+    ],
+)
 def test_add_memory_validates(tmp_path, bad, message):
     args = dict(title="T", created_at="2026-04-01T00:00:00Z", **{})
     args.update(bad)

@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from ctxtui.engine.sources.memory.errors import MemorySourceError
 from ctxtui.engine.sources.memory.nous_store import NousSource
 from ctxtui.session import Session
+
 from tests.conftest import write_context
 from tests.factories import nous_db as F
 from tests.pg import NousDb, private_cluster
 
-NOW = datetime(2026, 9, 1, tzinfo=timezone.utc)
+NOW = datetime(2026, 9, 1, tzinfo=UTC)
 
 
 def test_memory_changes_of_the_agent_are_noticed_and_nothing_else(nous_db):
@@ -58,8 +59,10 @@ def test_a_lost_connection_is_reopened(nous_db):
         F.add_fact(conn, 1, "first")
     with NousSource(nous_db.url) as source:
         source.load(NOW)
-        nous_db.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'ctxtui' "
-                        "AND datname = %s", (nous_db.name,))
+        nous_db.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'ctxtui' AND datname = %s",
+            (nous_db.name,),
+        )
         assert source.changed() is True  # the poll failed: only a reload can tell
         assert len(source.load(NOW).records) == 1  # and it reconnects
 
@@ -79,8 +82,9 @@ def test_a_server_that_goes_away_and_comes_back(tmp_path):
         start = time.perf_counter()
         problems = session.poll()
         assert time.perf_counter() - start < 3  # a vanished server costs seconds at most, never a hang
-        assert any("no PostgreSQL server socket" in p.message and "showing the last good state" in p.message
-                   for p in problems)
+        assert any(
+            "no PostgreSQL server socket" in p.message and "showing the last good state" in p.message for p in problems
+        )
         assert [e.title for e in session.workspace.memories] == ["kept while the server is away"]
         generation = session.generation
         assert session.poll() is None and session.generation == generation  # the same failure: nothing to redraw
@@ -89,8 +93,10 @@ def test_a_server_that_goes_away_and_comes_back(tmp_path):
         with db.connect() as conn:
             F.add_fact(conn, 2, "written after the restart")
         assert session.poll() == []
-        assert sorted(e.title for e in session.workspace.memories) == ["kept while the server is away",
-                                                                        "written after the restart"]
+        assert sorted(e.title for e in session.workspace.memories) == [
+            "kept while the server is away",
+            "written after the restart",
+        ]
         session.memory_join.close()
 
 

@@ -13,15 +13,23 @@ import re
 
 import psycopg
 import pytest
-
 from ctxtui.engine.sources.memory.nous_store import (
-    NousSource, NousStore, list_turns, load_nous_memories, newest_sampled_turn, read_turn,
+    NousSource,
+    NousStore,
+    list_turns,
+    load_nous_memories,
+    newest_sampled_turn,
+    read_turn,
 )
+
 from tests.factories import nous_db as F
 
 # What ctxtui may send: reads, and the statements that open, tune and close a read-only transaction.
-ALLOWED = re.compile(r"^(SELECT|WITH|BEGIN ISOLATION LEVEL REPEATABLE READ,? READ ONLY|SET LOCAL (statement_timeout|"
-                     r"lock_timeout) = \d+|ROLLBACK)\b", re.IGNORECASE)
+ALLOWED = re.compile(
+    r"^(SELECT|WITH|BEGIN ISOLATION LEVEL REPEATABLE READ,? READ ONLY|SET LOCAL (statement_timeout|"
+    r"lock_timeout) = \d+|ROLLBACK)\b",
+    re.IGNORECASE,
+)
 
 
 def seed(db):
@@ -73,16 +81,18 @@ def test_ctxtuis_session_refuses_writes_even_as_the_owner(nous_db):
         store.close()
 
 
-@pytest.mark.parametrize("statement", [
-    "INSERT INTO heart.facts (agent_id, content) VALUES ('x', 'y')",
-    "UPDATE brain.decisions SET confidence = 0.1",
-    "DELETE FROM nous_system.context_log",
-    "CREATE TABLE heart.t (i int)",
-])
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "INSERT INTO heart.facts (agent_id, content) VALUES ('x', 'y')",
+        "UPDATE brain.decisions SET confidence = 0.1",
+        "DELETE FROM nous_system.context_log",
+        "CREATE TABLE heart.t (i int)",
+    ],
+)
 def test_the_read_only_role_refuses_writes(nous_db, statement):
-    with psycopg.connect(nous_db.url) as conn:
-        with pytest.raises(psycopg.errors.ReadOnlySqlTransaction):
-            conn.execute(statement)
+    with psycopg.connect(nous_db.url) as conn, pytest.raises(psycopg.errors.ReadOnlySqlTransaction):
+        conn.execute(statement)
 
 
 def test_the_read_only_role_has_no_write_grants_either(nous_db):

@@ -13,8 +13,8 @@ import os
 from pathlib import Path
 
 import pytest
-
 from ctxtui.engine.sources.memory.nous_store import list_turns, load_nous_memories, read_turn
+
 from tests.factories import nous_db as F
 
 SQL_DIR = os.environ.get("CTXTUI_NOUS_SQL_DIR")
@@ -36,13 +36,17 @@ def test_the_reader_on_nous_own_ddl(pg_cluster):
             su.execute(init)
             for migration in ("026_observability.sql", "070_retrieval_telemetry.sql"):
                 su.execute((folder / "migrations" / migration).read_text())
-            su.execute("GRANT USAGE ON SCHEMA brain, heart, nous_system TO ctxtui_ro; "
-                       "GRANT SELECT ON ALL TABLES IN SCHEMA brain, heart, nous_system TO ctxtui_ro")
+            su.execute(
+                "GRANT USAGE ON SCHEMA brain, heart, nous_system TO ctxtui_ro; "
+                "GRANT SELECT ON ALL TABLES IN SCHEMA brain, heart, nous_system TO ctxtui_ro"
+            )
             fact = F.add_fact(su, 1, "User prefers metric units", subject="units")
             F.add_decision(su, 1, "Use PostgreSQL")
             # init.sql alone has no procedures.archived_at (migration 057): the reader reads it as NULL
-            su.execute("INSERT INTO heart.procedures (agent_id, name, description) "
-                       "VALUES ('nous-default', 'deploy', 'How to deploy')")
+            su.execute(
+                "INSERT INTO heart.procedures (agent_id, name, description) "
+                "VALUES ('nous-default', 'deploy', 'How to deploy')"
+            )
             F.add_episode(su, 1, "We set it up", title="Setup")
             F.add_call(su, "c1", tokens={"relevant_facts": 11})
             F.add_retrieval(su, "r1", candidates=[F.candidate(fact, "fact", final_rank=1)])

@@ -6,19 +6,19 @@ nous's schema; ctxtui connects as the read-only role `ctxtui_ro`.
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
-
 from ctxtui.engine.packers.ctx.memories import MemoryJoin, attach_memories
 from ctxtui.engine.sources.memory import load_memories
 from ctxtui.engine.sources.memory.errors import MemorySourceError
 from ctxtui.engine.sources.memory.nous_store import load_nous_memories
 from ctxtui.engine.sources.workspace import load_workspace
+
 from tests.conftest import write_context
 from tests.factories import nous_db as F
 
-NOW = datetime(2026, 9, 1, tzinfo=timezone.utc)
+NOW = datetime(2026, 9, 1, tzinfo=UTC)
 
 
 def by_provenance(records):
@@ -52,28 +52,39 @@ def test_the_four_tables_become_memories_with_nous_provenance(nous_db):
     records = by_provenance(load.records)
     assert len(records) == 14  # the other agent's fact is not read
     dec = records[f"nous:decisions:{ids['d_ok']}"]
-    assert (dec.kind, dec.title, dec.body, dec.status) == ("decision", "Use PostgreSQL for the store",
-                                                           "unify storage", "active")
+    assert (dec.kind, dec.title, dec.body, dec.status) == (
+        "decision",
+        "Use PostgreSQL for the store",
+        "unify storage",
+        "active",
+    )
     fact = records[f"nous:facts:{ids['f_ok']}"]
     assert (fact.kind, fact.title, fact.body, fact.confidence) == ("fact", "units", "User prefers metric units", 0.9)
     assert records[f"nous:facts:{ids['f_nosubj']}"].title == "A fact with no subject"
     proc = records[f"nous:procedures:{ids['p_ok']}"]
     assert (proc.kind, proc.title, proc.body) == ("procedure", "deploy", "How to deploy\n\nrun make")
     ep = records[f"nous:episodes:{ids['e_ok']}"]
-    assert (ep.kind, ep.title, ep.body, ep.created_date) == ("episode", "Set up DB", "We set up the database",
-                                                             "2026-08-21")
+    assert (ep.kind, ep.title, ep.body, ep.created_date) == (
+        "episode",
+        "Set up DB",
+        "We set up the database",
+        "2026-08-21",
+    )
     assert records[f"nous:episodes:{ids['e_untitled']}"].title == "x" * 60  # nous's own fallback (context.py:1492)
     assert dec.importance == 0.5 and dec.created_at == "2026-08-21T10:00:00Z"
 
 
-@pytest.mark.parametrize(("key", "status"), [
-    ("d_old", "superseded"),  # decisions have no `active`: outcome 'superseded' + superseded_by
-    ("d_noise", "archived"),  # outcome 'noise': a sweep artefact
-    ("f_old", "superseded"),  # superseded_by wins over active=false
-    ("f_off", "archived"),
-    ("p_arch", "archived"),  # archived_at (migration 057)
-    ("e_gone", "archived"),  # an abandoned episode has active=false
-])
+@pytest.mark.parametrize(
+    ("key", "status"),
+    [
+        ("d_old", "superseded"),  # decisions have no `active`: outcome 'superseded' + superseded_by
+        ("d_noise", "archived"),  # outcome 'noise': a sweep artefact
+        ("f_old", "superseded"),  # superseded_by wins over active=false
+        ("f_off", "archived"),
+        ("p_arch", "archived"),  # archived_at (migration 057)
+        ("e_gone", "archived"),  # an abandoned episode has active=false
+    ],
+)
 def test_statuses_come_from_the_columns_each_table_has(nous_db, key, status):
     ids = seed(nous_db)
     table = {"d": "decisions", "f": "facts", "p": "procedures", "e": "episodes"}[key[0]]
@@ -85,8 +96,11 @@ def test_one_agent_at_a_time(nous_db):
     seed(nous_db)
     other = load_nous_memories(nous_db.url, "other-agent")
     assert [r.title for r in other.records] == ["Another agent's fact"]
-    with pytest.raises(MemorySourceError, match=r"2 agents in this database \(other-agent, third\): "
-                                                r"choose one with --agent"):
+    with pytest.raises(
+        MemorySourceError,
+        match=r"2 agents in this database \(other-agent, third\): "
+        r"choose one with --agent",
+    ):
         with nous_db.connect() as conn:
             conn.execute("DELETE FROM heart.facts WHERE agent_id = 'nous-default'")
             conn.execute("DELETE FROM brain.decisions WHERE agent_id = 'nous-default'")

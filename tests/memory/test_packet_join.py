@@ -6,33 +6,41 @@ the packet is assembled by the same engine the CLI and the TUI use.
 
 from __future__ import annotations
 
-from ctxtui.engine.packers.ctx.assemble import packer_for
-
 import re
 from collections import Counter
 from pathlib import Path
 
 import pytest
+from ctxtui.cli import main
+from ctxtui.engine.model import Fate
+from ctxtui.engine.packers.ctx.assemble import packer_for
+from ctxtui.engine.packers.ctx.budget import split_shares
+from ctxtui.engine.packers.ctx.memories import attach_memories
+from ctxtui.engine.packers.ctx.sections import Reason
+from ctxtui.engine.sources.memory.schema import init_db
+from ctxtui.engine.sources.workspace import load_workspace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ctxtui.cli import main
-from ctxtui.engine.packers.ctx.budget import split_shares
-from ctxtui.engine.sources.memory.schema import init_db
-from tests.factories.memory_dbs import build_native_db
-from ctxtui.engine.packers.ctx.memories import attach_memories
-from ctxtui.engine.model import Fate
-from ctxtui.engine.packers.ctx.sections import Reason
-from ctxtui.engine.sources.workspace import load_workspace
 from tests.conftest import CORPUS, generated_time, needs_corpus
+from tests.factories.memory_dbs import build_native_db
 
 from . import stores
 from .conftest import NOW, empty_store
 from .stores import ACTIVE, MEMS, PREFIX, SECTION, STORES
 
 BIG = 100_000  # everything fits: only ctx's 80% rule summarizes
-HEADINGS = ("Read These Files", "Constitution (NEVER VIOLATE)", "Current Tasks", "Key Conventions",
-            "Recent Decisions", "Key Learnings", "Memories", "Also Noted", "Steering")
+HEADINGS = (
+    "Read These Files",
+    "Constitution (NEVER VIOLATE)",
+    "Current Tasks",
+    "Key Conventions",
+    "Recent Decisions",
+    "Key Learnings",
+    "Memories",
+    "Also Noted",
+    "Steering",
+)
 HEADING_OF = {"decisions": "Recent Decisions", "learnings": "Key Learnings", "memories": "Memories"}
 
 
@@ -113,7 +121,10 @@ def test_every_entry_says_where_it_came_from(store):
             header = (root / path).read_text(encoding="utf-8").splitlines()[int(line) - 1]
             assert header.startswith("## [") and header.endswith(o.entry.title)
     assert Counter(o.entry.source.split(":")[0] for o in outcomes if o.entry.section != "tasks") == {
-        PREFIX[name]: len(MEMS), ".context/DECISIONS.md": 2, ".context/LEARNINGS.md": 2}
+        PREFIX[name]: len(MEMS),
+        ".context/DECISIONS.md": 2,
+        ".context/LEARNINGS.md": 2,
+    }
 
 
 def test_score_shows_importance_and_usage(store):
@@ -150,13 +161,19 @@ def test_inactive_memories_do_not_count_in_the_split(store):
     _, root, engine = store
     plain = packer_for(load_workspace(root), now=NOW)
     active_tokens = {
-        section: sum(o.entry.tokens for o in memory_outcomes(engine.plan(BIG)).values()
-                     if o.entry.section == section and o.reason not in (Reason.ARCHIVED, Reason.SUPERSEDED))
+        section: sum(
+            o.entry.tokens
+            for o in memory_outcomes(engine.plan(BIG)).values()
+            if o.entry.section == section and o.reason not in (Reason.ARCHIVED, Reason.SUPERSEDED)
+        )
         for section in ("decisions", "learnings", "memories")
     }
     assert engine.section_names == ["decisions", "learnings", "memories"]
-    assert engine.section_sizes == [plain.section_sizes[0] + active_tokens["decisions"],
-                                    plain.section_sizes[1] + active_tokens["learnings"], active_tokens["memories"]]
+    assert engine.section_sizes == [
+        plain.section_sizes[0] + active_tokens["decisions"],
+        plain.section_sizes[1] + active_tokens["learnings"],
+        active_tokens["memories"],
+    ]
 
 
 # ---------------------------------------------------------------- the split
@@ -259,8 +276,18 @@ def test_reference_splits():
 def test_no_memories_means_ctx_bytes(tmp_path, capsysbinary, fmt, db_kind):
     expected = (CORPUS / "ctx-large" / "expected" / f"budget_4000.{fmt}").read_bytes()
     now = generated_time(expected.decode())
-    args = ["pack", str(CORPUS / "ctx-large"), "--budget", "4000", "--format", fmt,
-            "--now", now.strftime("%Y-%m-%dT%H:%M:%SZ"), "--root-path", "/project"]
+    args = [
+        "pack",
+        str(CORPUS / "ctx-large"),
+        "--budget",
+        "4000",
+        "--format",
+        fmt,
+        "--now",
+        now.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "--root-path",
+        "/project",
+    ]
     if db_kind is not None:
         db = tmp_path / "memory.db"
         if db_kind == "inactive-only":
@@ -327,8 +354,9 @@ def test_outcomes_agree_with_the_rendered_packet(large_with_memories, budget):
     shown = Counter(lists.summaries)
     for o in scored:
         if o.fate is Fate.DROPPED:
-            assert shown[o.entry.title] == sum(1 for x in scored if x.fate is Fate.SUMMARIZED
-                                               and x.entry.title == o.entry.title)
+            assert shown[o.entry.title] == sum(
+                1 for x in scored if x.fate is Fate.SUMMARIZED and x.entry.title == o.entry.title
+            )
     fates = Counter((o.entry.key.startswith("memory:"), o.fate) for o in scored)
     if budget >= 4000:
         assert fates[(True, Fate.INCLUDED)] and fates[(True, Fate.SUMMARIZED)] and fates[(True, Fate.DROPPED)]
@@ -345,4 +373,5 @@ def test_project_filter_keeps_only_that_project(tmp_path):
     workspace, _ = joined(root, db, project="ctxtui")
     assert len(workspace.memories) == len(MEMS)  # Cortex has no project column: a problem says so
     assert [p.message for p in workspace.memory_problems] == [
-        "this cortex store has no project column: the project filter 'ctxtui' was ignored"]
+        "this cortex store has no project column: the project filter 'ctxtui' was ignored"
+    ]

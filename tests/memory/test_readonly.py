@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 
 import pytest
-
 from ctxtui.engine.sources.memory import MemorySource, load_memories
 
 from .conftest import fingerprint

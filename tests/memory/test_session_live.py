@@ -11,11 +11,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from ctxtui.engine.sources.memory import source as source_module
 from ctxtui.engine.sources.memory import adapters
-from tests.factories.memory_dbs import build_native_db
+from ctxtui.engine.sources.memory import source as source_module
 from ctxtui.session import Session
+
+from tests.factories.memory_dbs import build_native_db
 
 from . import stores
 from .conftest import NOW, fingerprint
@@ -28,8 +28,12 @@ class Spy:
 
     def __init__(self, monkeypatch):
         self.calls: list[str] = []
-        for owner, name in ((source_module.MemorySource, "load"), (source_module.MemorySource, "reload"),
-                            (source_module.MemorySource, "_read"), (adapters, "load_memories")):
+        for owner, name in (
+            (source_module.MemorySource, "load"),
+            (source_module.MemorySource, "reload"),
+            (source_module.MemorySource, "_read"),
+            (adapters, "load_memories"),
+        ):
             self._wrap(monkeypatch, owner, name)
 
     def _wrap(self, monkeypatch, owner, name):
@@ -102,9 +106,11 @@ def test_context_edit_reloads_without_reading_the_database(live, monkeypatch):
     memories_before = {s for s in sources(session) if s.startswith("memory.db:")}
     decisions = session.project / ".context" / "DECISIONS.md"
     before = fingerprint(db)
-    decisions.write_text(decisions.read_text(encoding="utf-8")
-                         + "\n## [2026-04-30-120000] Watch the -wal, never the -shm\n\nReaders write the -shm.\n",
-                         encoding="utf-8")
+    decisions.write_text(
+        decisions.read_text(encoding="utf-8")
+        + "\n## [2026-04-30-120000] Watch the -wal, never the -shm\n\nReaders write the -shm.\n",
+        encoding="utf-8",
+    )
     problems = session.reload({decisions})
     assert problems is not None
     titles = {o.entry.title for o in session.view().plan.outcomes}

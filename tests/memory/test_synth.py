@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-
 from ctxtui.engine.sources.memory import load_memories, section_for_kind
+
 from tests.factories.memory_dbs import build_cortex_db, build_native_db, build_shabka_db
 
 from .conftest import NOW

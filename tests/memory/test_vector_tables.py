@@ -6,7 +6,6 @@ import shutil
 import sqlite3
 
 import pytest
-
 from ctxtui.engine.sources.memory import load_memories
 
 from .conftest import FIXTURES, fingerprint
@@ -35,8 +34,10 @@ def test_virtual_table_row_written_into_the_schema(tmp_path, shabka_db, module):
     shutil.copy(shabka_db, db)
     conn = sqlite3.connect(db)
     conn.execute("PRAGMA writable_schema = ON")
-    conn.execute("INSERT INTO sqlite_master (type, name, tbl_name, rootpage, sql) VALUES ('table', 'vss_memories', "
-                 f"'vss_memories', 0, 'CREATE VIRTUAL TABLE vss_memories USING {module}(e(4))')")
+    conn.execute(
+        "INSERT INTO sqlite_master (type, name, tbl_name, rootpage, sql) VALUES ('table', 'vss_memories', "
+        f"'vss_memories', 0, 'CREATE VIRTUAL TABLE vss_memories USING {module}(e(4))')"
+    )
     conn.commit()
     conn.close()
     conn = sqlite3.connect(db)
@@ -53,11 +54,12 @@ def test_unreadable_virtual_usage_table_is_a_problem_not_a_failure(tmp_path, nat
     conn = sqlite3.connect(db)
     conn.execute("DROP TABLE usage_events")
     conn.execute("PRAGMA writable_schema = ON")
-    conn.execute("INSERT INTO sqlite_master (type, name, tbl_name, rootpage, sql) VALUES "
-                 "('table', 'usage_events', 'usage_events', 0, 'CREATE VIRTUAL TABLE usage_events USING vec0(x)')")
+    conn.execute(
+        "INSERT INTO sqlite_master (type, name, tbl_name, rootpage, sql) VALUES "
+        "('table', 'usage_events', 'usage_events', 0, 'CREATE VIRTUAL TABLE usage_events USING vec0(x)')"
+    )
     conn.commit()
     conn.close()
     load = load_memories(db)
     assert len(load.records) == 40
-    assert [p.message for p in load.problems] == [
-        "table usage_events cannot be read (no such module: vec0): ignored"]
+    assert [p.message for p in load.problems] == ["table usage_events cannot be read (no such module: vec0): ignored"]

@@ -16,8 +16,10 @@ import sys
 
 conn = sqlite3.connect(sys.argv[1], isolation_level=None)
 conn.execute("PRAGMA wal_autocheckpoint = 0")
-INSERT = ("INSERT INTO memories (id, kind, title, body, created_at, updated_at) "
-          "VALUES (?, 'fact', ?, 'Written by another process.', '2026-04-30T00:00:00Z', '2026-04-30T00:00:00Z')")
+INSERT = (
+    "INSERT INTO memories (id, kind, title, body, created_at, updated_at) "
+    "VALUES (?, 'fact', ?, 'Written by another process.', '2026-04-30T00:00:00Z', '2026-04-30T00:00:00Z')"
+)
 print("ready", flush=True)
 for line in sys.stdin:
     command, _, arg = line.strip().partition(" ")

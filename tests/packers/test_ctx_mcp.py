@@ -5,11 +5,11 @@ also-noted, omitted-format); 0.8.0 has the same function (only EstimateTokensStr
 from __future__ import annotations
 
 import pytest
-
+from ctxtui.engine.explain.thresholds import thresholds
 from ctxtui.engine.model import Fate
 from ctxtui.engine.packers.ctx.mcp import McpPacker, McpReason
 from ctxtui.engine.sources.workspace import load_workspace
-from ctxtui.engine.explain.thresholds import thresholds
+
 from tests.conftest import write_context
 
 TASKS = "# Tasks\n\n- [ ] one task here\n"  # 29 bytes → section 29 + 19 = 48 bytes → 12 tokens
@@ -25,10 +25,12 @@ def packer(tmp_path):
 
 def test_unlimited_packet_is_every_file_in_read_order(packer):
     text = packer.plan(0).render("md")  # budget <= 0: `budget > 0 &&` never skips (resource.go:94)
-    assert text == ("# Context Packet\n\n"
-                    f"---\n## TASKS.md\n\n{TASKS}\n\n"
-                    f"---\n## DECISIONS.md\n\n{DECISIONS}\n\n"
-                    f"---\n## GLOSSARY.md\n\n{GLOSSARY}\n\n")
+    assert text == (
+        "# Context Packet\n\n"
+        f"---\n## TASKS.md\n\n{TASKS}\n\n"
+        f"---\n## DECISIONS.md\n\n{DECISIONS}\n\n"
+        f"---\n## GLOSSARY.md\n\n{GLOSSARY}\n\n"
+    )
     assert {o.reason for o in packer.plan(-3).outcomes} == {McpReason.NO_LIMIT}
 
 
@@ -39,18 +41,24 @@ def test_a_misfit_is_skipped_and_the_loop_goes_on(packer):
     assert decisions > glossary
     plan = packer.plan(budget)
     fates = {o.entry.title: (o.fate, o.reason) for o in plan.outcomes}
-    assert fates == {"TASKS.md": (Fate.INCLUDED, McpReason.FITS), "DECISIONS.md": (Fate.DROPPED, McpReason.SKIPPED),
-                     "GLOSSARY.md": (Fate.INCLUDED, McpReason.FITS)}
+    assert fates == {
+        "TASKS.md": (Fate.INCLUDED, McpReason.FITS),
+        "DECISIONS.md": (Fate.DROPPED, McpReason.SKIPPED),
+        "GLOSSARY.md": (Fate.INCLUDED, McpReason.FITS),
+    }
     text = plan.render("md")
-    assert text.endswith(f"---\n## GLOSSARY.md\n\n{GLOSSARY}\n\n"
-                         "---\n## Also Noted\n\n- DECISIONS.md (omitted for budget)\n\n")
+    assert text.endswith(
+        f"---\n## GLOSSARY.md\n\n{GLOSSARY}\n\n---\n## Also Noted\n\n- DECISIONS.md (omitted for budget)\n\n"
+    )
     assert plan.tokens_used == budget
 
 
 def test_nothing_fits_lists_every_file(packer):
     text = packer.plan(5).render("md")
-    assert text == ("# Context Packet\n\n---\n## Also Noted\n\n- TASKS.md (omitted for budget)\n"
-                    "- DECISIONS.md (omitted for budget)\n- GLOSSARY.md (omitted for budget)\n\n")
+    assert text == (
+        "# Context Packet\n\n---\n## Also Noted\n\n- TASKS.md (omitted for budget)\n"
+        "- DECISIONS.md (omitted for budget)\n- GLOSSARY.md (omitted for budget)\n\n"
+    )
 
 
 def test_change_points_agree_with_every_budget(packer):

@@ -8,7 +8,6 @@ real binaries (built from those commits) on the same inputs.
 from __future__ import annotations
 
 import pytest
-
 from ctxtui.engine.model import Fate
 from ctxtui.engine.packers.ctx.assemble import packer_for
 from ctxtui.engine.packers.ctx.score import keywords_by_task
@@ -16,16 +15,21 @@ from ctxtui.engine.packers.ctx.sections import Reason
 from ctxtui.engine.packers.ctx.versions import V0_8_0, V0_8_1
 from ctxtui.engine.sources.workspace import load_workspace
 from ctxtui.engine.text.go import go_fold, go_lower
+
 from tests.conftest import NOW, write_context
 
-DECISIONS = ("# Decisions\n\n## [2026-11-01-120000] First decision\n\nNothing to see here at all in this one.\n\n"
-             "## [2026-11-01-120000] Second decision\n\nA strange thing happened on the road.\n")
+DECISIONS = (
+    "# Decisions\n\n## [2026-11-01-120000] First decision\n\nNothing to see here at all in this one.\n\n"
+    "## [2026-11-01-120000] Second decision\n\nA strange thing happened on the road.\n"
+)
 
 
 def packers(root, **kw):
     workspace = load_workspace(root)
-    return (packer_for(workspace, now=NOW, version=V0_8_0, root_path="/work/p", **kw),
-            packer_for(workspace, now=NOW, version=V0_8_1, root_path="/work/p", **kw))
+    return (
+        packer_for(workspace, now=NOW, version=V0_8_0, root_path="/work/p", **kw),
+        packer_for(workspace, now=NOW, version=V0_8_1, root_path="/work/p", **kw),
+    )
 
 
 def test_strasse_folds_in_0_8_1_and_lowercases_in_0_8_0(tmp_path):
@@ -34,8 +38,9 @@ def test_strasse_folds_in_0_8_1_and_lowercases_in_0_8_0(tmp_path):
     0.8.1 `score/score.go` (i18n.Fold, commit 00184501) vs 0.8.0 strings.ToLower: "stra" is inside
     "strange", so 0.8.0 scores the second decision relevant and ranks it first; 0.8.1 keeps file order.
     """
-    root = write_context(tmp_path, {"TASKS.md": "- [ ] Straße\n", "CONSTITUTION.md": "# Constitution\n",
-                                    "DECISIONS.md": DECISIONS})
+    root = write_context(
+        tmp_path, {"TASKS.md": "- [ ] Straße\n", "CONSTITUTION.md": "# Constitution\n", "DECISIONS.md": DECISIONS}
+    )
     old, new = packers(root)
     assert keywords_by_task(["- [ ] Straße"], go_lower) == [("stra",)]
     assert keywords_by_task(["- [ ] Straße"], go_fold) == [("strasse",)]
@@ -45,11 +50,28 @@ def test_strasse_folds_in_0_8_1_and_lowercases_in_0_8_0(tmp_path):
         assert full == [first], packer.name
 
 
-@pytest.mark.parametrize("char, folded", [
-    ("ß", "ss"), ("ẞ", "ss"), ("ſ", "s"), ("ﬀ", "ff"), ("ﬁ", "fi"), ("ﬂ", "fl"), ("ﬃ", "ffi"), ("ﬄ", "ffl"),
-    ("ﬅ", "st"), ("ﬆ", "st"), ("\u0149", "\u02bcn"), ("\u01f0", "j\u030c"), ("\u1e96", "h\u0331"),
-    ("\u1e97", "t\u0308"), ("\u1e98", "w\u030a"), ("\u1e99", "y\u030a"), ("\u1e9a", "a\u02be"),
-])
+@pytest.mark.parametrize(
+    "char, folded",
+    [
+        ("ß", "ss"),
+        ("ẞ", "ss"),
+        ("ſ", "s"),
+        ("ﬀ", "ff"),
+        ("ﬁ", "fi"),
+        ("ﬂ", "fl"),
+        ("ﬃ", "ffi"),
+        ("ﬄ", "ffl"),
+        ("ﬅ", "st"),
+        ("ﬆ", "st"),
+        ("\u0149", "\u02bcn"),
+        ("\u01f0", "j\u030c"),
+        ("\u1e96", "h\u0331"),
+        ("\u1e97", "t\u0308"),
+        ("\u1e98", "w\u030a"),
+        ("\u1e99", "y\u030a"),
+        ("\u1e9a", "a\u02be"),
+    ],
+)
 def test_fold_reaches_ascii_where_lower_does_not(char, folded):
     assert go_fold(char) == folded
     word = f"ab{char}cd"
@@ -93,8 +115,14 @@ def test_ctxrc_percentages_count_only_in_0_8_1(tmp_path):
 
 def test_steering_exists_only_in_0_8_1(tmp_path):
     """Tier 6 arrived after 0.8.0 (d74f77b7); its files are candidates 0.8.0 never reaches."""
-    root = write_context(tmp_path, {"TASKS.md": "# Tasks\n\n- [ ] One task\n", "DECISIONS.md": DECISIONS,
-                                    "steering/a.md": "---\nname: a\ninclusion: always\n---\nAlways be kind.\n"})
+    root = write_context(
+        tmp_path,
+        {
+            "TASKS.md": "# Tasks\n\n- [ ] One task\n",
+            "DECISIONS.md": DECISIONS,
+            "steering/a.md": "---\nname: a\ninclusion: always\n---\nAlways be kind.\n",
+        },
+    )
     old, new = packers(root)
     assert "## Steering\nAlways be kind.\n" in new.plan(4000).render("md")
     assert "Steering" not in old.plan(4000).render("md") and '"steering"' not in old.plan(4000).render("json")
@@ -111,4 +139,6 @@ def test_context_dir_label_is_printed_by_0_8_0(tmp_path):
     workspace = load_workspace(tmp_path, "notes/ctx")
     packer = packer_for(workspace, now=NOW, version=V0_8_0)
     assert packer.read_order == ["notes/ctx/TASKS.md", "notes/ctx/DECISIONS.md"]
-    assert next(o for o in packer.plan(4000).outcomes if o.entry.section == "tasks").entry.source == "notes/ctx/TASKS.md:3"
+    assert (
+        next(o for o in packer.plan(4000).outcomes if o.entry.section == "tasks").entry.source == "notes/ctx/TASKS.md:3"
+    )

@@ -8,8 +8,8 @@ import subprocess
 import sys
 
 import pytest
-
 from ctxtui.detect import detect_ctx
+
 from tests.conftest import ROOT, write_context
 
 
@@ -21,19 +21,24 @@ def fake_ctx(folder, script: str) -> dict[str, str]:
     return {"PATH": str(folder)}
 
 
-@pytest.mark.parametrize("printed, packer", [("ctx version 0.8.0", "ctx-0.8.0"), ("ctx version 0.8.1", "ctx-0.8.1"),
-                                             ("ctx version v0.8.0\n", "ctx-0.8.0")])
+@pytest.mark.parametrize(
+    "printed, packer",
+    [("ctx version 0.8.0", "ctx-0.8.0"), ("ctx version 0.8.1", "ctx-0.8.1"), ("ctx version v0.8.0\n", "ctx-0.8.0")],
+)
 def test_known_versions(tmp_path, printed, packer):
     found = detect_ctx(fake_ctx(tmp_path / "bin", f"echo '{printed}'"))
     assert (found.packer, found.notice) == (packer, None)
 
 
-@pytest.mark.parametrize("script, words", [
-    ("echo 'ctx version 0.7.2'", "0.7.2 on PATH is not a version"),
-    ("echo 'something else'", "printed no version"),
-    ("exit 3", "printed no version"),
-    ("/bin/sleep 5", "did not answer"),
-])
+@pytest.mark.parametrize(
+    "script, words",
+    [
+        ("echo 'ctx version 0.7.2'", "0.7.2 on PATH is not a version"),
+        ("echo 'something else'", "printed no version"),
+        ("exit 3", "printed no version"),
+        ("/bin/sleep 5", "did not answer"),
+    ],
+)
 def test_fallbacks_say_why(tmp_path, script, words):
     found = detect_ctx(fake_ctx(tmp_path / "bin", script), timeout=0.5)
     assert found.packer == "ctx-0.8.1" and words in (found.notice or "")
@@ -49,6 +54,12 @@ def test_pack_uses_the_detected_version(tmp_path):
     env = {**os.environ, **fake_ctx(tmp_path / "bin", "echo 'ctx version 0.8.0'")}
     env["PATH"] += os.pathsep + os.path.dirname(sys.executable)
     env.pop("CTXTUI_PACKER", None)
-    result = subprocess.run([sys.executable, "-m", "ctxtui.cli", "pack", str(project), "--budget", "4000"],
-                            capture_output=True, text=True, cwd=ROOT, env=env, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-m", "ctxtui.cli", "pack", str(project), "--budget", "4000"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=60,
+    )
     assert "1. .context/TASKS.md" in result.stdout and result.stderr == ""  # 0.8.0's relative paths

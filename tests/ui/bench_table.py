@@ -13,20 +13,26 @@ import asyncio
 import statistics
 import time
 
+from ctxtui.tui.widgets.entries.rows import RowFilter, rows_from_outcomes
+from ctxtui.tui.widgets.entries.table import EntriesTable
 from textual.geometry import Region
 
-from ctxtui.tui.widgets.entries.table import EntriesTable
-from ctxtui.tui.widgets.entries.rows import RowFilter, rows_from_outcomes
 from tests.ui.fakes import many_outcomes
 from tests.ui.gallery import Gallery
 
 
-async def measure(n: int = 10_000, steps: int = 20, sort: str | None = "score",
-                  row_filter: RowFilter | None = None, size=(160, 50)) -> dict[str, float]:
+async def measure(
+    n: int = 10_000, steps: int = 20, sort: str | None = "score", row_filter: RowFilter | None = None, size=(160, 50)
+) -> dict[str, float]:
     outcome_sets = [many_outcomes(n, budget_shift=step) for step in range(steps)]
     app = Gallery(outcomes=outcome_sets[0])
-    timings: dict[str, list[float]] = {"rows_from_outcomes": [], "set_rows": [], "repaint": [], "frame_cpu": [],
-                                       "total": []}
+    timings: dict[str, list[float]] = {
+        "rows_from_outcomes": [],
+        "set_rows": [],
+        "repaint": [],
+        "frame_cpu": [],
+        "total": [],
+    }
     async with app.run_test(size=size) as pilot:
         table = app.query_one(EntriesTable)
         table.sort_by(sort)

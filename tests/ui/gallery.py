@@ -5,17 +5,17 @@ Run it by hand with `python -m tests.ui.gallery` to look at the widgets.
 
 from __future__ import annotations
 
+from ctxtui.tui.themes import apply_theme, theme_variable_defaults
+from ctxtui.tui.widgets.budget.input import BudgetEntered
+from ctxtui.tui.widgets.budget.slider import BudgetSlider
+from ctxtui.tui.widgets.entries.rows import rows_from_outcomes
+from ctxtui.tui.widgets.entries.table import EntriesTable
+from ctxtui.tui.widgets.tiers.bars import TierBars
 from textual import on
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Label
 
-from ctxtui.tui.widgets.budget.input import BudgetEntered
-from ctxtui.tui.widgets.entries.table import EntriesTable
-from ctxtui.tui.widgets.entries.rows import rows_from_outcomes
-from ctxtui.tui.widgets.budget.slider import BudgetSlider
-from ctxtui.tui.themes import apply_theme, theme_variable_defaults
-from ctxtui.tui.widgets.tiers.bars import TierBars
 from tests.ui.fakes import sample_outcomes, sample_tiers
 
 

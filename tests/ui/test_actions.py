@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
-from textual.actions import parse
-
 from ctxtui.tui.actions import (
-    ACTIONS, APP, BUDGET_INPUT, ENTRIES, HELP, PALETTE, PREVIEW, PROMPT, QUIRKS, SLIDER, WHY, bindings, help_lines,
+    ACTIONS,
+    APP,
+    BUDGET_INPUT,
+    ENTRIES,
+    HELP,
+    PALETTE,
+    PREVIEW,
+    PROMPT,
+    QUIRKS,
+    SLIDER,
+    WHY,
+    bindings,
+    help_lines,
 )
 from ctxtui.tui.app import CtxtuiApp
 from ctxtui.tui.main_screen import MainScreen
@@ -17,9 +27,19 @@ from ctxtui.tui.screens.why import WhyScreen
 from ctxtui.tui.widgets.budget.input import BudgetInput
 from ctxtui.tui.widgets.budget.slider import BudgetSlider
 from ctxtui.tui.widgets.entries.table import EntriesTable
+from textual.actions import parse
 
-WHERE = {APP: CtxtuiApp, SLIDER: BudgetSlider, ENTRIES: EntriesTable, PREVIEW: PreviewScreen, HELP: HelpScreen,
-         WHY: WhyScreen, QUIRKS: QuirksScreen, PROMPT: PromptScreen, BUDGET_INPUT: BudgetInput}
+WHERE = {
+    APP: CtxtuiApp,
+    SLIDER: BudgetSlider,
+    ENTRIES: EntriesTable,
+    PREVIEW: PreviewScreen,
+    HELP: HelpScreen,
+    WHY: WhyScreen,
+    QUIRKS: QuirksScreen,
+    PROMPT: PromptScreen,
+    BUDGET_INPUT: BudgetInput,
+}
 
 
 def test_ids_are_unique_and_every_keyed_action_has_one():

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-
 from ctxtui.tui.screens.budget import BudgetInputScreen
 from ctxtui.tui.widgets.budget.input import BudgetEntered, BudgetInput
+
 from tests.ui.gallery import Gallery
 
 

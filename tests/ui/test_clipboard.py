@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import os
 import stat
 import sys
 
 import pytest
-
 from ctxtui.tui.clipboard import clipboard_command, copy_text
+
 from tests.ui.gallery import Gallery
 
 
@@ -60,8 +59,10 @@ def test_clipboard_command_choice(tmp_path):
     for name in ("wl-copy", "xclip", "xsel", "pbcopy"):
         fake_tool(bin_dir, name, "pass")
     path = str(bin_dir)
-    assert clipboard_command({"PATH": path, "WAYLAND_DISPLAY": "w", "DISPLAY": ":0"}, "linux")[1:] == \
-        ["--type", "text/plain;charset=utf-8"]
+    assert clipboard_command({"PATH": path, "WAYLAND_DISPLAY": "w", "DISPLAY": ":0"}, "linux")[1:] == [
+        "--type",
+        "text/plain;charset=utf-8",
+    ]
     assert clipboard_command({"PATH": path, "DISPLAY": ":0"}, "linux")[0].endswith("xclip")
     (bin_dir / "xclip").unlink()
     assert clipboard_command({"PATH": path, "DISPLAY": ":0"}, "linux")[0].endswith("xsel")

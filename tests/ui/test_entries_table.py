@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-
 from ctxtui.engine.model import Fate
 from ctxtui.tui.widgets.entries.columns import COLUMN_BY_ID
-from ctxtui.tui.widgets.entries.table import EntriesTable
 from ctxtui.tui.widgets.entries.rows import RowFilter, rows_from_outcomes
+from ctxtui.tui.widgets.entries.table import EntriesTable
+
 from tests.ui.fakes import many_outcomes
 from tests.ui.gallery import Gallery
 
@@ -90,7 +90,7 @@ async def test_sort_by_columns_keys_and_header_clicks():
         scores = [score(row) for row in table.view_rows]
         present = [s for s in scores if s is not None]
         assert present == sorted(present, reverse=True)
-        assert scores[len(present):] == [None] * (len(scores) - len(present))
+        assert scores[len(present) :] == [None] * (len(scores) - len(present))
         table.sort_by("score")  # again: flips
         present2 = [score(row) for row in table.view_rows if score(row) is not None]
         assert present2 == sorted(present2)

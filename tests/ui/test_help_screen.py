@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from ctxtui.tui.screens.help import HelpScreen
+
 from tests.ui.gallery import Gallery
 
 ENTRIES = [

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from ctxtui.engine.model import Fate
 from ctxtui.engine.explain.reasons import reason_cell
+from ctxtui.engine.model import Fate
 from ctxtui.tui.widgets.entries.columns import COLUMN_BY_ID, COLUMNS
-from ctxtui.tui.widgets.entries.rows import RowFilter, Row, rows_from_outcomes, sorted_indices
+from ctxtui.tui.widgets.entries.rows import Row, RowFilter, rows_from_outcomes, sorted_indices
+
 from tests.ui.fakes import sample_outcomes
 
 

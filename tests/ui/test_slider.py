@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from ctxtui.tui.widgets.budget.slider import BudgetSlider, LinearScale, LogScale
 from textual import events
 
-from ctxtui.tui.widgets.budget.slider import BudgetSlider, LinearScale, LogScale
 from tests.ui.gallery import Gallery
 
 
@@ -94,8 +94,9 @@ async def test_a_burst_of_moves_posts_one_coalesced_changed():
         region = slider.region
         # Many moves in one go, as a fast drag delivers them: no pause between.
         for x in range(2, 30):
-            slider.post_message(events.MouseMove(slider, x, 0, 0, 0, 1, False, False, False,
-                                                 screen_x=region.x + x, screen_y=region.y))
+            slider.post_message(
+                events.MouseMove(slider, x, 0, 0, 0, 1, False, False, False, screen_x=region.x + x, screen_y=region.y)
+            )
         await pilot.pause()
         after = changed(app)[before:]
         assert after == [slider.value]  # one message, carrying the newest value

@@ -6,13 +6,13 @@ Update with `pytest tests/ui/test_snapshots.py --snapshot-update`.
 from __future__ import annotations
 
 import pytest
-
 from ctxtui.engine.model import Fate
 from ctxtui.tui.screens.budget import BudgetInputScreen
-from ctxtui.tui.widgets.budget.input import BudgetInput
-from ctxtui.tui.widgets.entries.table import EntriesTable
 from ctxtui.tui.screens.help import HelpScreen
+from ctxtui.tui.widgets.budget.input import BudgetInput
 from ctxtui.tui.widgets.entries.rows import RowFilter
+from ctxtui.tui.widgets.entries.table import EntriesTable
+
 from tests.ui.gallery import Gallery
 
 HELP = [

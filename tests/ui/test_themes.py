@@ -2,19 +2,26 @@
 
 from __future__ import annotations
 
-import filecmp
 from pathlib import Path
 
 import pytest
-from textual.color import Color
-
 from ctxtui.engine.model import Fate
-from ctxtui.tui.widgets.entries.table import EntriesTable
 from ctxtui.tui.themes import (
-    BUILTIN_THEME_NAMES, DEFAULT_THEME, THEME_VARIABLE_DEFAULTS, ThemeVariablesMixin, apply_theme,
-    builtin_theme_dir, fate_symbols, load_themes, parse_theme_text, problems_notice, register_themes,
+    BUILTIN_THEME_NAMES,
+    DEFAULT_THEME,
+    THEME_VARIABLE_DEFAULTS,
+    ThemeVariablesMixin,
+    apply_theme,
+    fate_symbols,
+    load_themes,
+    parse_theme_text,
+    problems_notice,
+    register_themes,
     user_theme_dir,
 )
+from ctxtui.tui.widgets.entries.table import EntriesTable
+from textual.color import Color
+
 from tests.ui.gallery import Gallery
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,19 +63,22 @@ def test_a_valid_user_theme_parses_with_symbols():
     assert symbols[list(symbols)[2]] == "x"
 
 
-@pytest.mark.parametrize("text, fragment", [
-    ('name = "bad"\nprimary = "#12345"', "primary: '#12345' is not a colour"),
-    ('name = "bad"\nprimary = "#123456"\n[variables]\nfate-dropped = "reddish"', "variables.fate-dropped"),
-    ('name = "bad"\nprimary = "#123456"\n[variables]\nfate-dropped = "#D55E00 50%"', "variables.fate-dropped"),
-    ('name = "bad"\nprimary = "#123456"\n[variables]\nblock-cursor-text-style = "shiny"', "not a text style"),
-    ('name = "bad"\nprimary = "#123456"\nprimay = "#fff"', "primay: unknown setting"),
-    ('name = "bad"', "primary: missing"),
-    ('primary = "#123456"', "name:"),
-    ('name = "bad"\nprimary = "#123456"\ndark = "yes"', "dark: expected true or false"),
-    ('name = "bad"\nprimary = "#123456"\n[symbols]\nincluded = "ab"', "symbols.included"),
-    ('name = "bad"\nprimary = "#123456"\n[symbols]\nincluded = "\\u001b"', "symbols.included"),
-    ('name = "bad\nprimary', "not valid TOML"),
-])
+@pytest.mark.parametrize(
+    "text, fragment",
+    [
+        ('name = "bad"\nprimary = "#12345"', "primary: '#12345' is not a colour"),
+        ('name = "bad"\nprimary = "#123456"\n[variables]\nfate-dropped = "reddish"', "variables.fate-dropped"),
+        ('name = "bad"\nprimary = "#123456"\n[variables]\nfate-dropped = "#D55E00 50%"', "variables.fate-dropped"),
+        ('name = "bad"\nprimary = "#123456"\n[variables]\nblock-cursor-text-style = "shiny"', "not a text style"),
+        ('name = "bad"\nprimary = "#123456"\nprimay = "#fff"', "primay: unknown setting"),
+        ('name = "bad"', "primary: missing"),
+        ('primary = "#123456"', "name:"),
+        ('name = "bad"\nprimary = "#123456"\ndark = "yes"', "dark: expected true or false"),
+        ('name = "bad"\nprimary = "#123456"\n[symbols]\nincluded = "ab"', "symbols.included"),
+        ('name = "bad"\nprimary = "#123456"\n[symbols]\nincluded = "\\u001b"', "symbols.included"),
+        ('name = "bad\nprimary', "not valid TOML"),
+    ],
+)
 def test_broken_theme_is_rejected_with_a_reason(text, fragment):
     theme, _symbols, problems = parse_theme_text(text, "bad.toml")
     assert theme is None
@@ -155,7 +165,8 @@ def test_fate_symbols_and_mixin(tmp_path):
     theme_dir.mkdir()
     (theme_dir / "ascii.toml").write_text(
         'name = "ascii"\nprimary = "#123456"\n[symbols]\nincluded = "+"\nsummarized = "~"\ndropped = "x"\n',
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     load_themes(user_dir=theme_dir)
     assert fate_symbols("ascii") == {Fate.INCLUDED: "+", Fate.SUMMARIZED: "~", Fate.DROPPED: "x"}
     assert fate_symbols("unknown")[Fate.DROPPED] == "✕"

@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import pytest
-
 from ctxtui.engine.model import Bucket
 from ctxtui.tui.widgets.tiers.bars import (
-    GLYPH_FREE, GLYPH_OVERRUN, GLYPH_SUMMARIZED, GLYPH_USED, TierBars, apportion, describe_tier,
+    GLYPH_FREE,
+    GLYPH_OVERRUN,
+    GLYPH_SUMMARIZED,
+    GLYPH_USED,
+    TierBars,
+    apportion,
+    describe_tier,
 )
+
 from tests.ui.gallery import Gallery
 
 
@@ -20,8 +26,10 @@ def test_apportion_fills_exactly_and_keeps_small_parts_visible():
 
 
 def test_describe_tier():
-    assert describe_tier(Bucket(2, "t", 2_000, 1_240, summarized=300, overrun=40)) == \
-        "1,240 / 2,000 cap · 300 summarized · +40 over"
+    assert (
+        describe_tier(Bucket(2, "t", 2_000, 1_240, summarized=300, overrun=40))
+        == "1,240 / 2,000 cap · 300 summarized · +40 over"
+    )
     assert describe_tier(Bucket(4, "t", 1_000, 420, full_limit=800)) == "420 / 1,000 cap · full ≤ 800"
     assert describe_tier(Bucket(1, "t", None, 310), budget=4000) == "310 of 4,000 budget · no cap"
     assert describe_tier(Bucket(6, "t", 0, 0, reached=False)) == "not reached"

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import pytest
-
 from ctxtui.engine.model import Bucket, Fate, Outcome
 from ctxtui.engine.packers.ctx.sections import Reason
-from ctxtui.tui.widgets.entries.table import EntriesTable
-from ctxtui.tui.widgets.entries.rows import rows_from_outcomes
 from ctxtui.tui.safe_text import clean_block, clean_line, fit
+from ctxtui.tui.widgets.entries.rows import rows_from_outcomes
+from ctxtui.tui.widgets.entries.table import EntriesTable
 from ctxtui.tui.widgets.tiers.bars import TierBars
+
 from tests.ui.fakes import entry
 from tests.ui.gallery import Gallery
 
@@ -52,8 +52,9 @@ def test_rows_carry_clean_titles():
 @pytest.mark.asyncio
 async def test_table_renders_markup_and_escapes_literally():
     plain = Outcome(entry("a", "learnings", "plain", 10), 5, Fate.DROPPED, Reason.NO_SHARE, {"share": 0})
-    outcome = Outcome(entry("k", "learnings", "[bold red]x[/] \x1b[31mred", 10), 5,
-                      Fate.DROPPED, Reason.NO_SHARE, {"share": 0})
+    outcome = Outcome(
+        entry("k", "learnings", "[bold red]x[/] \x1b[31mred", 10), 5, Fate.DROPPED, Reason.NO_SHARE, {"share": 0}
+    )
     app = Gallery(outcomes=[plain, outcome])
     async with app.run_test(size=(120, 10)) as pilot:
         table = app.query_one(EntriesTable)

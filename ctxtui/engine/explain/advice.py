@@ -35,8 +35,9 @@ def goal_met(fate: Fate | None, goal: str) -> bool:
     return fate is Fate.INCLUDED if goal == "full" else fate in (Fate.INCLUDED, Fate.SUMMARIZED)
 
 
-def advise(packer: Packer, budget: int, key: str, threshold: Threshold | None, goal: str = "full",
-           limit: int = 4) -> list[Advice]:
+def advise(
+    packer: Packer, budget: int, key: str, threshold: Threshold | None, goal: str = "full", limit: int = 4
+) -> list[Advice]:
     """Up to `limit` verified moves that get entry `key` in full (`goal="full"`) or at all (`"any"`)."""
     plan = packer.plan(budget)
     outcome = plan.outcome(key)
@@ -72,8 +73,9 @@ def _budget(packer: Packer, budget: int, key: str, threshold: Threshold | None, 
             text += f" — or lower it to {below[-1]:,}, where it is {words} too (not monotone)"
         return Advice("budget", text, target - budget)
     if below and goal_met(_fate(packer, below[-1], key), goal):
-        return Advice("budget", f"lower the budget to {below[-1]:,}: it is {words} there (not monotone)",
-                      budget - below[-1])
+        return Advice(
+            "budget", f"lower the budget to {below[-1]:,}: it is {words} there (not monotone)", budget - below[-1]
+        )
     return None
 
 
@@ -84,11 +86,14 @@ def _with_tokens(entries: Iterable[Entry], key: str, tokens: int) -> list[Entry]
 def _recosted(packer: CtxPacker, key: str, tokens: int) -> CtxPacker:
     parsed = packer._made_with["parsed"]
     memories = packer._made_with["memories"]
-    changed = replace(parsed, tasks=_with_tokens(parsed.tasks, key, tokens),
-                      conventions=_with_tokens(parsed.conventions, key, tokens),
-                      decisions=_with_tokens(parsed.decisions, key, tokens),
-                      learnings=_with_tokens(parsed.learnings, key, tokens),
-                      steering=_with_tokens(parsed.steering, key, tokens))
+    changed = replace(
+        parsed,
+        tasks=_with_tokens(parsed.tasks, key, tokens),
+        conventions=_with_tokens(parsed.conventions, key, tokens),
+        decisions=_with_tokens(parsed.decisions, key, tokens),
+        learnings=_with_tokens(parsed.learnings, key, tokens),
+        steering=_with_tokens(parsed.steering, key, tokens),
+    )
     return packer.rebuilt(parsed=changed, memories=_with_tokens(memories, key, tokens))
 
 
@@ -120,8 +125,14 @@ def _shorten_self(packer: CtxPacker, plan: Plan, key: str, goal: str) -> list[Ad
     cut = _smallest(1, entry.tokens - 1, works)
     if cut is None:
         return []
-    return [Advice("shorten", f"shorten it by {cut:,} tokens (about {cut * 4:,} characters), "
-                              f"from {entry.tokens:,} to {entry.tokens - cut:,}", cut)]
+    return [
+        Advice(
+            "shorten",
+            f"shorten it by {cut:,} tokens (about {cut * 4:,} characters), "
+            f"from {entry.tokens:,} to {entry.tokens - cut:,}",
+            cut,
+        )
+    ]
 
 
 def _blocker(packer: CtxPacker, plan: Plan, key: str, goal: str) -> list[Advice]:
@@ -135,19 +146,32 @@ def _blocker(packer: CtxPacker, plan: Plan, key: str, goal: str) -> list[Advice]
     where = blocker.entry.source
     found = []
     if packer._made_with["count"] is None and blocker.entry.tokens > 1:
+
         def works(cut: int) -> bool:
-            return goal_met(_fate(_recosted(packer, blocker.entry.key, blocker.entry.tokens - cut), plan.budget, key),
-                            goal)
+            return goal_met(
+                _fate(_recosted(packer, blocker.entry.key, blocker.entry.tokens - cut), plan.budget, key), goal
+            )
 
         cut = _smallest(1, blocker.entry.tokens - 1, works)
         if cut is not None:
-            found.append(Advice("blocker", f"shorten the entry that stopped the fill ({where}, "
-                                           f"{blocker.entry.tokens:,} tokens) by {cut:,} tokens", cut))
+            found.append(
+                Advice(
+                    "blocker",
+                    f"shorten the entry that stopped the fill ({where}, "
+                    f"{blocker.entry.tokens:,} tokens) by {cut:,} tokens",
+                    cut,
+                )
+            )
     moved = _moved_before(packer, key, blocker.entry.key)
     if moved is not None and goal_met(_fate(moved, plan.budget, key), goal):
-        found.append(Advice("move", f"move it above {where}, the entry that stopped the fill: "
-                                    f"the fill takes entries in file order and stops at the first misfit",
-                            outcome.entry.tokens))
+        found.append(
+            Advice(
+                "move",
+                f"move it above {where}, the entry that stopped the fill: "
+                f"the fill takes entries in file order and stops at the first misfit",
+                outcome.entry.tokens,
+            )
+        )
     return found
 
 
@@ -211,28 +235,34 @@ def _words(packer: CtxPacker, plan: Plan, key: str, goal: str) -> list[Advice]:
         return []
     needed = 3 - len(matched)
     words = lacking[:needed]
-    entry = outcome.entry
     extra = " " + " ".join(words)
     parsed = packer._made_with["parsed"]
 
     def with_text(entries: Iterable[Entry]) -> list[Entry]:
-        return [replace(e, text=e.text + extra, tokens=e.tokens + (len(extra) + 3) // 4) if e.key == key else e
-                for e in entries]
+        return [
+            replace(e, text=e.text + extra, tokens=e.tokens + (len(extra) + 3) // 4) if e.key == key else e
+            for e in entries
+        ]
 
-    rebuilt = packer.rebuilt(parsed=replace(parsed, decisions=with_text(parsed.decisions),
-                                            learnings=with_text(parsed.learnings)),
-                             memories=with_text(packer._made_with["memories"]))
+    rebuilt = packer.rebuilt(
+        parsed=replace(parsed, decisions=with_text(parsed.decisions), learnings=with_text(parsed.learnings)),
+        memories=with_text(packer._made_with["memories"]),
+    )
     if not goal_met(_fate(rebuilt, plan.budget, key), goal):
         return []
-    return [Advice("words", f"mention the task words it lacks ({', '.join(words)}): relevance "
-                            f"{score.relevance:.2f} → 1.00, which lifts it past the entries ranked above it",
-                   (len(extra) + 3) // 4)]
+    return [
+        Advice(
+            "words",
+            f"mention the task words it lacks ({', '.join(words)}): relevance "
+            f"{score.relevance:.2f} → 1.00, which lifts it past the entries ranked above it",
+            (len(extra) + 3) // 4,
+        )
+    ]
 
 
 def describe_advice(advice: list[Advice], goal: str = "full") -> str:
-    """"To get it in full: raise the budget to 4,350 (+350 tokens); or shorten it by 12 tokens"."""
+    """ "To get it in full: raise the budget to 4,350 (+350 tokens); or shorten it by 12 tokens"."""
     if not advice:
         return ""
     words = "in full" if goal == "full" else "in"
     return f"To get it {words}: " + "; or ".join(a.text for a in advice)
-

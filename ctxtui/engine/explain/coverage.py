@@ -67,8 +67,9 @@ class Coverage:
     scanned_to: int | None = None  # set when the scan was cut short: budgets below this were examined
 
 
-def coverage(packer: Packer, budget: int, *, max_seconds: float | None = None,
-             should_stop: Callable[[], bool] | None = None) -> Coverage:
+def coverage(
+    packer: Packer, budget: int, *, max_seconds: float | None = None, should_stop: Callable[[], bool] | None = None
+) -> Coverage:
     """Coverage of every section at `budget`, exact unless the scan is cut (then it says how far it looked)."""
     deadline = None if max_seconds is None else time.perf_counter() + max_seconds
 
@@ -111,19 +112,19 @@ def coverage(packer: Packer, budget: int, *, max_seconds: float | None = None,
                     ever_full[i] = 1
         result.can_be_full = sum(ever_full[i] for i in members)
         result.most_at_once = max((p.full for p in result.curve), default=0)
-        result.never_full = [settled[entries[i].key] for i in members
-                             if not ever_full[i] and entries[i].key in settled]
+        result.never_full = [settled[entries[i].key] for i in members if not ever_full[i] and entries[i].key in settled]
         for share in SHARES:
             need = math.ceil(share * result.can_be_full)
-            result.budget_for[share] = (None if result.can_be_full == 0 else
-                                        next((p.budget for p in result.curve if p.full >= need), None))
+            result.budget_for[share] = (
+                None if result.can_be_full == 0 else next((p.budget for p in result.curve if p.full >= need), None)
+            )
         sections.append(result)
     settles_at = last.start if last is not None and scanned_to is None else None
     return Coverage(budget, sections, settles_at, scanned_to)
 
 
 def never_full_summary(section: SectionCoverage) -> str:
-    """"25 never in full: 23 title only, 2 superseded" in words, or "" when all can be."""
+    """ "25 never in full: 23 title only, 2 superseded" in words, or "" when all can be."""
     if not section.never_full:
         return ""
     parts = ", ".join(f"{count} {label}" for label, count in section.never_full_reasons().items())

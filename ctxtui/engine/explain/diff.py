@@ -79,8 +79,11 @@ def _same_packer(before: Plan, after: Plan) -> list[FateChange]:
     if a == b:
         return []
     entries = packer.candidates()
-    return [FateChange(entries[i], FATE_OF_CODE[x], FATE_OF_CODE[y])
-            for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+    return [
+        FateChange(entries[i], FATE_OF_CODE[x], FATE_OF_CODE[y])
+        for i, (x, y) in enumerate(zip(a, b, strict=True))
+        if x != y
+    ]
 
 
 def _by_key(before: Plan, after: Plan) -> list[FateChange]:
@@ -124,6 +127,11 @@ def step_summary(diff: PlanDiff, names: int = 3) -> str:
 
 def packet_diff(before: Plan, after: Plan, fmt: str = "md", names: tuple[str, str] = ("pinned", "now")) -> str:
     """The rendered packets as a unified diff ("" when identical)."""
-    return "".join(difflib.unified_diff(before.render(fmt).splitlines(keepends=True),
-                                        after.render(fmt).splitlines(keepends=True),
-                                        fromfile=names[0], tofile=names[1]))
+    return "".join(
+        difflib.unified_diff(
+            before.render(fmt).splitlines(keepends=True),
+            after.render(fmt).splitlines(keepends=True),
+            fromfile=names[0],
+            tofile=names[1],
+        )
+    )

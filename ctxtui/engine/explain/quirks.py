@@ -61,67 +61,122 @@ def find_quirks(engine: CtxPacker, plan: Plan) -> list[Quirk]:
 
     rules = len(parsed.constitution_candidates)
     if parsed.constitution is not None and not parsed.constitution:
-        add(1, "Constitution never reaches the packet",
-            f"CONSTITUTION.md has {_count(rules, 'rule', 'rules')}; none reach the packet (ctx's pattern only matches a one-line file)", rules)
+        add(
+            1,
+            "Constitution never reaches the packet",
+            f"CONSTITUTION.md has {_count(rules, 'rule', 'rules')}; none reach the packet (ctx's pattern only matches a one-line file)",
+            rules,
+        )
 
     conventions_text = texts.get("CONVENTIONS.md", "")
     odd = [c for c in parsed.conventions if c.text.startswith(("-", ">"))]
     comment_spans = _line_spans(conventions_text, _COMMENT)
     commented = [c for c in parsed.conventions if c not in odd and _inside([c], comment_spans)]
-    add(2, "Odd conventions", _join([_count(len(commented), "bullet inside HTML comments", "bullets inside HTML comments"),
-                                      _count(len(odd), "bullet like `--`/`->`", "bullets like `--`/`->`")])
-        + " count as conventions", len(commented) + len(odd))
+    add(
+        2,
+        "Odd conventions",
+        _join(
+            [
+                _count(len(commented), "bullet inside HTML comments", "bullets inside HTML comments"),
+                _count(len(odd), "bullet like `--`/`->`", "bullets like `--`/`->`"),
+            ]
+        )
+        + " count as conventions",
+        len(commented) + len(odd),
+    )
 
     tasks_text = texts.get("TASKS.md", "")
     hidden = _inside(parsed.tasks, _line_spans(tasks_text, _COMMENT) + _fence_spans(tasks_text))
     nested = len(re.findall(r"^[ \t]+-[ \t]*\[ ?\]", tasks_text, re.M))
-    add(3, "Hidden and nested tasks", "; ".join(part for part in (
-        _count(hidden, "task sits inside an HTML comment or code fence", "tasks sit inside HTML comments or code fences"),
-        _count(nested, "nested task is flattened", "nested tasks are flattened")) if part), hidden + nested)
+    add(
+        3,
+        "Hidden and nested tasks",
+        "; ".join(
+            part
+            for part in (
+                _count(
+                    hidden,
+                    "task sits inside an HTML comment or code fence",
+                    "tasks sit inside HTML comments or code fences",
+                ),
+                _count(nested, "nested task is flattened", "nested tasks are flattened"),
+            )
+            if part
+        ),
+        hidden + nested,
+    )
 
     budget = packet.budget
     over = [bar for bar in plan.buckets if bar.overrun]
     if engine.tier1 > budget:
         add(4, "Over budget by force", f"tier 1 alone costs {engine.tier1:,} tokens, above the budget of {budget:,}", 1)
     elif over:
-        add(4, "Over budget by force", "forced first item over its cap in: " + ", ".join(
-            f"{bar.name} (+{bar.overrun:,})" for bar in over), len(over))
+        add(
+            4,
+            "Over budget by force",
+            "forced first item over its cap in: " + ", ".join(f"{bar.name} (+{bar.overrun:,})" for bar in over),
+            len(over),
+        )
 
     summary_tokens = sum(bar.summarized for bar in plan.buckets)
     if packet.summaries:
-        add(5, "Also Noted is never budgeted",
+        add(
+            5,
+            "Also Noted is never budgeted",
             f"{len(packet.summaries)} titles cost {summary_tokens:,} tokens after the budget; used {packet.tokens_used:,} of {budget:,}",
-            len(packet.summaries))
+            len(packet.summaries),
+        )
 
     state = plan.state
     sizes = dict(zip(engine.section_names, engine.section_sizes, strict=True))
     if packet.summaries and state.sections and all(fill.share >= sizes[fill.name] for fill in state.sections):
-        add(6, "Summarized although everything fits",
+        add(
+            6,
+            "Summarized although everything fits",
             f"{len(packet.summaries)} entries are titles only while their sections got all the tokens they asked for",
-            len(packet.summaries))
+            len(packet.summaries),
+        )
 
-    add(7 if engine.version.absolute_paths else 0, "Absolute read-order paths",
+    add(
+        7 if engine.version.absolute_paths else 0,
+        "Absolute read-order paths",
         f"the {len(packet.read_order)} read-order paths cost {estimate_list(packet.read_order):,} tokens "
         "and change with the project's location",
-        len(packet.read_order))
+        len(packet.read_order),
+    )
 
-    status = sum(1 for e in [*parsed.decisions, *parsed.learnings]
-                 if not e.superseded and re.search(r"\*\*Status\*\*:\s*Superseded", e.text, re.I))
-    add(8, "Undetected superseded entries",
-        _count(status, "entry says", "entries say") + " **Status**: Superseded but still ranks normally", status)
+    status = sum(
+        1
+        for e in [*parsed.decisions, *parsed.learnings]
+        if not e.superseded and re.search(r"\*\*Status\*\*:\s*Superseded", e.text, re.I)
+    )
+    add(
+        8,
+        "Undetected superseded entries",
+        _count(status, "entry says", "entries say") + " **Status**: Superseded but still ranks normally",
+        status,
+    )
 
     if parsed.files.steering_error is not None and engine.version.steering:
         add(9, "All steering disabled", f"{parsed.files.steering_error}", len(parsed.steering) or 1)
 
     odd_headers = sum(1 for e in [*parsed.decisions, *parsed.learnings] if not e.text.startswith("## ["))
-    add(10, "Odd entry headers", _count(odd_headers, "entry starts", "entries start") + " at a `### [...]` or mid-line header",
-        odd_headers)
+    add(
+        10,
+        "Odd entry headers",
+        _count(odd_headers, "entry starts", "entries start") + " at a `### [...]` or mid-line header",
+        odd_headers,
+    )
 
     saturated, ranked = relevance_saturation(engine, plan)
     if ranked >= 2 and saturated >= SATURATION_SHARE * ranked:
-        add(11, "Relevance saturates",
+        add(
+            11,
+            "Relevance saturates",
             f"{saturated:,} of {ranked:,} ranked entries match 3 or more task keywords, the most relevance counts: "
-            "among them only recency differs, and equal scores keep file order", saturated)
+            "among them only recency differs, and equal scores keep file order",
+            saturated,
+        )
     return found
 
 
@@ -139,7 +194,7 @@ def relevance_saturation(engine: CtxPacker, plan: Plan) -> tuple[int, int]:
 
 
 def _count(n: int, one: str, many: str) -> str:
-    """"1 entry says", "3 entries say", or "" for none."""
+    """ "1 entry says", "3 entries say", or "" for none."""
     return "" if n == 0 else f"{n:,} {one if n == 1 else many}"
 
 

@@ -36,6 +36,7 @@ def sweep(packer: Packer, budgets: Iterable[int], *, by_section: bool = False) -
             full = sum(1 for i in members if fates[i] == INCLUDED)
             title = sum(1 for i in members if fates[i] == SUMMARIZED)
             per_section[name] = (full, title, len(members) - full - title)
-        rows.append(SweepRow(budget, plan.tokens_used, included, summarized, len(fates) - included - summarized,
-                             per_section))
+        rows.append(
+            SweepRow(budget, plan.tokens_used, included, summarized, len(fates) - included - summarized, per_section)
+        )
     return rows

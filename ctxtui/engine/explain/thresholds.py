@@ -32,8 +32,13 @@ class ScanStopped(Exception):
     """Raised inside the scan when the caller's `should_stop` says so."""
 
 
-def budget_stretches(packer: Packer, start: int = 0, stop: int | None = None,
-                     should_stop: Callable[[], bool] | None = None, _into: list[Stretch] | None = None) -> list[Stretch]:
+def budget_stretches(
+    packer: Packer,
+    start: int = 0,
+    stop: int | None = None,
+    should_stop: Callable[[], bool] | None = None,
+    _into: list[Stretch] | None = None,
+) -> list[Stretch]:
     """Every budget stretch from `start` on (to `stop`, or until nothing changes).
 
     `should_stop` is polled every 64 plans; when it returns True the scan
@@ -77,13 +82,16 @@ class Threshold:
     @property
     def monotone(self) -> bool:
         """True when, once in, the entry stays in at every larger budget."""
-        return len(self.full_ranges) <= 1 and len(self.any_ranges) <= 1 and all(
-            r[1] is None for r in (*self.full_ranges, *self.any_ranges)
+        return (
+            len(self.full_ranges) <= 1
+            and len(self.any_ranges) <= 1
+            and all(r[1] is None for r in (*self.full_ranges, *self.any_ranges))
         )
 
 
-def thresholds(packer: Packer, start: int = 0, max_seconds: float | None = None,
-               should_stop: Callable[[], bool] | None = None) -> dict[str, Threshold]:
+def thresholds(
+    packer: Packer, start: int = 0, max_seconds: float | None = None, should_stop: Callable[[], bool] | None = None
+) -> dict[str, Threshold]:
     """For every entry, the smallest budgets for "in full" and "at all", and the ranges.
 
     Exact and complete unless `max_seconds` or `should_stop` cut the scan (a

@@ -31,11 +31,27 @@ PACKER_TITLES = {
 }
 
 
-def build_ctx_packer(name: str, workspace: Workspace, *, now: datetime, root_path: str | None = None,
-                     count: Callable[[str], int] | None = None, knobs: CtxKnobs | None = None,
-                     skill: SkillFile | None = None, zone: tzinfo | None = None) -> Packer:
+def build_ctx_packer(
+    name: str,
+    workspace: Workspace,
+    *,
+    now: datetime,
+    root_path: str | None = None,
+    count: Callable[[str], int] | None = None,
+    knobs: CtxKnobs | None = None,
+    skill: SkillFile | None = None,
+    zone: tzinfo | None = None,
+) -> Packer:
     """The ctx packer called `name` over `workspace`."""
     if name == MCP:
         return McpPacker(workspace.parsed, label=workspace.parsed.files.label)
-    return packer_for(workspace, now=now, version=VERSIONS[name], root_path=root_path, count=count, knobs=knobs,
-                      skill=skill, zone=zone)
+    return packer_for(
+        workspace,
+        now=now,
+        version=VERSIONS[name],
+        root_path=root_path,
+        count=count,
+        knobs=knobs,
+        skill=skill,
+        zone=zone,
+    )

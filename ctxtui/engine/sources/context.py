@@ -303,7 +303,9 @@ def parse_conventions(text: str, path: str = ".context/CONVENTIONS.md") -> tuple
     return kept, skipped
 
 
-def parse_constitution(text: str | None, path: str = ".context/CONSTITUTION.md") -> tuple[list[str] | None, list[Entry]]:
+def parse_constitution(
+    text: str | None, path: str = ".context/CONSTITUTION.md"
+) -> tuple[list[str] | None, list[Entry]]:
     """What ctx parses (quirk 1), and every rule a reader of the file would count."""
     if text is None:
         return None, []

@@ -89,10 +89,11 @@ def refusal_0_8_1(project: Path, root: str, warnings: tuple[str, ...] = ()) -> R
         return Refusal(message.splitlines()[0], usage("0.8.1") if with_usage else "", "\n".join(lines) + "\n")
 
     if not _exists(context):
-        return fail(f"no .context here: ctx: no .context/ at {root}\n"
-                    "Run `ctx init` here, or `cd` to a directory that has .context/.",
-                    before=("ctx: rc.RC: no .context/ at $PWD; defaults applied "
-                            "(investigate calling command if unexpected)",))
+        return fail(
+            f"no .context here: ctx: no .context/ at {root}\n"
+            "Run `ctx init` here, or `cd` to a directory that has .context/.",
+            before=("ctx: rc.RC: no .context/ at $PWD; defaults applied (investigate calling command if unexpected)",),
+        )
     if not _is_dir(context):
         message = f"context directory is not a directory: .context/ at {shown} is not a directory"
         return fail(message, before=(f"ctx: resolve context dir: {message}",))
@@ -123,8 +124,10 @@ def refusal_0_8_0(project: Path, context_dir: str, *, allow_outside: bool = Fals
         except OSError:
             resolved = absolute
         if resolved != real_cwd and not resolved.startswith(real_cwd.rstrip("/") + "/"):
-            return fail(f'context directory "{context_dir}" resolves outside project root "{real_cwd}"\n'
-                        "Use --allow-outside-cwd to override this check")
+            return fail(
+                f'context directory "{context_dir}" resolves outside project root "{real_cwd}"\n'
+                "Use --allow-outside-cwd to override this check"
+            )
     if not all(_exists(full / name) for name in REQUIRED):
         return fail('ctx: not initialized - run "ctx init" first')
     if os.path.islink(full):

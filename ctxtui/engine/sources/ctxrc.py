@@ -84,8 +84,13 @@ def parse_ctxrc(text: str, version: str = "0.8.1") -> CtxConfig:
         try:
             _decode(yaml, key, node, values)
             if key in ("task_budget_pct", "convention_budget_pct") and not _is_number(yaml, node):
-                problems.append(Problem(".ctxrc", f"{key} is not a number: ctx takes it as 0 (its tier gets "
-                                                  "no share; the first item is still forced in)"))
+                problems.append(
+                    Problem(
+                        ".ctxrc",
+                        f"{key} is not a number: ctx takes it as 0 (its tier gets "
+                        "no share; the first item is still forced in)",
+                    )
+                )
         except yaml.YAMLTypeError as exc:
             problems.append(Problem(".ctxrc", f"{key}: {exc}; ctx skips it and keeps the other settings"))
             if key in ("task_budget_pct", "convention_budget_pct"):

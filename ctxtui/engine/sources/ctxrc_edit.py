@@ -53,13 +53,13 @@ def set_keys(text: str, changes: Mapping[str, str | float | int]) -> str:
             match = pattern.match(line)
             if match is None:
                 continue
-            comment = _trailing_comment(line[match.end():])
+            comment = _trailing_comment(line[match.end() :])
             lines[index] = f"{key}: {rendered}{comment}"
             # A block value (an indented list or mapping below the key) belongs to the old value.
             end = index + 1
             while end < len(lines) and lines[end][:1] in (" ", "\t", "-") and lines[end].strip():
                 end += 1
-            del lines[index + 1:end]
+            del lines[index + 1 : end]
             break
         else:
             lines.append(f"{key}: {rendered}")
@@ -82,5 +82,11 @@ def _trailing_comment(rest: str) -> str:
 
 def unified_diff(old: str, new: str, name: str = ".ctxrc") -> str:
     """The change as a unified diff ("" when there is none)."""
-    return "".join(difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
-                                        fromfile=f"{name} (now)", tofile=f"{name} (tuned)"))
+    return "".join(
+        difflib.unified_diff(
+            old.splitlines(keepends=True),
+            new.splitlines(keepends=True),
+            fromfile=f"{name} (now)",
+            tofile=f"{name} (tuned)",
+        )
+    )

@@ -32,8 +32,20 @@ STEERING_TOMBSTONE = "<!-- remove this after you edit the steering file !-->"
 DEFAULT_STEERING_DIR = ".context/steering"
 DEFAULT_PRIORITY = 50
 # ctx 0.8.1 refuses to read below these (io/security.go:87, config/io/prefix.go:13).
-DANGEROUS_PREFIXES = ("/bin/", "/boot/", "/dev/", "/etc/", "/lib/", "/lib64/", "/proc/", "/sbin/", "/sys/",
-                      "/usr/bin/", "/usr/lib/", "/usr/sbin/")
+DANGEROUS_PREFIXES = (
+    "/bin/",
+    "/boot/",
+    "/dev/",
+    "/etc/",
+    "/lib/",
+    "/lib64/",
+    "/proc/",
+    "/sbin/",
+    "/sys/",
+    "/usr/bin/",
+    "/usr/lib/",
+    "/usr/sbin/",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,14 +143,22 @@ def read_steering(project: Path, setting: str = "", *, root_path: str | None = N
             continue
         label = go_join(directory, name)
         if is_dangerous(go_join(root, label) if not os.path.isabs(label) else label):
-            _failed(read, name, label, "lies in a system folder ctx will not read from; ctx then includes no "
-                                       "steering at all")
+            _failed(
+                read,
+                name,
+                label,
+                "lies in a system folder ctx will not read from; ctx then includes no steering at all",
+            )
             continue
         try:
             data = read_bytes_safely(path, follow_symlinks=True)
         except (NotRegularFile, FileTooBig) as exc:
-            _failed(read, name, label, f"{exc}: ctx would fail or never finish reading it; ctxtui reads no "
-                                       "steering, as ctx does on an error")
+            _failed(
+                read,
+                name,
+                label,
+                f"{exc}: ctx would fail or never finish reading it; ctxtui reads no steering, as ctx does on an error",
+            )
             continue
         except OSError as exc:
             _failed(read, name, label, f"cannot read: {exc.strerror or exc}; ctx then includes no steering at all")
@@ -155,8 +175,19 @@ def _failed(read: SteeringRead, file: str, label: str, message: str) -> None:
     problem = Problem(label, message)
     read.error = read.error or problem
     read.problems.append(problem)
-    read.files.append(SteeringFile(file=file, label=label, name=file, description="", inclusion="(unreadable)",
-                                   priority=DEFAULT_PRIORITY, tools=None, body="", line=1))
+    read.files.append(
+        SteeringFile(
+            file=file,
+            label=label,
+            name=file,
+            description="",
+            inclusion="(unreadable)",
+            priority=DEFAULT_PRIORITY,
+            tools=None,
+            body="",
+            line=1,
+        )
+    )
 
 
 class _DecodeError(ValueError):
@@ -191,7 +222,7 @@ def _decode_front_matter(raw: str, fields: dict[str, Any]) -> None:
     except Exception as exc:  # PyYAML's syntax errors
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else "syntax error"
         raise _DecodeError(f"invalid YAML front matter: {first}") from None
-    if root is None or isinstance(root, yaml.ScalarNode) and yaml.scalar_resolved(root)[0] == "!!null":
+    if root is None or (isinstance(root, yaml.ScalarNode) and yaml.scalar_resolved(root)[0] == "!!null"):
         return
     try:
         for key, node in yaml.mapping_pairs(root):
@@ -222,8 +253,14 @@ def steering_candidates(read: SteeringRead, tool: str = "") -> tuple[list[Entry]
         return not (tool and sf.tools and tool not in sf.tools)
 
     usable = [sf for sf in read.files if selected(sf)]
-    sort_slice(usable, lambda a, b: a.priority < b.priority if a.priority != b.priority
-               else a.name.encode("utf-8", "surrogateescape") < b.name.encode("utf-8", "surrogateescape"))
+    sort_slice(
+        usable,
+        lambda a, b: (
+            a.priority < b.priority
+            if a.priority != b.priority
+            else a.name.encode("utf-8", "surrogateescape") < b.name.encode("utf-8", "surrogateescape")
+        ),
+    )
     others = [sf for sf in read.files if not selected(sf)]
     entries: list[Entry] = []
     verdicts: dict[str, str] = {}
@@ -247,8 +284,9 @@ def steering_candidates(read: SteeringRead, tool: str = "") -> tuple[list[Entry]
         elif STEERING_TOMBSTONE in sf.body:
             verdicts[entry.key] = "template-body"
             if read.warnings is not None:
-                read.warnings.append(f"skipping unfilled steering file {sf.label} "
-                                     "(remove the tombstone line to activate)")
+                read.warnings.append(
+                    f"skipping unfilled steering file {sf.label} (remove the tombstone line to activate)"
+                )
         else:
             verdicts[entry.key] = "always"
     return entries, verdicts

@@ -44,8 +44,14 @@ class Workspace:
     def all_entries(self) -> list[Entry]:
         p = self.parsed
         return [
-            *p.constitution_candidates, *p.tasks, *p.conventions, *p.conventions_skipped,
-            *p.decisions, *p.learnings, *self.memories, *p.steering,
+            *p.constitution_candidates,
+            *p.tasks,
+            *p.conventions,
+            *p.conventions_skipped,
+            *p.decisions,
+            *p.learnings,
+            *self.memories,
+            *p.steering,
         ]
 
 

@@ -18,16 +18,17 @@ def local_zone(env: Mapping[str, str] | None = None) -> tzinfo:
     """time.Local as Go initialises it (zoneinfo_unix.go initLocal): TZ unset -> /etc/localtime; TZ="" -> UTC;
     ":name" -> name; absolute path -> that file; else a name in the zoneinfo dirs; a failure -> UTC."""
     import zoneinfo
+
     env = os.environ if env is None else env
     if "TZ" not in env:
         try:
             with open("/etc/localtime", "rb") as fh:
                 return zoneinfo.ZoneInfo.from_file(fh)
         except OSError:
-            return _dt.timezone.utc
+            return _dt.UTC
     tz = env["TZ"]
     if tz == "":
-        return _dt.timezone.utc
+        return _dt.UTC
     if tz.startswith(":"):
         tz = tz[1:]
     try:
@@ -35,7 +36,7 @@ def local_zone(env: Mapping[str, str] | None = None) -> tzinfo:
             with open(tz, "rb") as fh:
                 return zoneinfo.ZoneInfo.from_file(fh)
         if tz in ("UTC", "") or ".." in tz:
-            return _dt.timezone.utc if tz == "UTC" else _dt.timezone.utc
+            return _dt.UTC  # "", "UTC" and a path escaping the zone folders all mean UTC in Go
         for d in ("/usr/share/zoneinfo/", "/usr/share/lib/zoneinfo/", "/usr/lib/locale/TZ/", "/etc/zoneinfo/"):
             p = d + tz
             if os.path.isfile(p):
@@ -43,4 +44,4 @@ def local_zone(env: Mapping[str, str] | None = None) -> tzinfo:
                     return zoneinfo.ZoneInfo.from_file(fh)
     except Exception:
         pass
-    return _dt.timezone.utc
+    return _dt.UTC

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 # unicode.IsSpace: Python's str.strip() would also strip \x1c-\x1f, Go does not.
 GO_SPACE = (
@@ -78,7 +78,7 @@ def go_join(*parts: str) -> str:
 
 def rfc3339_utc(now: datetime) -> str:
     """time.RFC3339 of a UTC time, whole seconds ("2026-11-21T23:56:08Z")."""
-    return now.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return now.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 _JSON_ESCAPE = re.compile('[\\x00-\\x1f"\\\\<>&\u2028\u2029\udc80-\udcff]')

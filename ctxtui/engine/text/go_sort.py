@@ -152,7 +152,7 @@ def sort_slice(xs: list[T], less: Callable[[T, T], bool]) -> None:
         return b
 
     def choose_pivot(a, b):
-        l = b - a
+        l = b - a  # noqa: E741 - Go's name, kept for line-by-line comparison
         sw = [0]
         i, j, k = a + l // 4 * 1, a + l // 4 * 2, a + l // 4 * 3
         if l >= 8:

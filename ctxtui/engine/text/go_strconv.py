@@ -19,6 +19,7 @@ INT64_MAX = (1 << 63) - 1
 
 # ---------------------------------------------------------------- integers
 
+
 def i64(x: int) -> int:
     """Wrap to int64 (Go's signed overflow is two's-complement wrap-around)."""
     x &= (1 << 64) - 1
@@ -121,7 +122,7 @@ def parse_int(s: str, base: int = 0) -> int:
         un = parse_uint(s, base, "ParseInt", s0)
     except GoNumError as exc:
         raise GoNumError("ParseInt", s0, exc.reason) from None
-    if not neg and un > INT64_MAX or neg and un > 1 << 63:
+    if (not neg and un > INT64_MAX) or (neg and un > 1 << 63):
         raise GoNumError("ParseInt", s0, "value out of range")
     return -un if neg else un
 

@@ -17,8 +17,9 @@ from datetime import tzinfo
 from ctxtui.engine.text.go import go_div
 from ctxtui.engine.text.go_strconv import INT64_MAX, INT64_MIN, f2i
 
+
 def _offset_at(zone: tzinfo, unix: int) -> int:
-    if zone is _dt.timezone.utc:
+    if zone is _dt.UTC:
         return 0
     try:
         d = _dt.datetime.fromtimestamp(unix, zone)

@@ -32,7 +32,7 @@ import math
 import re
 import struct
 from collections.abc import Callable, Sequence
-from datetime import datetime, timedelta, timezone, tzinfo
+from datetime import UTC, datetime, timedelta, tzinfo
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, TypeVar
 
@@ -81,11 +81,22 @@ def type_error(message: str) -> JSError:
 
 # Names that every plain object inherits from Object.prototype: reading one
 # gives a function (or, for __proto__, Object.prototype itself), never undefined.
-OBJECT_PROTOTYPE_NAMES = frozenset((
-    "constructor", "toString", "toLocaleString", "valueOf", "hasOwnProperty", "isPrototypeOf",
-    "propertyIsEnumerable", "__defineGetter__", "__defineSetter__", "__lookupGetter__", "__lookupSetter__",
-    "__proto__",
-))
+OBJECT_PROTOTYPE_NAMES = frozenset(
+    (
+        "constructor",
+        "toString",
+        "toLocaleString",
+        "valueOf",
+        "hasOwnProperty",
+        "isPrototypeOf",
+        "propertyIsEnumerable",
+        "__defineGetter__",
+        "__defineSetter__",
+        "__lookupGetter__",
+        "__lookupSetter__",
+        "__proto__",
+    )
+)
 
 
 def is_nullish(value: Any) -> bool:
@@ -292,7 +303,7 @@ def utf16_slice(text: str, start: int, end: int) -> str:
     """`text.slice(start, end)` for non-negative bounds, in UTF-16 units: may cut a surrogate pair in half."""
     if text.isascii():
         return text[start:end]
-    units = text.encode("utf-16-le", "surrogatepass")[2 * start:2 * max(start, end)]
+    units = text.encode("utf-16-le", "surrogatepass")[2 * start : 2 * max(start, end)]
     return units.decode("utf-16-le", "surrogatepass")
 
 
@@ -489,8 +500,11 @@ def json_stringify(value: Any, indent: int = 2, _level: int = 0) -> str:
     pad = " " * (indent * (_level + 1))
     end = " " * (indent * _level)
     if isinstance(value, dict):
-        parts = [f"{pad}{json_quote(key)}: {json_stringify(value[key], indent, _level + 1)}"
-                 for key in own_keys(value) if value[key] is not UNDEFINED]
+        parts = [
+            f"{pad}{json_quote(key)}: {json_stringify(value[key], indent, _level + 1)}"
+            for key in own_keys(value)
+            if value[key] is not UNDEFINED
+        ]
         return "{\n" + ",\n".join(parts) + "\n" + end + "}" if parts else "{}"
     if isinstance(value, list):
         parts = [pad + ("null" if item is UNDEFINED else json_stringify(item, indent, _level + 1)) for item in value]
@@ -769,7 +783,7 @@ def _local_offset_ms(local_ms: float, zone: tzinfo) -> int:
     leap-ness and weekday, so the zone's final rule applies as in ICU); years
     before 1 that of year 1.
     """
-    if zone is timezone.utc:
+    if zone is UTC:
         return 0
     days, ms_of_day = divmod(int(local_ms), _MS_PER_DAY)
     year, month, day = _civil_from_days(days)
@@ -805,7 +819,7 @@ def _equivalent_year(year: int) -> int:
     return 2008 + (recent + 3 * 28 - 2008) % 28
 
 
-def date_value(value: Any, zone: tzinfo = timezone.utc) -> float:
+def date_value(value: Any, zone: tzinfo = UTC) -> float:
     """`new Date(value).getTime()`: NaN for an invalid date; `zone` is the process's local time zone."""
     value = to_primitive(value)
     if isinstance(value, str):
@@ -816,7 +830,7 @@ def date_value(value: Any, zone: tzinfo = timezone.utc) -> float:
     return float(math.trunc(number)) + 0.0
 
 
-def parse_date(text: str, zone: tzinfo = timezone.utc) -> float:
+def parse_date(text: str, zone: tzinfo = UTC) -> float:
     """`Date.parse(text)`: V8's date parser (dateparser-inl.h): ES5 ISO first, then the legacy forms."""
     parsed = _DateParser(text).parse()
     if parsed is None:
@@ -843,19 +857,39 @@ _NONE = 2**31 - 1  # kNone
 # three letters match only month names.
 _MONTH, _TZ_NAME, _T_SEP, _AM_PM, _INVALID = "month", "tz", "t", "ampm", "invalid"
 _KEYWORDS = (
-    ("jan", _MONTH, 1), ("feb", _MONTH, 2), ("mar", _MONTH, 3), ("apr", _MONTH, 4), ("may", _MONTH, 5),
-    ("jun", _MONTH, 6), ("jul", _MONTH, 7), ("aug", _MONTH, 8), ("sep", _MONTH, 9), ("oct", _MONTH, 10),
-    ("nov", _MONTH, 11), ("dec", _MONTH, 12), ("am\0", _AM_PM, 0), ("pm\0", _AM_PM, 12),
-    ("ut\0", _TZ_NAME, 0), ("utc", _TZ_NAME, 0), ("z\0\0", _TZ_NAME, 0), ("gmt", _TZ_NAME, 0),
-    ("cdt", _TZ_NAME, -5), ("cst", _TZ_NAME, -6), ("edt", _TZ_NAME, -4), ("est", _TZ_NAME, -5),
-    ("mdt", _TZ_NAME, -6), ("mst", _TZ_NAME, -7), ("pdt", _TZ_NAME, -7), ("pst", _TZ_NAME, -8),
+    ("jan", _MONTH, 1),
+    ("feb", _MONTH, 2),
+    ("mar", _MONTH, 3),
+    ("apr", _MONTH, 4),
+    ("may", _MONTH, 5),
+    ("jun", _MONTH, 6),
+    ("jul", _MONTH, 7),
+    ("aug", _MONTH, 8),
+    ("sep", _MONTH, 9),
+    ("oct", _MONTH, 10),
+    ("nov", _MONTH, 11),
+    ("dec", _MONTH, 12),
+    ("am\0", _AM_PM, 0),
+    ("pm\0", _AM_PM, 12),
+    ("ut\0", _TZ_NAME, 0),
+    ("utc", _TZ_NAME, 0),
+    ("z\0\0", _TZ_NAME, 0),
+    ("gmt", _TZ_NAME, 0),
+    ("cdt", _TZ_NAME, -5),
+    ("cst", _TZ_NAME, -6),
+    ("edt", _TZ_NAME, -4),
+    ("est", _TZ_NAME, -5),
+    ("mdt", _TZ_NAME, -6),
+    ("mst", _TZ_NAME, -7),
+    ("pdt", _TZ_NAME, -7),
+    ("pst", _TZ_NAME, -8),
     ("t\0\0", _T_SEP, 0),
 )
 _JS_WS_SET = frozenset(JS_WHITESPACE)
 
 
 class _Token:
-    __slots__ = ("kind", "value", "length")
+    __slots__ = ("kind", "length", "value")
 
     def __init__(self, kind: str, value: Any = None, length: int = 0) -> None:
         self.kind = kind  # number, symbol, keyword, ws, end, unknown, invalid
@@ -1059,13 +1093,19 @@ class _DateParser:
             self.time_add(self.take().value)
             if not self.skip_symbol(":"):
                 return invalid
-            if not self.next.is_number(2) or not _between(self.next.value, 0, 59) or (
-                    hour_is_24 and self.next.value > 0):
+            if (
+                not self.next.is_number(2)
+                or not _between(self.next.value, 0, 59)
+                or (hour_is_24 and self.next.value > 0)
+            ):
                 return invalid
             self.time_add(self.take().value)
             if self.skip_symbol(":"):
-                if not self.next.is_number(2) or not _between(self.next.value, 0, 59) or (
-                        hour_is_24 and self.next.value > 0):
+                if (
+                    not self.next.is_number(2)
+                    or not _between(self.next.value, 0, 59)
+                    or (hour_is_24 and self.next.value > 0)
+                ):
                     return invalid
                 self.time_add(self.take().value)
                 if self.skip_symbol("."):
@@ -1216,8 +1256,7 @@ class _DateParser:
             if not _between(hour, 0, 12):
                 return None
             hour = hour % 12 + self.hour_offset
-        if not (_between(hour, 0, 23) and _between(minute, 0, 59) and _between(second, 0, 59)
-                and _between(ms, 0, 999)):
+        if not (_between(hour, 0, 23) and _between(minute, 0, 59) and _between(second, 0, 59) and _between(ms, 0, 999)):
             if hour != 24 or minute or second or ms:
                 return None
         # TimeZoneComposer::Write
@@ -1628,6 +1667,6 @@ def v8_sort(items: Sequence[T], compare: Callable[[T, T], float]) -> list[T]:
                 right = mid
             else:
                 left = mid + 1
-        a[left + 1:start + 1] = a[left:start]
+        a[left + 1 : start + 1] = a[left:start]
         a[left] = pivot
     return a

@@ -74,8 +74,9 @@ class CountCache:
     is a single dict probe.
     """
 
-    def __init__(self, count: Callable[[str], int], max_entries: int = CACHE_MAX_ENTRIES,
-                 max_chars: int = CACHE_MAX_CHARS):
+    def __init__(
+        self, count: Callable[[str], int], max_entries: int = CACHE_MAX_ENTRIES, max_chars: int = CACHE_MAX_CHARS
+    ):
         self._count = count
         self._max_entries = max_entries
         self._max_chars = max_chars
@@ -182,8 +183,9 @@ def encoding_kwargs(name: str) -> dict[str, Any]:
     if not isinstance(original, types.FunctionType) or "load_tiktoken_bpe" not in original.__code__.co_names:
         raise TokenizerUnavailable(f"this tiktoken's {name}() does not load through load_tiktoken_bpe")
     scope = dict(original.__globals__, load_tiktoken_bpe=_read_ranks)
-    constructor = types.FunctionType(original.__code__, scope, original.__name__, original.__defaults__,
-                                     original.__closure__)
+    constructor = types.FunctionType(
+        original.__code__, scope, original.__name__, original.__defaults__, original.__closure__
+    )
     return constructor()
 
 
@@ -223,4 +225,3 @@ def get_tokenizer(name: str) -> Tokenizer:
         if found is None:
             found = _LOADED[name] = _bpe_tokenizer(name)
     return found
-

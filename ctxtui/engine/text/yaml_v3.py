@@ -19,7 +19,9 @@ import re
 from typing import Any
 
 import yaml
-from yaml import MappingNode, ScalarNode, SequenceNode
+from yaml import MappingNode as MappingNode  # re-exported: readers test node kinds through this module
+from yaml import ScalarNode as ScalarNode
+from yaml import SequenceNode as SequenceNode
 
 from ctxtui.engine.text.go_strconv import INT64_MAX, INT64_MIN, GoNumError, f2i, parse_float, parse_int, parse_uint
 
@@ -39,7 +41,7 @@ for _v, _tag, _l in [
 
 
 def _hint(c: str) -> str:
-    if c in "+-" or c.isdigit() and c.isascii():
+    if c in "+-" or (c.isdigit() and c.isascii()):
         return "D" if c.isdigit() else "S"
     if c in "yYnNtTfFoO~":
         return "M"
@@ -113,7 +115,7 @@ def _resolve_inner(tag: str, s: str) -> tuple[str, Any]:
                     pass
             for pre, base in (("0b", 2), ("0o", 8)):
                 if plain.startswith(pre):
-                    for fn in (lambda: parse_int(plain[2:], base), lambda: parse_uint(plain[2:], base)):
+                    for fn in (lambda b=base: parse_int(plain[2:], b), lambda b=base: parse_uint(plain[2:], b)):
                         try:
                             return "!!int", fn()
                         except GoNumError:
@@ -128,11 +130,13 @@ def _resolve_inner(tag: str, s: str) -> tuple[str, Any]:
 
 # Node access: we use PyYAML's composer (anchors resolved) with our own tag resolution.
 
+
 def compose(text: bytes | str) -> Any:
     """The first document's node tree (PyYAML composer), or raises yaml.YAMLError on a syntax error.
 
     Plain untagged scalars get tag "?" so that yaml_resolve() does the resolution the yaml.v3 way.
     """
+
     class R(yaml.resolver.BaseResolver):
         def resolve(self, kind, value, implicit):
             if kind is yaml.ScalarNode and implicit[0]:
@@ -143,7 +147,7 @@ def compose(text: bytes | str) -> Any:
         def scan_to_next_token(self):
             # libyaml / yaml.v3 scannerc.go yaml_parser_scan_to_next_token: tabs are whitespace in flow
             # context or where a simple key is not allowed (e.g. after "key:"); PyYAML only skips spaces
-            if self.index == 0 and self.peek() == "\uFEFF":
+            if self.index == 0 and self.peek() == "\ufeff":
                 self.forward()
             found = False
             while not found:
@@ -183,7 +187,7 @@ def short_tag(node: Any) -> str:
     if t == "?":
         return ""
     if t.startswith("tag:yaml.org,2002:"):
-        return "!!" + t[len("tag:yaml.org,2002:"):]
+        return "!!" + t[len("tag:yaml.org,2002:") :]
     if t == "!":
         return ""
     return t
@@ -193,7 +197,7 @@ def indicated_string(node: Any) -> bool:
     if not isinstance(node, yaml.ScalarNode):
         return False
     st = short_tag(node)
-    return st == "!!str" or (node.tag in ("?", "!") or st == "") and node.style in ("'", '"', "|", ">")
+    return st == "!!str" or ((node.tag in ("?", "!") or st == "") and node.style in ("'", '"', "|", ">"))
 
 
 def scalar_resolved(node: Any) -> tuple[str, Any]:
@@ -203,10 +207,11 @@ def scalar_resolved(node: Any) -> tuple[str, Any]:
     tag, val = resolve(short_tag(node) if node.tag != "?" else "", node.value)
     if tag == "!!binary":
         import base64
+
         try:
             val = base64.b64decode(val, validate=True).decode("latin-1")
         except Exception:
-            raise YAMLFail("!!binary value contains invalid base64 data")
+            raise YAMLFail("!!binary value contains invalid base64 data") from None
     return tag, val
 
 
@@ -311,7 +316,7 @@ def mapping_pairs(node: Any) -> Any:
         raise YAMLTypeError("not a mapping")
     pairs = node.value
     for i, (ki, _) in enumerate(pairs):
-        for kj, _ in pairs[i + 1:]:
+        for kj, _ in pairs[i + 1 :]:
             if type(ki) is type(kj) and (ki.value == kj.value if isinstance(ki, yaml.ScalarNode) else True):
                 raise YAMLTypeError(f'mapping key "{ki.value}" already defined')
     explicit = []

@@ -30,8 +30,14 @@ class BudgetInputScreen(ModalScreen[int | None]):
     BudgetInputScreen BudgetInput { width: 100%; }
     """
 
-    def __init__(self, value: int | None = None, *, minimum: int | None = None,
-                 maximum: int | None = None, title: str = "Budget (tokens)") -> None:
+    def __init__(
+        self,
+        value: int | None = None,
+        *,
+        minimum: int | None = None,
+        maximum: int | None = None,
+        title: str = "Budget (tokens)",
+    ) -> None:
         super().__init__()
         self._value = value
         self._minimum = minimum

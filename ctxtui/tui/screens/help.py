@@ -44,8 +44,7 @@ class HelpScreen(ModalScreen[None]):
     HelpScreen #help-keys { width: auto; height: auto; }
     """
 
-    def __init__(self, items: Sequence[HelpItem], *, title: str = "Keys",
-                 footer: str = "Esc, q or ? closes") -> None:
+    def __init__(self, items: Sequence[HelpItem], *, title: str = "Keys", footer: str = "Esc, q or ? closes") -> None:
         super().__init__()
         self._items = list(items)
         self._title = title

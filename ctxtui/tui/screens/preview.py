@@ -25,9 +25,11 @@ from ctxtui.tui.messages import FORMAT_NAMES, CopyPacket, SavePacket
 if TYPE_CHECKING:
     from ctxtui.session import View
 
+
 def title(view: View) -> str:
-    return (f"Packet at budget {view.budget:,} · used ~{view.plan.tokens_used:,} tokens · "
-            "exactly what `ctxtui pack` prints")
+    return (
+        f"Packet at budget {view.budget:,} · used ~{view.plan.tokens_used:,} tokens · exactly what `ctxtui pack` prints"
+    )
 
 
 class PreviewScreen(Screen):
@@ -57,8 +59,9 @@ class PreviewScreen(Screen):
         with TabbedContent(initial=f"tab-{self._initial}"):
             for fmt, name in FORMAT_NAMES.items():
                 with TabPane(name, id=f"tab-{fmt}"):
-                    yield TextArea(clean_block(view.plan.render(fmt)), read_only=True, id=f"text-{fmt}",
-                                   show_line_numbers=True)
+                    yield TextArea(
+                        clean_block(view.plan.render(fmt)), read_only=True, id=f"text-{fmt}", show_line_numbers=True
+                    )
         yield Footer()
 
     def on_mount(self) -> None:

@@ -13,7 +13,7 @@ from ctxtui.tui.widgets.layout import forget_height
 
 
 class LoadingBar(Vertical):
-    """"Loading <project>: <stage>…" and a bar; shown (class `shown`) only while nothing else is on screen."""
+    """ "Loading <project>: <stage>…" and a bar; shown (class `shown`) only while nothing else is on screen."""
 
     def compose(self) -> ComposeResult:
         yield Label("Loading…", id="loading-label", markup=False)

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import json
-from datetime import timezone
+from datetime import UTC
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
-
 from ctxtui.engine.packers.cortex import CortexPacker
 from ctxtui.engine.sources.memory.cortex_store import read_cortex_store
+
 from tests.factories.cortex_v1 import NOW, build_v1_db
 
 CASES = Path(__file__).parent / "cases"
@@ -21,12 +21,21 @@ def case_rows(name: str) -> list[dict[str, Any]]:
     return json.loads((CASES / "rows" / f"{name}.json").read_text(encoding="utf-8"))
 
 
-def packer_for(db: Path | None, focus: str, *, intent: str = "understand_code", tz: str = "UTC",
-               embedding: str = "works", now: Any = NOW, retrieval_time: int = 3) -> CortexPacker:
+def packer_for(
+    db: Path | None,
+    focus: str,
+    *,
+    intent: str = "understand_code",
+    tz: str = "UTC",
+    embedding: str = "works",
+    now: Any = NOW,
+    retrieval_time: int = 3,
+) -> CortexPacker:
     store = read_cortex_store(db) if db is not None else None
-    zone = timezone.utc if tz == "UTC" else ZoneInfo(tz)
-    return CortexPacker(store, focus=focus, intent=intent, now=now, zone=zone, retrieval_time=retrieval_time,
-                        embedding=embedding)
+    zone = UTC if tz == "UTC" else ZoneInfo(tz)
+    return CortexPacker(
+        store, focus=focus, intent=intent, now=now, zone=zone, retrieval_time=retrieval_time, embedding=embedding
+    )
 
 
 def packet(db: Path | None, focus: str, budget: int = 2000, fmt: str = "json", **settings: Any) -> str:

@@ -6,9 +6,9 @@ import json
 import re
 
 import pytest
-
 from ctxtui.cli import main
 from ctxtui.engine.packers.registry import PACKER_TITLES
+
 from tests.factories.memory_dbs import build_native_db
 from tests.packers.cortex.conftest import CASES
 
@@ -42,19 +42,46 @@ def test_pack_prints_the_cli_text_and_json(basic, capsys):
 
 
 def test_intent_and_budget_map_to_the_cli_options(basic, capsys):
-    code, out, _ = run(capsys, "pack", "--packer", "cortex", "--db", str(basic), "--query", "login fail", "--intent",
-                       "fix_bug", "--budget", "50", "--format", "json")
+    code, out, _ = run(
+        capsys,
+        "pack",
+        "--packer",
+        "cortex",
+        "--db",
+        str(basic),
+        "--query",
+        "login fail",
+        "--intent",
+        "fix_bug",
+        "--budget",
+        "50",
+        "--format",
+        "json",
+    )
     assert (code, out) == (0, expected("basic-json-fixbug-50"))
     _, out, _ = run(capsys, "pack", "--packer", "cortex", "--db", str(basic), "--query", "auth", "--budget", "0")
     assert out == expected("basic-text-max0")  # --max-tokens 0: fits 2000, prints /0
-    _, out, _ = run(capsys, "pack", "--packer", "cortex", "--db", str(basic), "--query", "auth", "--intent", "",
-                    "--format", "json")
+    _, out, _ = run(
+        capsys, "pack", "--packer", "cortex", "--db", str(basic), "--query", "auth", "--intent", "", "--format", "json"
+    )
     assert out == expected("basic-json-empty-intent")
 
 
 def test_now_flag_wins_over_the_environment(basic, capsys):
-    _, out, _ = run(capsys, "pack", "--packer", "cortex", "--db", str(basic), "--query", "auth", "--format", "json",
-                    "--now", "2026-01-01T00:00:00Z")
+    _, out, _ = run(
+        capsys,
+        "pack",
+        "--packer",
+        "cortex",
+        "--db",
+        str(basic),
+        "--query",
+        "auth",
+        "--format",
+        "json",
+        "--now",
+        "2026-01-01T00:00:00Z",
+    )
     assert out == expected("basic-json-later-now")
 
 
@@ -70,9 +97,15 @@ def test_retrieval_time_is_measured_when_not_pinned(basic, capsys, monkeypatch):
 def test_no_database_is_the_not_initialized_message(tmp_path, capsys):
     missing = tmp_path / "nowhere" / "cortex.db"
     assert run(capsys, "pack", "--packer", "cortex", "--db", str(missing), "--query", "auth") == (
-        0, expected("nodb-text"), "")
+        0,
+        expected("nodb-text"),
+        "",
+    )
     assert run(capsys, "pack", "--packer", "cortex", "--db", str(missing), "--query", "auth", "--format", "json") == (
-        0, expected("nodb-json"), "")
+        0,
+        expected("nodb-json"),
+        "",
+    )
     assert not missing.parent.exists()
 
 
@@ -80,7 +113,9 @@ def test_files_the_cli_cannot_open_print_its_error_with_status_0(tmp_path, capsy
     junk = tmp_path / "junk.db"
     junk.write_text("hello world, not sqlite\n")
     assert run(capsys, "pack", "--packer", "cortex", "--db", str(junk), "--query", "x", "--format", "json")[:2] == (
-        0, '{"error":"Error: Failed to initialize Cortex: SqliteError: file is not a database"}\n')
+        0,
+        '{"error":"Error: Failed to initialize Cortex: SqliteError: file is not a database"}\n',
+    )
     native = build_native_db(tmp_path / "memory.db", 5, seed=1, now=__import__("datetime").datetime(2025, 6, 1))
     code, out, _ = run(capsys, "pack", "--packer", "cortex", "--db", str(native), "--query", "x")
     assert code == 0 and out == "Error: Error: Failed to initialize Cortex: SqliteError: no such column: type\n"
@@ -105,22 +140,61 @@ def test_missing_query_is_a_usage_error(basic, capsys):
 
 
 def test_explain_says_vector_less_path_and_shows_every_factor(basic, capsys):
-    code, out, _ = run(capsys, "explain", "--packer", "cortex", "--db", str(basic), "--query", "auth", "--budget",
-                       "60", "--format", "json", "cortex:b-tribal-1")
+    code, out, _ = run(
+        capsys,
+        "explain",
+        "--packer",
+        "cortex",
+        "--db",
+        str(basic),
+        "--query",
+        "auth",
+        "--budget",
+        "60",
+        "--format",
+        "json",
+        "cortex:b-tribal-1",
+    )
     data = json.loads(out)
     assert code == 0 and "vector-less path" in data["explanation"]
-    for factor in ("confidence", "importance", "recency", "access", "topic", "intent_weight", "diversity", "score",
-                   "rank"):
+    for factor in (
+        "confidence",
+        "importance",
+        "recency",
+        "access",
+        "topic",
+        "intent_weight",
+        "diversity",
+        "score",
+        "rank",
+    ):
         assert factor in data["numbers"], factor
     assert data["fate"] in ("included", "summarized")
-    code, out, _ = run(capsys, "explain", "--packer", "cortex", "--db", str(basic), "--query", "auth",
-                       "cortex:b-arch-1")
+    code, out, _ = run(
+        capsys, "explain", "--packer", "cortex", "--db", str(basic), "--query", "auth", "cortex:b-arch-1"
+    )
     assert code == 0 and "archived" in out
 
 
 def test_sweep_walks_the_budgets(basic, capsys):
-    code, out, _ = run(capsys, "sweep", "--packer", "cortex", "--db", str(basic), "--query", "auth", "--from", "50",
-                       "--to", "250", "--step", "100", "--format", "json")
+    code, out, _ = run(
+        capsys,
+        "sweep",
+        "--packer",
+        "cortex",
+        "--db",
+        str(basic),
+        "--query",
+        "auth",
+        "--from",
+        "50",
+        "--to",
+        "250",
+        "--step",
+        "100",
+        "--format",
+        "json",
+    )
     rows = json.loads(out)
     assert code == 0 and [row["budget"] for row in rows] == [50, 150, 250]
 
@@ -128,6 +202,7 @@ def test_sweep_walks_the_budgets(basic, capsys):
 def test_title_labels_the_vector_less_path():
     assert "vector-less path" in PACKER_TITLES["cortex"]
     from ctxtui.engine.packers.cortex import CortexPacker
+
     assert "vector-less path" in CortexPacker.title and re.search("TypeScript", CortexPacker.title)
 
 
@@ -137,7 +212,9 @@ def test_the_packer_and_its_cli_load_neither_textual_nor_rich():
 
     from tests.conftest import ROOT
 
-    code = ("import sys; import ctxtui.engine.packers.cortex, ctxtui.cli.peer_cortex, ctxtui.engine.text.js, "
-            "ctxtui.engine.sources.memory.cortex_store, ctxtui.engine.sources.memory.readers_cortex_v2; "
-            "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')); sys.exit(1 if bad else 0)")
+    code = (
+        "import sys; import ctxtui.engine.packers.cortex, ctxtui.cli.peer_cortex, ctxtui.engine.text.js, "
+        "ctxtui.engine.sources.memory.cortex_store, ctxtui.engine.sources.memory.readers_cortex_v2; "
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')); sys.exit(1 if bad else 0)"
+    )
     assert subprocess.run([sys.executable, "-c", code], cwd=ROOT).returncode == 0

@@ -10,7 +10,6 @@ import json
 import math
 
 import pytest
-
 from ctxtui.engine.model import Fate
 from ctxtui.engine.packers.cortex.compression import compress, default_summary, expanded_text, tokens
 from ctxtui.engine.packers.cortex.fit import effective_budget, fit
@@ -19,6 +18,7 @@ from ctxtui.engine.packers.cortex.rank import rank
 from ctxtui.engine.packers.cortex.score import focus_words, score
 from ctxtui.engine.packers.cortex.weights import INTENTS, TYPES, WEIGHTS, weight
 from ctxtui.engine.text.js import JSError
+
 from tests.factories.cortex_v1 import NOW, iso, memory
 from tests.packers.cortex.conftest import packer_for, packet
 
@@ -31,8 +31,13 @@ DAY = 86_400_000
 
 def test_five_factor_score_worked_by_hand():
     """scoring.ts:18-37: 0.3·0.8 + 0.2·0.8 (high) + 0.15·e^-1 (30 days) + 0.1·log10(10)/2 + 0.25·(1/2)."""
-    m = {"confidence": 0.8, "importance": "high", "createdAt": "2025-05-02T00:00:00.000Z", "accessCount": 9.0,
-         "summary": "cache redis"}
+    m = {
+        "confidence": 0.8,
+        "importance": "high",
+        "createdAt": "2025-05-02T00:00:00.000Z",
+        "accessCount": 9.0,
+        "summary": "cache redis",
+    }
     f = score(m, focus_words("redis"), NOW_MS)
     assert (f.confidence, f.importance, f.access, f.topic) == (0.8, 0.8, 0.5, 0.5)
     assert f.days_old == 30.0 and f.recency == math.exp(-1)  # scoring.ts:56-60
@@ -46,8 +51,14 @@ def test_score_is_capped_at_one_before_the_intent_weight():
 
     Every factor at its top (a createdAt 30 days ahead even gives recency e): 0.85 + 0.15·e.
     """
-    m = {"confidence": 1.0, "importance": "critical", "createdAt": "2025-07-01T00:00:00.000Z", "accessCount": 99.0,
-         "summary": "redis", "type": "tribal"}
+    m = {
+        "confidence": 1.0,
+        "importance": "critical",
+        "createdAt": "2025-07-01T00:00:00.000Z",
+        "accessCount": 99.0,
+        "summary": "redis",
+        "type": "tribal",
+    }
     f = score(m, focus_words("redis"), NOW_MS)
     assert f.raw == pytest.approx(0.85 + 0.15 * math.e) and f.score == 1.0
     assert f.score * weight("tribal", "understand_code") == 1.2
@@ -55,8 +66,10 @@ def test_score_is_capped_at_one_before_the_intent_weight():
 
 def test_importance_words_and_everything_else():
     """scoring.ts:42-50: a strict switch; numbers and other spellings score 0.5."""
-    got = {imp: score({"importance": imp}, None, NOW_MS).importance for imp in
-           ("critical", "high", "normal", "low", "High", 3.0, None)}
+    got = {
+        imp: score({"importance": imp}, None, NOW_MS).importance
+        for imp in ("critical", "high", "normal", "low", "High", 3.0, None)
+    }
     assert got == {"critical": 1.0, "high": 0.8, "normal": 0.5, "low": 0.2, "High": 0.5, 3.0: 0.5, None: 0.5}
 
 
@@ -132,8 +145,17 @@ def test_weight_lookup_is_javascripts():
 
 # Cortex's own unit tests (cortex/__tests__/retrieval/weighting.test.ts), as assertions on our table.
 CODE_INTENTS = ("add_feature", "fix_bug", "refactor", "security_audit", "understand_code", "add_test")
-V1_TYPES = ("core", "tribal", "procedural", "semantic", "episodic", "pattern_rationale", "constraint_override",
-            "decision_context", "code_smell")
+V1_TYPES = (
+    "core",
+    "tribal",
+    "procedural",
+    "semantic",
+    "episodic",
+    "pattern_rationale",
+    "constraint_override",
+    "decision_context",
+    "code_smell",
+)
 
 
 def test_cortex_weighting_unit_tests():
@@ -164,8 +186,15 @@ def test_cortex_weighting_unit_tests():
 def test_diversity_ladder_uses_v8_pow():
     """ranking.ts:40-54: seven equal tribal scores become s·0.9^k; V8's pow gives 0.6561000000000001 for k=4."""
     ranked = rank([(i, 1.0, "tribal") for i in range(7)])
-    assert [r.score for r in ranked] == [1, 0.9, 0.81, 0.7290000000000001, 0.6561000000000001, 0.5904900000000001,
-                                         0.531441]
+    assert [r.score for r in ranked] == [
+        1,
+        0.9,
+        0.81,
+        0.7290000000000001,
+        0.6561000000000001,
+        0.5904900000000001,
+        0.531441,
+    ]
     assert [r.candidate for r in ranked] == list(range(7))  # stable
 
 
@@ -215,9 +244,11 @@ def test_compress_throws_as_v8_does():
     """compression.ts:118-119: core without project; 126: a string where an array was meant."""
     assert str(compress({"type": "core"}).error) == "TypeError: Cannot read properties of undefined (reading 'name')"
     assert str(compress({"type": "agent_spawn", "tools": "x", "triggerPatterns": []}).error) == (
-        "TypeError: memory.tools.join is not a function")
+        "TypeError: memory.tools.join is not a function"
+    )
     assert compress({"type": "core", "project": {"name": "p", "techStack": ["ts"]}}).expanded == (
-        "\nProject: p\nStack: ts")
+        "\nProject: p\nStack: ts"
+    )
 
 
 # ---------------------------------------------------------------- budget.ts
@@ -225,6 +256,7 @@ def test_compress_throws_as_v8_does():
 
 def _c(summary: int, expanded: int):
     from ctxtui.engine.packers.cortex.compression import Compressed
+
     return Compressed("s", float(summary), "e", float(expanded))
 
 
@@ -263,8 +295,10 @@ def test_budget_zero_means_2000():
 @pytest.fixture
 def overrun_db(v1_db):
     """Three semantic memories of 10 summary tokens and 150 expanded (61 + 539 characters), budget 400."""
-    rows = [memory(f"o-{i}", "semantic", "a" * 40, created=1.0, last_accessed=iso(i), topic="t",
-                   knowledge="k" * 539) for i in range(3)]
+    rows = [
+        memory(f"o-{i}", "semantic", "a" * 40, created=1.0, last_accessed=iso(i), topic="t", knowledge="k" * 539)
+        for i in range(3)
+    ]
     return v1_db(rows)
 
 
@@ -275,8 +309,7 @@ def test_outcomes_of_the_overrun(overrun_db):
     assert data["tokensUsed"] == 450 and plan.tokens_used == 450
     outcomes = plan.outcomes[:3]
     assert [o.fate for o in outcomes] == [Fate.INCLUDED] * 3
-    assert [o.reason for o in outcomes] == [CortexReason.EXPANDED, CortexReason.EXPANDED,
-                                            CortexReason.EXPANDED_OVERRUN]
+    assert [o.reason for o in outcomes] == [CortexReason.EXPANDED, CortexReason.EXPANDED, CortexReason.EXPANDED_OVERRUN]
     n = outcomes[2].numbers
     assert (n.leftover, n.expand_cost, n.used_after, n.budget) == (370, 140, 450, 400)
     bars = plan.buckets
@@ -285,8 +318,18 @@ def test_outcomes_of_the_overrun(overrun_db):
 
 def test_outcome_numbers_carry_every_factor(overrun_db):
     n = packer_for(overrun_db, "cache").plan(2000).outcomes[0].numbers
-    for field in ("confidence", "importance", "recency", "access", "topic", "base", "intent_weight", "diversity",
-                  "score", "rank"):
+    for field in (
+        "confidence",
+        "importance",
+        "recency",
+        "access",
+        "topic",
+        "base",
+        "intent_weight",
+        "diversity",
+        "score",
+        "rank",
+    ):
         assert getattr(n, field) is not None, field
 
 
@@ -300,7 +343,7 @@ def test_text_header_prints_the_parsed_max_tokens(overrun_db):
 def test_errors_print_as_the_cli_prints_them(v1_db):
     """cli/commands/memory.ts:1670-1676: one line, `{"error":"…"}` (no space) or `Error: …`."""
     db = v1_db([memory("bad", "core", "broken core", last_accessed=iso(0))])
-    assert packet(db, "x") == "{\"error\":\"TypeError: Cannot read properties of undefined (reading 'name')\"}\n"
+    assert packet(db, "x") == '{"error":"TypeError: Cannot read properties of undefined (reading \'name\')"}\n'
     assert packet(db, "x", fmt="text") == "Error: TypeError: Cannot read properties of undefined (reading 'name')\n"
 
 
@@ -313,9 +356,18 @@ def test_now_comes_from_the_settings(overrun_db):
 
 # Cortex's own unit tests (cortex/__tests__/retrieval/scoring.test.ts), on our scorer with "now" pinned.
 def _tribal(**overrides):
-    m = {"id": "test-tribal-1", "type": "tribal", "topic": "test-topic", "knowledge": "Test knowledge content",
-         "severity": "warning", "summary": "Test summary", "confidence": 0.8, "importance": "normal",
-         "accessCount": 5.0, "createdAt": "2025-06-01T00:00:00.000Z"}
+    m = {
+        "id": "test-tribal-1",
+        "type": "tribal",
+        "topic": "test-topic",
+        "knowledge": "Test knowledge content",
+        "severity": "warning",
+        "summary": "Test summary",
+        "confidence": 0.8,
+        "importance": "normal",
+        "accessCount": 5.0,
+        "createdAt": "2025-06-01T00:00:00.000Z",
+    }
     m.update(overrides)
     return m
 
@@ -331,15 +383,23 @@ def test_cortex_scoring_unit_tests():
     assert _s(_tribal()) > _s(_tribal(createdAt=iso(90)))
     assert _s(_tribal(accessCount=100.0)) > _s(_tribal(accessCount=1.0))
     assert _s(_tribal(topic="authentication security", summary="Auth security warning"), "authentication") > _s(
-        _tribal(topic="database optimization", summary="DB optimization tip"), "authentication")
+        _tribal(topic="database optimization", summary="DB optimization tip"), "authentication"
+    )
     assert _s(_tribal(topic="general", summary="Important authentication warning"), "authentication") > _s(
-        _tribal(topic="general", summary="Database connection tip"), "authentication")
+        _tribal(topic="general", summary="Database connection tip"), "authentication"
+    )
     semantic = {**_tribal(), "type": "semantic", "topic": "general"}
-    assert _s({**semantic, "knowledge": "Always validate authentication tokens before processing requests"},
-              "authentication tokens") > _s({**semantic, "knowledge": "Use connection pooling for database efficiency"},
-                                            "authentication tokens")
-    assert _s(_tribal(topic="user authentication flow", knowledge="The authentication flow requires token validation"),
-              "user authentication token validation") > 0.3
+    assert _s(
+        {**semantic, "knowledge": "Always validate authentication tokens before processing requests"},
+        "authentication tokens",
+    ) > _s({**semantic, "knowledge": "Use connection pooling for database efficiency"}, "authentication tokens")
+    assert (
+        _s(
+            _tribal(topic="user authentication flow", knowledge="The authentication flow requires token validation"),
+            "user authentication token validation",
+        )
+        > 0.3
+    )
     levels = [_s(_tribal(importance=i)) for i in ("critical", "high", "normal", "low")]
     assert levels == sorted(levels, reverse=True)
     ages = [_s(_tribal(createdAt=iso(days))) for days in (0, 7, 30, 90, 365)]

@@ -12,12 +12,12 @@ from __future__ import annotations
 import json
 import math
 import struct
-from datetime import timezone
+from datetime import UTC
 from zoneinfo import ZoneInfo
 
 import pytest
-
 from ctxtui.engine.text import js
+
 from tests.packers.cortex.conftest import CASES
 
 NODE = json.loads((CASES / "node20-js.json").read_text(encoding="utf-8"))
@@ -75,7 +75,7 @@ def test_json_quote():
 
 @pytest.mark.parametrize("zone_name", ["UTC", "Europe/Paris", "America/New_York", "Asia/Kolkata"])
 def test_date_parsing(zone_name):
-    zone = timezone.utc if zone_name == "UTC" else ZoneInfo(zone_name)
+    zone = UTC if zone_name == "UTC" else ZoneInfo(zone_name)
     for text, value in NODE["dates"][zone_name]:
         got = js.parse_date(text, zone)
         assert ("NaN" if got != got else got) == value, repr(text)
@@ -90,7 +90,7 @@ def test_v8_math():
         assert (want is None and got != got) or got == float(want), (name, a, b)
         python_differs += want is not None and python[name](a, b) != float(want)
     assert python_differs > 0  # why the ports exist: Python's math is off by an ulp on some of these
-    assert js.v8_pow(0.9, 4.0) == 0.6561000000000001 != 0.9 ** 4
+    assert js.v8_pow(0.9, 4.0) == 0.6561000000000001 != 0.9**4
 
 
 def test_case_mapping():

@@ -14,8 +14,8 @@ import json
 import math
 
 import pytest
-
 from ctxtui.engine.text.js import parse_date, parse_int
+
 from tests.factories.cortex_v1 import NOW, build_v1_db, random_store
 from tests.packers.cortex.conftest import CASES, packet
 
@@ -40,8 +40,16 @@ def test_hand_case(case, v1_db):
         pytest.skip("--max-tokens parses to NaN: no integer --budget prints the header's NaN")
     db = v1_db(case["db"])
     intent = "understand_code" if case["intent"] is None else case["intent"]
-    got = packet(db, case["focus"], budget, case["format"], intent=intent,
-                 tz=case["tz"], embedding=case["embedding"], now=parse_date(case["now"]))
+    got = packet(
+        db,
+        case["focus"],
+        budget,
+        case["format"],
+        intent=intent,
+        tz=case["tz"],
+        embedding=case["embedding"],
+        now=parse_date(case["now"]),
+    )
     assert got == (CASES / "out" / f"{case['name']}.stdout").read_text(encoding="utf-8")
 
 
@@ -62,6 +70,15 @@ def test_random_store(record, tmp_path):
     assert settings == record["settings"], "the generator changed: re-record cases/random.json"
     db = build_v1_db(tmp_path / "cortex.db", rows)
     budget = 2000 if settings["budget"] is None else settings["budget"]
-    got = packet(db, settings["focus"], budget, settings["format"], intent=settings["intent"], tz=settings["tz"],
-                 embedding=settings["embedding"], now=NOW, retrieval_time=1)
+    got = packet(
+        db,
+        settings["focus"],
+        budget,
+        settings["format"],
+        intent=settings["intent"],
+        tz=settings["tz"],
+        embedding=settings["embedding"],
+        now=NOW,
+        retrieval_time=1,
+    )
     assert got == record["stdout"]

@@ -15,13 +15,13 @@ import math
 import tempfile
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
 from ctxtui.engine.model import Fate
 from ctxtui.engine.packers.base import FATE_OF_CODE
 from ctxtui.engine.packers.cortex.compression import tokens
 from ctxtui.engine.packers.cortex.outcomes import CortexReason
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from tests.factories.cortex_v1 import build_v1_db, random_store
 from tests.packers.cortex.conftest import packer_for
 
@@ -48,12 +48,16 @@ def test_outcomes_agree_with_the_json_packet(seed, budget):
     if "error" in data:
         assert all(o.fate is Fate.DROPPED for o in outcomes)
         # ranked (or gathered) memories failed with the retrieval; the others stay out for their own reason
-        assert all(o.reason is CortexReason.FAILED and o.numbers.error == data["error"]
-                   for o in outcomes if o.numbers.rank is not None)
+        assert all(
+            o.reason is CortexReason.FAILED and o.numbers.error == data["error"]
+            for o in outcomes
+            if o.numbers.rank is not None
+        )
         return
     kept = [o for o in outcomes if o.fate is not Fate.DROPPED]
-    assert [m["id"] for m in data["memories"]] == [packer.candidates()[i].key.split(":", 1)[1]
-                                                   for i, o in enumerate(outcomes) if o.fate is not Fate.DROPPED]
+    assert [m["id"] for m in data["memories"]] == [
+        packer.candidates()[i].key.split(":", 1)[1] for i, o in enumerate(outcomes) if o.fate is not Fate.DROPPED
+    ]
     assert [o.numbers.rank for o in kept] == list(range(1, len(kept) + 1))
     total = 0.0
     for o in kept:

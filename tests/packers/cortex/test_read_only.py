@@ -13,17 +13,21 @@ import os
 import sqlite3
 
 import pytest
-
 from ctxtui.cli import main
 from ctxtui.engine.sources.memory.cortex_store import read_cortex_store
+
 from tests.factories.cortex_v1 import iso, memory
 from tests.packers.cortex.conftest import case_rows, packer_for
 
 
 def fingerprint(path):
     folder = path.parent
-    return (hashlib.sha256(path.read_bytes()).hexdigest(), os.stat(path).st_mtime_ns, os.stat(path).st_size,
-            sorted(os.listdir(folder)))
+    return (
+        hashlib.sha256(path.read_bytes()).hexdigest(),
+        os.stat(path).st_mtime_ns,
+        os.stat(path).st_size,
+        sorted(os.listdir(folder)),
+    )
 
 
 @pytest.fixture(params=["delete", "wal"])

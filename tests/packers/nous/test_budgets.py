@@ -7,34 +7,39 @@ Hand-worked from nous's source at commit 47939528 (the rebuilt copies under
 from __future__ import annotations
 
 import pytest
-
 from ctxtui.engine.packers.nous import budgets as b
 from ctxtui.engine.packers.nous.budgets import NousSettings, resolve
 
 
-@pytest.mark.parametrize(("frame", "expected"), [
-    # schemas.py:137-144: (decisions, facts, procedures, episodes, censors)
-    ("conversation", (500, 500, 0, 600, 300)),
-    ("question", (1000, 1500, 500, 500, 300)),
-    ("task", (2000, 1500, 1500, 1000, 300)),
-    ("decision", (3000, 2000, 2000, 1000, 300)),
-    ("creative", (1000, 1500, 500, 500, 100)),
-    ("debug", (1500, 1000, 2500, 1000, 300)),
-    ("no-such-frame", (2000, 1500, 1500, 1000, 300)),  # schemas.py:145: budgets.get(frame_id, cls())
-])
+@pytest.mark.parametrize(
+    ("frame", "expected"),
+    [
+        # schemas.py:137-144: (decisions, facts, procedures, episodes, censors)
+        ("conversation", (500, 500, 0, 600, 300)),
+        ("question", (1000, 1500, 500, 500, 300)),
+        ("task", (2000, 1500, 1500, 1000, 300)),
+        ("decision", (3000, 2000, 2000, 1000, 300)),
+        ("creative", (1000, 1500, 500, 500, 100)),
+        ("debug", (1500, 1000, 2500, 1000, 300)),
+        ("no-such-frame", (2000, 1500, 1500, 1000, 300)),  # schemas.py:145: budgets.get(frame_id, cls())
+    ],
+)
 def test_the_frame_table_without_an_intent_plan(frame, expected):
     base = resolve(NousSettings(frame=frame, intent=b.INTENT_OFF)).base
     assert (base["decisions"], base["facts"], base["procedures"], base["episodes"], base["censors"]) == expected
     assert base["identity"] == 500 and base["working_memory"] == 700 and base["user_profile"] == 200
 
 
-@pytest.mark.parametrize(("model", "window", "factor"), [
-    ("claude-sonnet-4-6", 1_000_000, 2.5),  # schemas.py:17, context.py:1864-1865
-    ("claude-opus-4-6-20260101", 1_000_000, 2.5),  # a substring match
-    ("claude-haiku-4-5", 200_000, 1.5),  # context.py:1866-1867
-    ("some-new-model", 200_000, 1.5),  # unknown: 200,000 (config.py@00c68220 _get_context_window)
-    ("gpt-4o", 128_000, 1.0),  # below 200,000: unscaled
-])
+@pytest.mark.parametrize(
+    ("model", "window", "factor"),
+    [
+        ("claude-sonnet-4-6", 1_000_000, 2.5),  # schemas.py:17, context.py:1864-1865
+        ("claude-opus-4-6-20260101", 1_000_000, 2.5),  # a substring match
+        ("claude-haiku-4-5", 200_000, 1.5),  # context.py:1866-1867
+        ("some-new-model", 200_000, 1.5),  # unknown: 200,000 (config.py@00c68220 _get_context_window)
+        ("gpt-4o", 128_000, 1.0),  # below 200,000: unscaled
+    ],
+)
 def test_the_scale_follows_the_models_window(model, window, factor):
     settings = NousSettings(model=model)
     assert settings.window == window and settings.factor == factor
@@ -65,8 +70,9 @@ def test_the_intent_plan_gives_the_decision_frame_3500_decisions():
     assert base["decisions"] == 3500 and base["procedures"] == 2000 and base["facts"] == 2000
 
 
-@pytest.mark.parametrize(("flag", "followup", "episodes"), [(True, False, 600), (False, False, 0),
-                                                             (True, True, 1000), (False, True, 1000)])
+@pytest.mark.parametrize(
+    ("flag", "followup", "episodes"), [(True, False, 600), (False, False, 0), (True, True, 1000), (False, True, 1000)]
+)
 def test_conversation_episodes_follow_the_followup_flags(flag, followup, episodes):
     # intent.py (F083 A1 + the R1 rescue fix): conversation episodes = 600 if the flag else 0; a follow-up
     # (temporal recency > 0.5) lifts an episodes override below 1000 — 0 included — to 1000.
@@ -95,9 +101,13 @@ def test_operator_overrides_win_over_the_plan():
 
 
 def test_settings_from_the_nous_environment():
-    env = {"NOUS_CONTEXT_BUDGET_OVERRIDES": '{"facts": 3000, "total": 12000, "bogus": 1}',
-           "NOUS_CONTEXT_WINDOW": "1000000", "NOUS_BUDGET_SCALE_ENABLED": "false",
-           "NOUS_PROC_SELECTION_GRAPH_PRIMARY": "0", "NOUS_FACT_FORMAT_MAX_CHARS": "120"}
+    env = {
+        "NOUS_CONTEXT_BUDGET_OVERRIDES": '{"facts": 3000, "total": 12000, "bogus": 1}',
+        "NOUS_CONTEXT_WINDOW": "1000000",
+        "NOUS_BUDGET_SCALE_ENABLED": "false",
+        "NOUS_PROC_SELECTION_GRAPH_PRIMARY": "0",
+        "NOUS_FACT_FORMAT_MAX_CHARS": "120",
+    }
     settings, complaints = b.settings_from_env(env, NousSettings())
     assert complaints == []
     assert dict(settings.overrides) == {"facts": 3000, "total": 12000}

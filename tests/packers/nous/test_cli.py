@@ -6,8 +6,8 @@ import json
 from datetime import timedelta
 
 import pytest
-
 from ctxtui.cli import main
+
 from tests.conftest import write_context
 from tests.factories import nous_db as F
 
@@ -30,11 +30,37 @@ def test_turns_lists_the_logged_turns(logged, capsys):
     assert main(["turns", "--db", logged.url]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "agent nous-default — 2 turns, newest first; * = candidates logged (rebuildable with --turn KEY)"
-    assert out[1].split() == ["TIME", "(UTC)", "SESSION#TURN", "FRAME", "CALLS", "TOKENS", "CAND", "REND", "KEY",
-                              "SECTIONS", "(tokens)"]
+    assert out[1].split() == [
+        "TIME",
+        "(UTC)",
+        "SESSION#TURN",
+        "FRAME",
+        "CALLS",
+        "TOKENS",
+        "CAND",
+        "REND",
+        "KEY",
+        "SECTIONS",
+        "(tokens)",
+    ]
     assert out[2].split()[:8] == ["2026-08-21", "10:01:00", "s1#2", "task", "1", "0", "0", "0"]
-    assert out[3].split() == ["2026-08-21", "10:00:00", "s1#1", "task", "1", "1,047", "30", "29", "r1", "*",
-                              "identity", "120", "·", "facts", "927"]
+    assert out[3].split() == [
+        "2026-08-21",
+        "10:00:00",
+        "s1#1",
+        "task",
+        "1",
+        "1,047",
+        "30",
+        "29",
+        "r1",
+        "*",
+        "identity",
+        "120",
+        "·",
+        "facts",
+        "927",
+    ]
 
 
 def test_turns_as_json(logged, capsys):
@@ -50,8 +76,10 @@ def test_one_turn_in_full(logged, capsys):
     assert main(["turns", "--db", logged.url, "--turn", "r1"]) == 0
     out = capsys.readouterr().out
     assert "frame task · model gpt-4o · 1 API call · query 'what units?'" in out
-    assert ("  Relevant Facts              927 tokens  budget 1,500 (1,500 ×1), 3,711 of 6,000 chars: no cut  "
-            "rebuilt 927 vs logged 927 ✓") in out
+    assert (
+        "  Relevant Facts              927 tokens  budget 1,500 (1,500 ×1), 3,711 of 6,000 chars: no cut  "
+        "rebuilt 927 vs logged 927 ✓"
+    ) in out
     assert "not rebuilt (no candidates; logged tokens): identity 120" in out
     assert "filter_dropped @ conversation_dedup" in out
 
@@ -68,13 +96,19 @@ def test_one_turn_at_another_budget_as_json(logged, capsys):
     assert fates.count("included") == 23 and fates.count("summarized") == 1 and fates.count("dropped") == 6
     gated = rebuild["candidates"][-1]
     assert (gated["logged_disposition"], gated["logged_stage"], gated["reason"]) == (
-        "filter_dropped", "conversation_dedup", "gate")
+        "filter_dropped",
+        "conversation_dedup",
+        "gate",
+    )
     assert "it repeats what the recent conversation already says" in gated["explanation"]
     cut = [c for c in rebuild["candidates"] if c["fate"] == "summarized"][0]
-    assert cut["explanation"].startswith("section 'facts' budget 750 tokens (its share of the total 3,000; the "
-                                         "turn's own is 1,500): cut mid-text after 2,997 characters")
-    assert rebuild["checks"] == [{"section": "Relevant Facts", "log_key": "relevant_facts", "rebuilt": 927,
-                                  "logged": 927, "agrees": True}]
+    assert cut["explanation"].startswith(
+        "section 'facts' budget 750 tokens (its share of the total 3,000; the "
+        "turn's own is 1,500): cut mid-text after 2,997 characters"
+    )
+    assert rebuild["checks"] == [
+        {"section": "Relevant Facts", "log_key": "relevant_facts", "rebuilt": 927, "logged": 927, "agrees": True}
+    ]
 
 
 def test_an_unsampled_turn_shows_its_logged_tokens(logged, capsys):
@@ -93,13 +127,13 @@ def test_pack_with_the_nous_packer(logged, capsys):
 
 
 def test_explain_and_sweep_work_on_the_nous_packer(logged, capsys):
-    assert main(["explain", "--packer", "nous", "--db", logged.url, "--turn", "r1", "--budget", "3000",
-                 "[s23]"]) == 0
+    assert main(["explain", "--packer", "nous", "--db", logged.url, "--turn", "r1", "--budget", "3000", "[s23]"]) == 0
     out = capsys.readouterr().out
     assert "fate:    summarized at budget 3,000 (cut-mid-text)" in out
     assert "in full from budget" in out  # thresholds through next_change
-    assert main(["sweep", "--packer", "nous", "--db", logged.url, "--turn", "r1", "--to", "6000", "--step",
-                 "3000"]) == 0
+    assert (
+        main(["sweep", "--packer", "nous", "--db", logged.url, "--turn", "r1", "--to", "6000", "--step", "3000"]) == 0
+    )
     rows = capsys.readouterr().out.splitlines()
     assert rows[1].split() == ["0", "0", "0", "0", "30"] and rows[3].split() == ["6,000", "927", "29", "0", "1"]
 

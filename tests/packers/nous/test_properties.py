@@ -5,14 +5,14 @@ from __future__ import annotations
 import random
 from datetime import datetime
 
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
 from ctxtui.engine.model import Fate
 from ctxtui.engine.packers.base import FATE_OF_CODE
 from ctxtui.engine.packers.nous import formats as f
 from ctxtui.engine.packers.nous.budgets import FRAMES
 from ctxtui.engine.packers.nous.packer import NousReason
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from tests.packers.nous.helpers import cand, packer, row
 
 TYPES = ("decision", "fact", "procedure", "episode", "temporal")
@@ -32,27 +32,59 @@ def turns(draw):
         when = datetime(2026, 8, 1 + i % 20, i % 24, i % 60)
         mem_type = "episode" if kind == "temporal" else kind
         if mem_type == "decision":
-            r = row(mem_type, i, description=words, outcome=draw(st.sampled_from(("success", None, "failure"))),
-                    confidence=draw(st.floats(0, 1)))
+            r = row(
+                mem_type,
+                i,
+                description=words,
+                outcome=draw(st.sampled_from(("success", None, "failure"))),
+                confidence=draw(st.floats(0, 1)),
+            )
         elif mem_type == "fact":
-            r = row(mem_type, i, content=words, subject=draw(st.sampled_from((None, "units", "team"))),
-                    confidence=draw(st.floats(0, 1)))
+            r = row(
+                mem_type,
+                i,
+                content=words,
+                subject=draw(st.sampled_from((None, "units", "team"))),
+                confidence=draw(st.floats(0, 1)),
+            )
         elif mem_type == "procedure":
-            r = row(mem_type, i, name=f"proc{i}", domain="ops", description=words,
-                    implementation_notes=("step one", "source: x"), tags=draw(st.sampled_from(((), ("skill",)))))
+            r = row(
+                mem_type,
+                i,
+                name=f"proc{i}",
+                domain="ops",
+                description=words,
+                implementation_notes=("step one", "source: x"),
+                tags=draw(st.sampled_from(((), ("skill",)))),
+            )
         else:
-            r = row(mem_type, i, summary=words, title=draw(st.sampled_from((None, f"T{i}"))), started_at=when,
-                    outcome=draw(st.sampled_from(("success", "ongoing", "abandoned", None))))
+            r = row(
+                mem_type,
+                i,
+                summary=words,
+                title=draw(st.sampled_from((None, f"T{i}"))),
+                started_at=when,
+                outcome=draw(st.sampled_from(("success", "ongoing", "abandoned", None))),
+            )
         disposition = draw(st.sampled_from(DISPOSITIONS))
         leg = "context_episodes_temporal" if kind == "temporal" else None
         rows.append(r)
-        cands.append(cand(r, disposition, final_rank=i + 1 if disposition == "rendered" else None,
-                          entry_rank=draw(st.integers(1, 50)), leg=leg,
-                          stage="section_budget_truncation" if disposition == "budget_truncated" else None))
-    knobs = {"frame": draw(st.sampled_from(FRAMES)),
-             "model": draw(st.sampled_from(("gpt-4o", "claude-sonnet-4-6", "claude-haiku-4-5"))),
-             "procedure_path": draw(st.sampled_from(("graph", "list"))),
-             "fact_max_chars": draw(st.integers(20, 300))}
+        cands.append(
+            cand(
+                r,
+                disposition,
+                final_rank=i + 1 if disposition == "rendered" else None,
+                entry_rank=draw(st.integers(1, 50)),
+                leg=leg,
+                stage="section_budget_truncation" if disposition == "budget_truncated" else None,
+            )
+        )
+    knobs = {
+        "frame": draw(st.sampled_from(FRAMES)),
+        "model": draw(st.sampled_from(("gpt-4o", "claude-sonnet-4-6", "claude-haiku-4-5"))),
+        "procedure_path": draw(st.sampled_from(("graph", "list"))),
+        "fact_max_chars": draw(st.integers(20, 300)),
+    }
     return packer(cands, rows, **knobs)
 
 
@@ -80,9 +112,14 @@ def check_plan(p, budget):
         elif outcome.fate is Fate.SUMMARIZED:
             survived = text[: n.kept - n.start]
             assert survived + f.ELLIPSIS in md and text not in md
-        elif outcome.reason in (NousReason.AFTER_CUT, NousReason.BLOCK_OVER, NousReason.AFTER_STOP,
-                                NousReason.SECTION_OFF, NousReason.GATE):
-            marker = text[text.find("#Q"):text.find("#Q") + 6] if "#Q" in text else None
+        elif outcome.reason in (
+            NousReason.AFTER_CUT,
+            NousReason.BLOCK_OVER,
+            NousReason.AFTER_STOP,
+            NousReason.SECTION_OFF,
+            NousReason.GATE,
+        ):
+            marker = text[text.find("#Q") : text.find("#Q") + 6] if "#Q" in text else None
             if marker and outcome.reason is not NousReason.GATE:
                 assert marker not in md
     return plan

@@ -9,16 +9,25 @@ import pytest
 
 from tests.conftest import ROOT
 
-PURE = ["ctxtui.engine.packers.nous.packer", "ctxtui.engine.packers.nous.build", "ctxtui.engine.explain.reasons",
-        "ctxtui.engine.sources.memory.nous_model", "ctxtui.engine.sources.memory.urls", "ctxtui.cli.turns",
-        "ctxtui.cli.peer_nous", "ctxtui.turns_session"]
+PURE = [
+    "ctxtui.engine.packers.nous.packer",
+    "ctxtui.engine.packers.nous.build",
+    "ctxtui.engine.explain.reasons",
+    "ctxtui.engine.sources.memory.nous_model",
+    "ctxtui.engine.sources.memory.urls",
+    "ctxtui.cli.turns",
+    "ctxtui.cli.peer_nous",
+    "ctxtui.turns_session",
+]
 
 
 @pytest.mark.parametrize("module", [*PURE, "ctxtui.engine.sources.memory.nous_store"])
 def test_no_textual_no_rich(module):
-    code = (f"import sys, importlib; importlib.import_module({module!r}); "
-            "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')); "
-            "print(','.join(bad)); sys.exit(1 if bad else 0)")
+    code = (
+        f"import sys, importlib; importlib.import_module({module!r}); "
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')); "
+        "print(','.join(bad)); sys.exit(1 if bad else 0)"
+    )
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, f"{module} loaded: {result.stdout}{result.stderr}"
 

@@ -12,6 +12,7 @@ from datetime import datetime
 from ctxtui.engine.explain.reasons import describe, reason_cell
 from ctxtui.engine.model import Fate
 from ctxtui.engine.packers.nous.packer import NousReason
+
 from tests.packers.nous.helpers import cand, packer, row, turn
 
 
@@ -41,9 +42,11 @@ def test_relevant_facts_cut_mid_text_at_budget_times_four_minus_three():
     assert (fits.fate, fits.reason) == (Fate.INCLUDED, NousReason.FITS)  # ends at 5,887 ≤ 5,997
     assert (cut.fate, cut.reason) == (Fate.SUMMARIZED, NousReason.CUT)  # spans 5,888-6,015
     assert (after.fate, after.reason) == (Fate.DROPPED, NousReason.AFTER_CUT)  # starts at 6,016
-    assert describe(cut) == ("section 'facts' budget 1,500 tokens: cut mid-text after 5,997 characters "
-                             "(then \"...\"); its line is characters 5,888–6,015 of 7,679: 109 of its 127 "
-                             "characters survive")
+    assert describe(cut) == (
+        "section 'facts' budget 1,500 tokens: cut mid-text after 5,997 characters "
+        '(then "..."); its line is characters 5,888–6,015 of 7,679: 109 of its 127 '
+        "characters survive"
+    )
     assert reason_cell(cut) == "cut mid-text at 5,997 chars"
     # The section's token estimate is exactly its budget once cut (6,000 // 4).
     assert plan.buckets[0].used == 1500 and plan.buckets[0].cap == 1500
@@ -85,8 +88,17 @@ def test_switching_the_frame_changes_what_is_cut():
 
 
 def blocks(n_chars: list[int]):
-    rows = [row("procedure", i, name=f"p{i}", domain="ops", description="d" * (size - len(f"### p{i} (ops)\n\n")),
-                tags=("skill",)) for i, size in enumerate(n_chars)]
+    rows = [
+        row(
+            "procedure",
+            i,
+            name=f"p{i}",
+            domain="ops",
+            description="d" * (size - len(f"### p{i} (ops)\n\n")),
+            tags=("skill",),
+        )
+        for i, size in enumerate(n_chars)
+    ]
     cands = [cand(r, final_rank=i + 1, leg="context_procedures_ladder") for i, r in enumerate(rows)]
     return rows, cands
 
@@ -98,11 +110,16 @@ def test_recommended_procedures_add_whole_blocks_and_stop_at_the_first_misfit():
     assert p.budgets.effective("procedures") == 1500
     plan = p.plan(p.default_budget)
     fates = [(o.fate, o.reason) for o in plan.outcomes]
-    assert fates == [(Fate.INCLUDED, NousReason.BLOCK_FITS), (Fate.INCLUDED, NousReason.BLOCK_FITS),
-                     (Fate.DROPPED, NousReason.BLOCK_OVER), (Fate.DROPPED, NousReason.AFTER_STOP)]
+    assert fates == [
+        (Fate.INCLUDED, NousReason.BLOCK_FITS),
+        (Fate.INCLUDED, NousReason.BLOCK_FITS),
+        (Fate.DROPPED, NousReason.BLOCK_OVER),
+        (Fate.DROPPED, NousReason.AFTER_STOP),
+    ]
     # the 4th block (100 tokens) would fit 1,200 + 100 ≤ 1,500, but nous stops at the first misfit
-    assert describe(plan.outcomes[2]).endswith("1,200 used before it + 400 = 1,600 > 1,500: not shown, and nous "
-                                               "stops adding blocks here")
+    assert describe(plan.outcomes[2]).endswith(
+        "1,200 used before it + 400 = 1,600 > 1,500: not shown, and nous stops adding blocks here"
+    )
     text = p.section_text(plan, 0)
     assert text.count("### ") == 2 and len(text) == 2400 + 2 + 2400
 
@@ -145,17 +162,21 @@ def test_sections_print_in_priority_order_and_recent_conversations_is_not_budget
     recent_a = row("episode", 1, title="Newer", summary="n", started_at=when)
     recent_b = row("episode", 2, title="Older", summary="o", started_at=datetime(2026, 8, 20, 8, 0))
     past = row("episode", 3, summary="Long ago", outcome="success", started_at=datetime(2026, 1, 2))
-    cands = [cand(fact, final_rank=2), cand(dec, final_rank=1),
-             # temporal-tier episodes: line order is list_episodes' (entry rank), their final ranks come from a set
-             cand(recent_b, final_rank=4, entry_rank=2, leg="context_episodes_temporal"),
-             cand(recent_a, final_rank=5, entry_rank=1, leg="context_episodes_temporal"),
-             cand(past, final_rank=3)]
+    cands = [
+        cand(fact, final_rank=2),
+        cand(dec, final_rank=1),
+        # temporal-tier episodes: line order is list_episodes' (entry rank), their final ranks come from a set
+        cand(recent_b, final_rank=4, entry_rank=2, leg="context_episodes_temporal"),
+        cand(recent_a, final_rank=5, entry_rank=1, leg="context_episodes_temporal"),
+        cand(past, final_rank=3),
+    ]
     p = packer(cands, [dec, fact, recent_a, recent_b, past])
     assert p.plan(p.default_budget).render("md") == (
         "## Related Decisions\n\n- [success] Use Postgres (confidence: 0.80)\n\n"
         "## Relevant Facts\n\n- [units] Metric units [confidence: 0.90]\n\n"
         "## Recent Conversations\n\n- [Aug 21 09:30] Newer\n- [Aug 20 08:00] Older\n\n"
-        "## Past Episodes\n\n- [success] Long ago (2026-01-02)")
+        "## Past Episodes\n\n- [success] Long ago (2026-01-02)"
+    )
     # at budget 0 every budgeted section is off; Recent Conversations stays (context.py:1466-1525)
     assert p.plan(0).render("md") == "## Recent Conversations\n\n- [Aug 21 09:30] Newer\n- [Aug 20 08:00] Older"
 
@@ -171,8 +192,10 @@ def test_budget_truncated_candidates_follow_the_rendered_ones():
     # _tr_budget (context.py:315-333) marks an item budget_truncated when its first 40 characters are
     # absent from the cut text; a bigger budget brings them back, after the rendered ones.
     rows, cands = sixty_facts()
-    cands = cands[:10] + [cand(r, "budget_truncated", stage="section_budget_truncation", entry_rank=60 - i)
-                          for i, r in enumerate(rows[10:12])]
+    cands = cands[:10] + [
+        cand(r, "budget_truncated", stage="section_budget_truncation", entry_rank=60 - i)
+        for i, r in enumerate(rows[10:12])
+    ]
     p = packer(cands, rows[:12])
     assert any("2 items were cut" in str(problem) for problem in p.problems)
     order = [p.entries[i].source for i in p.sections[0].items]

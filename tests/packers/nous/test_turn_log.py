@@ -11,12 +11,12 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 
 import pytest
-
 from ctxtui.engine.packers.nous import budgets as b
 from ctxtui.engine.packers.nous import formats as fmt
 from ctxtui.engine.packers.nous.build import packer_for_turn, settings_for_turn
 from ctxtui.engine.sources.memory.errors import MemorySourceError
 from ctxtui.engine.sources.memory.nous_store import list_turns, newest_sampled_turn, read_turn
+
 from tests.factories import nous_db as F
 
 T0 = F.T0
@@ -46,7 +46,11 @@ def test_turns_join_calls_and_retrievals_on_session_and_turn(nous_db):
     agent, turns = list_turns(nous_db.url)
     assert agent == "nous-default"
     assert [(t.key, t.turn_number, t.calls, t.sampled) for t in turns] == [
-        ("r4", 4, 0, True), ("c3", 3, 1, False), ("r2", 2, 1, False), ("r1", 1, 2, True)]
+        ("r4", 4, 0, True),
+        ("c3", 3, 1, False),
+        ("r2", 2, 1, False),
+        ("r1", 1, 2, True),
+    ]
     first = turns[-1]
     assert first.tokens == {"identity": 120, "relevant_facts": 10}  # the turn's first API call
     assert (first.n_candidates, first.n_rendered, first.recall_calls, first.frame_id) == (1, 1, 1, "task")
@@ -65,8 +69,9 @@ def test_a_turn_by_any_of_its_keys(nous_db, key):
 
 def test_an_unknown_turn_says_how_to_find_one(nous_db):
     seed_log(nous_db)
-    with pytest.raises(MemorySourceError, match="no logged turn 'nope' for agent other: `ctxtui turns --db URL` "
-                                                "lists them"):
+    with pytest.raises(
+        MemorySourceError, match="no logged turn 'nope' for agent other: `ctxtui turns --db URL` lists them"
+    ):
         read_turn(nous_db.url, "nope", agent="other")
     turn, _ = read_turn(nous_db.url, "x1")  # without --agent, the key decides the agent
     assert turn.summary.agent_id == "other"
@@ -81,14 +86,17 @@ def test_the_newest_sampled_turn(nous_db):
 def test_a_turn_rebuilt_from_the_database_matches_what_nous_logged(nous_db):
     """The rebuild's `len(text.strip()) // 4` equals token_breakdown for every rebuilt section."""
     with nous_db.connect() as conn:
-        decisions = [F.add_decision(conn, i, f"Decision {i}: " + "why " * (20 * i), confidence=0.5 + i / 10)
-                     for i in range(1, 4)]
+        decisions = [
+            F.add_decision(conn, i, f"Decision {i}: " + "why " * (20 * i), confidence=0.5 + i / 10) for i in range(1, 4)
+        ]
         facts = [F.add_fact(conn, i, f"Fact {i} " + "detail " * (15 * i), subject=f"subject {i}") for i in range(1, 5)]
-        episode = F.add_episode(conn, 1, "We shipped it", started_at=datetime(2026, 8, 21, 0, 30,
-                                                                               tzinfo=timezone(timedelta(hours=2))))
+        episode = F.add_episode(
+            conn, 1, "We shipped it", started_at=datetime(2026, 8, 21, 0, 30, tzinfo=timezone(timedelta(hours=2)))
+        )
         # What nous printed (formats) and logged (context_logger: len(stripped)//4) at the task frame, sonnet-4-6.
-        dec_text = "\n".join(f"- [success] Decision {i}: {'why ' * (20 * i)} (confidence: {0.5 + i / 10:.2f})"
-                             for i in range(1, 4))
+        dec_text = "\n".join(
+            f"- [success] Decision {i}: {'why ' * (20 * i)} (confidence: {0.5 + i / 10:.2f})" for i in range(1, 4)
+        )
         fact_lines = []
         for i in range(1, 5):
             content = f"Fact {i} " + "detail " * (15 * i)
@@ -96,31 +104,47 @@ def test_a_turn_rebuilt_from_the_database_matches_what_nous_logged(nous_db):
                 content = content[:200].rsplit(" ", 1)[0] + "..."
             fact_lines.append(f"- [subject {i}] {content} [confidence: 0.90]")
         ep_text = "- [success] We shipped it (2026-08-20)"  # 00:30 at +02:00 is the 20th in UTC
-        tokens = {"related_decisions": len(dec_text) // 4, "relevant_facts": len("\n".join(fact_lines)) // 4,
-                  "past_episodes": len(ep_text) // 4, "identity": 100}
+        tokens = {
+            "related_decisions": len(dec_text) // 4,
+            "relevant_facts": len("\n".join(fact_lines)) // 4,
+            "past_episodes": len(ep_text) // 4,
+            "identity": 100,
+        }
         F.add_call(conn, "c1", tokens=tokens)
-        cands = ([F.candidate(d, "decision", final_rank=i + 1) for i, d in enumerate(decisions)]
-                 + [F.candidate(f, "fact", final_rank=10 + i) for i, f in enumerate(facts)]
-                 + [F.candidate(episode, "episode", final_rank=20)])
+        cands = (
+            [F.candidate(d, "decision", final_rank=i + 1) for i, d in enumerate(decisions)]
+            + [F.candidate(f, "fact", final_rank=10 + i) for i, f in enumerate(facts)]
+            + [F.candidate(episode, "episode", final_rank=20)]
+        )
         F.add_retrieval(conn, "r1", candidates=cands)
     turn, rows = read_turn(nous_db.url, "r1")
     packer, complaints = packer_for_turn(turn, rows, {})
     assert complaints == [] and packer.problems == []
     assert [(c.label, c.agrees) for c in packer.checks()] == [
-        ("Related Decisions", True), ("Relevant Facts", True), ("Past Episodes", True)]
+        ("Related Decisions", True),
+        ("Relevant Facts", True),
+        ("Past Episodes", True),
+    ]
     assert packer.plan(packer.default_budget).render("md").endswith(ep_text)
 
 
 def test_settings_come_from_the_turn_log_then_the_flag(nous_db):
     with nous_db.connect() as conn:
         F.add_call(conn, "c1", frame="debug", model="claude-haiku-4-5")
-        plan_skip = [{"name": leg, "attempted": False, "skip_reason": f"retrieval plan skipped '{t}'"}
-                     for leg, t in (("context_decisions", "decision"), ("context_facts", "fact"),
-                                    ("context_procedures", "procedure"), ("context_episodes", "episode"))]
+        plan_skip = [
+            {"name": leg, "attempted": False, "skip_reason": f"retrieval plan skipped '{t}'"}
+            for leg, t in (
+                ("context_decisions", "decision"),
+                ("context_facts", "fact"),
+                ("context_procedures", "procedure"),
+                ("context_episodes", "episode"),
+            )
+        ]
         F.add_retrieval(conn, "r1", candidates=[], legs=plan_skip)
         F.add_call(conn, "c2", turn=2)
-        F.add_retrieval(conn, "r2", turn=2, candidates=[], legs=[{"name": "context_procedures_critic",
-                                                                  "attempted": True}])
+        F.add_retrieval(
+            conn, "r2", turn=2, candidates=[], legs=[{"name": "context_procedures_critic", "attempted": True}]
+        )
     turn, _ = read_turn(nous_db.url, "r1")
     settings, _ = settings_for_turn(turn, {"NOUS_CONTEXT_WINDOW": "1000000"})
     assert (settings.frame, settings.model, settings.intent) == ("debug", "claude-haiku-4-5", b.INTENT_GREETING)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from ctxtui.turns_session import PollResult, TurnsSession
+
 from tests.factories import nous_db as F
 
 

@@ -20,26 +20,73 @@ CASES: dict[str, dict[str, Any]] = {}
 # dropped, relations (graph and contradicts), -k in any case, -t any-of and exact, -p, --tokens 0, bad -k.
 CASES["basic"] = dict(
     memories=[
-        mem(1, "Use SQLite for storage", "We chose SQLite because it is embedded, needs no server and ships in one file.",
-            kind="decision", tags=["db", "storage"], importance=0.35, verification="verified"),
-        mem(2, "Café naïve Straße", "Ünïcödé — content with “quotes” and 日本語 text.",
-            importance=1.0, privacy="public", created_by="bob",
-            created_at="2025-04-01T08:30:00.123Z", source={"type": "auto_capture", "hook": "post-tool"}),
-        mem(3, "Old caching approach", "Superseded by the LRU cache.", kind="pattern",
-            status="superseded", tags=["cache"], created_at="2025-03-01T00:00:00Z"),
-        mem(4, "Archived lesson", "Always pin the toolchain.", kind="lesson", status="archived",
-            importance=0.8, verification="outdated", source={"type": "import"}),
-        mem(5, "Pending review item", "This memory awaits approval.", kind="todo", status="pending",
-            privacy="public"),
-        mem(6, "Retry with backoff", "Transient HTTP 503s are retried three times with exponential backoff.",
-            kind="fix", tags=["http", "retry"], importance=0.7,
+        mem(
+            1,
+            "Use SQLite for storage",
+            "We chose SQLite because it is embedded, needs no server and ships in one file.",
+            kind="decision",
+            tags=["db", "storage"],
+            importance=0.35,
+            verification="verified",
+        ),
+        mem(
+            2,
+            "Café naïve Straße",
+            "Ünïcödé — content with “quotes” and 日本語 text.",
+            importance=1.0,
+            privacy="public",
+            created_by="bob",
+            created_at="2025-04-01T08:30:00.123Z",
+            source={"type": "auto_capture", "hook": "post-tool"},
+        ),
+        mem(
+            3,
+            "Old caching approach",
+            "Superseded by the LRU cache.",
+            kind="pattern",
+            status="superseded",
+            tags=["cache"],
+            created_at="2025-03-01T00:00:00Z",
+        ),
+        mem(
+            4,
+            "Archived lesson",
+            "Always pin the toolchain.",
+            kind="lesson",
+            status="archived",
+            importance=0.8,
+            verification="outdated",
+            source={"type": "import"},
+        ),
+        mem(5, "Pending review item", "This memory awaits approval.", kind="todo", status="pending", privacy="public"),
+        mem(
+            6,
+            "Retry with backoff",
+            "Transient HTTP 503s are retried three times with exponential backoff.",
+            kind="fix",
+            tags=["http", "retry"],
+            importance=0.7,
             source={"type": "derived", "from": "0197a000-0000-7000-8000-000000000001"},
-            accessed_at="2025-05-31T12:00:00Z"),
+            accessed_at="2025-05-31T12:00:00Z",
+        ),
     ],
     relations=[rel(6, 1), rel(6, 2), rel(6, 3, "caused_by"), rel(1, 6, "contradicts"), rel(2, 1)],
-    runs=[[], ["--json"], ["sqlite storage"], ["sqlite storage", "--json"], ["retyr bakcoff"], ["*"],
-          ["--tokens", "70"], ["-k", "FIX"], ["-k", "fact", "--json"], ["-t", "db", "-t", "cache"], ["-t", "DB"],
-          ["-p", "proj"], ["--tokens", "0"], ["-k", "bogus"]],
+    runs=[
+        [],
+        ["--json"],
+        ["sqlite storage"],
+        ["sqlite storage", "--json"],
+        ["retyr bakcoff"],
+        ["*"],
+        ["--tokens", "70"],
+        ["-k", "FIX"],
+        ["-k", "fact", "--json"],
+        ["-t", "db", "-t", "cache"],
+        ["-t", "DB"],
+        ["-p", "proj"],
+        ["--tokens", "0"],
+        ["-k", "bogus"],
+    ],
 )
 
 # Private memories of other users; the legacy creators `default` and `shabka-hooks` are visible to all.
@@ -70,22 +117,47 @@ CASES["budget_stop"] = dict(
         mem(2, "Huge second", "x" * 800, importance=0.9, verification="verified", tags=["a"]),
         mem(3, "Small third", "tiny too", importance=0.1),
     ],
-    runs=[["--tokens", "100"], ["--tokens", "100", "--json"], ["--tokens", "24"], ["--tokens", "23"],
-          ["--tokens", "300"]],
+    runs=[
+        ["--tokens", "100"],
+        ["--tokens", "100", "--json"],
+        ["--tokens", "24"],
+        ["--tokens", "23"],
+        ["--tokens", "300"],
+    ],
 )
 
 # Filters after the KNN cut: 61 memories, the 50 nearest taken first.
 CASES["knn_cut"] = dict(
-    memories=[mem(n, "Memory number %d about %s" % (n, ["rust", "python", "sqlite"][n % 3]), "body %d" % n,
-                  privacy="public", project_id=["alpha", "beta", None][n % 3],
-                  kind=["fact", "decision", "lesson", "todo"][n % 4], tags=[["x"], ["y"], []][n % 3],
-                  created_at="2025-05-%02dT00:00:00Z" % (1 + n % 28))
-              for n in range(1, 61)]
-    + [mem(99, "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz far away", "far", privacy="public",
-           project_id="alpha", _embed={"text": "\u00ff" * 300})],
-    runs=[["rust", "--tokens", "5000"], ["rust", "-p", "alpha", "--tokens", "5000"],
-          ["rust", "-k", "decision", "--tokens", "5000"], ["rust", "-t", "y", "--json", "--tokens", "400"],
-          ["python", "-p", "beta", "-k", "lesson"]],
+    memories=[
+        mem(
+            n,
+            "Memory number %d about %s" % (n, ["rust", "python", "sqlite"][n % 3]),
+            "body %d" % n,
+            privacy="public",
+            project_id=["alpha", "beta", None][n % 3],
+            kind=["fact", "decision", "lesson", "todo"][n % 4],
+            tags=[["x"], ["y"], []][n % 3],
+            created_at="2025-05-%02dT00:00:00Z" % (1 + n % 28),
+        )
+        for n in range(1, 61)
+    ]
+    + [
+        mem(
+            99,
+            "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz far away",
+            "far",
+            privacy="public",
+            project_id="alpha",
+            _embed={"text": "\u00ff" * 300},
+        )
+    ],
+    runs=[
+        ["rust", "--tokens", "5000"],
+        ["rust", "-p", "alpha", "--tokens", "5000"],
+        ["rust", "-k", "decision", "--tokens", "5000"],
+        ["rust", "-t", "y", "--json", "--tokens", "400"],
+        ["python", "-p", "beta", "-k", "lesson"],
+    ],
 )
 
 # An orphan vector, a memory without one, dates written with offsets, an upper-case id, tiny importances.
@@ -155,10 +227,9 @@ CASES["serde_forms"] = dict(
         "UPDATE memories SET id='{'||id||'}' WHERE id='0197a000-0000-7000-8000-000000000002'",
         "UPDATE embeddings SET memory_id='{'||memory_id||'}' WHERE memory_id='0197a000-0000-7000-8000-000000000002'",
         "UPDATE memories SET id='urn:uuid:'||id WHERE id='0197a000-0000-7000-8000-000000000003'",
-        "UPDATE embeddings SET memory_id='urn:uuid:'||memory_id "
-        "WHERE memory_id='0197a000-0000-7000-8000-000000000003'",
+        "UPDATE embeddings SET memory_id='urn:uuid:'||memory_id WHERE memory_id='0197a000-0000-7000-8000-000000000003'",
         "UPDATE memories SET kind='fa\\u0063t' WHERE id='0197a000-0000-7000-8000-000000000004'",
-        "UPDATE memories SET source='{\"type\":\"manual\",\"note\":[1,{\"x\":null}]}' "
+        'UPDATE memories SET source=\'{"type":"manual","note":[1,{"x":null}]}\' '
         "WHERE id='0197a000-0000-7000-8000-000000000005'",
     ],
     runs=[[], ["--json"], ["-k", "FACT", "--json"]],

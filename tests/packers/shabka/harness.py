@@ -46,8 +46,14 @@ def parse_args(args: list[str]) -> Command:
 
 def packer_for(db: str | Path, args: list[str], user: str, now: str) -> tuple[ShabkaPacker, Command]:
     command = parse_args(args)
-    settings = ShabkaSettings(now=parse_rfc3339(now), query=command.query, project=command.project,
-                              kind=command.kind, tags=command.tags, user=user)
+    settings = ShabkaSettings(
+        now=parse_rfc3339(now),
+        query=command.query,
+        project=command.project,
+        kind=command.kind,
+        tags=command.tags,
+        user=user,
+    )
     return ShabkaPacker(read_shabka_store(db), settings), command
 
 

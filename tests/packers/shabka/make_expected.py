@@ -36,8 +36,7 @@ def random_store(seed: int, odd: bool) -> tuple[dict[str, Any], list[tuple[list[
     """The spec of random store `seed` and its command lines (args, user, now)."""
     rng = random.Random(seed * 2 + odd)
     spec = random_spec(rng, rng.choice([1, 3, 8, 20, 40, 70]), odd=odd)
-    runs = [(random_args(rng), rng.choice(["alice", "bob", "carol"]), rng.choice(NOWS))
-            for _ in range(RUNS_PER_STORE)]
+    runs = [(random_args(rng), rng.choice(["alice", "bob", "carol"]), rng.choice(NOWS)) for _ in range(RUNS_PER_STORE)]
     return spec, runs
 
 
@@ -50,8 +49,11 @@ def named_store(name: str) -> tuple[dict[str, Any], list[tuple[list[str], str, s
 def stores() -> list[tuple[str, dict[str, Any]]]:
     """Every expected file's name and how its store is built."""
     named = [(name, {"case": name}) for name in CASES]
-    randoms = [(f"random-{'odd' if odd else 'plain'}-{seed:02d}", {"seed": seed, "odd": odd})
-               for odd in (False, True) for seed in range(RANDOM_STORES)]
+    randoms = [
+        (f"random-{'odd' if odd else 'plain'}-{seed:02d}", {"seed": seed, "odd": odd})
+        for odd in (False, True)
+        for seed in range(RANDOM_STORES)
+    ]
     return named + randoms
 
 
@@ -65,8 +67,14 @@ def run_oracle(db: Path, args: list[str], user: str, now: str) -> dict[str, Any]
     err = done.stderr.decode("utf-8", "replace")
     lines = err.split("\n")
     kept = lines[0] if done.returncode else (lines[-2] + "\n" if len(lines) > 1 else "")
-    return {"args": args, "user": user, "now": now, "exit": done.returncode,
-            "stdout": done.stdout.decode("utf-8"), "stderr": kept}
+    return {
+        "args": args,
+        "user": user,
+        "now": now,
+        "exit": done.returncode,
+        "stdout": done.stdout.decode("utf-8"),
+        "stderr": kept,
+    }
 
 
 def main() -> int:

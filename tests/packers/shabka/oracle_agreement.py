@@ -28,9 +28,11 @@ from pathlib import Path
 from tests.factories.shabka_dbs import NOWS, random_args, random_spec, write_spec
 from tests.packers.shabka.harness import run_packer
 
-TABLES = {"memories": "SELECT * FROM memories ORDER BY rowid",
-          "embeddings": "SELECT rowid, * FROM embeddings ORDER BY rowid",
-          "relations": "SELECT source_id, target_id, relation_type, strength FROM relations ORDER BY id"}
+TABLES = {
+    "memories": "SELECT * FROM memories ORDER BY rowid",
+    "embeddings": "SELECT rowid, * FROM embeddings ORDER BY rowid",
+    "relations": "SELECT source_id, target_id, relation_type, strength FROM relations ORDER BY id",
+}
 
 
 def oracle(db: Path, args: list[str], user: str, now: str) -> tuple[bytes, bytes, int]:
@@ -84,9 +86,11 @@ def main(argv: list[str]) -> int:
                 print(f"MISMATCH {ours_db} {args!r} user={user} now={now}")
                 print("  shabka:", expected[2], expected[0][:400], expected[1][:300])
                 print("  ctxtui:", ours[2], ours[0][:400].encode(), ours[1][:300])
-    print(f"{runs - failures} of {runs} runs agree on {n_dbs} stores"
-          + (f"; {same_stores} of {n_dbs} stores written alike by Shabka and the factory" if seeder else "")
-          + f" (stores in {tmp})")
+    print(
+        f"{runs - failures} of {runs} runs agree on {n_dbs} stores"
+        + (f"; {same_stores} of {n_dbs} stores written alike by Shabka and the factory" if seeder else "")
+        + f" (stores in {tmp})"
+    )
     return 1 if failures else 0
 
 

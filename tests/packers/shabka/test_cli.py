@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from ctxtui.cli import main
 from ctxtui.cli.peer_shabka import now_moment, resolve_user_id, shabka_config
 from ctxtui.engine.packers.shabka.dates import format_rfc3339
+
 from tests.factories.shabka_dbs import memory, write_store
 from tests.packers.shabka.cases import CASES
 from tests.packers.shabka.harness import run_packer
@@ -58,13 +58,16 @@ def test_an_unknown_kind_exits_1_with_shabkas_message(basic, capsysbinary):
 
 
 def test_a_row_shabka_cannot_read_exits_1(tmp_path, capsysbinary):
-    db = write_store(tmp_path / "s.db", [memory(1, "Broken", "x", privacy="public")],
-                     sql=["UPDATE memories SET source='\"manual\"'"])
+    db = write_store(
+        tmp_path / "s.db", [memory(1, "Broken", "x", privacy="public")], sql=["UPDATE memories SET source='\"manual\"'"]
+    )
     with pytest.raises(SystemExit) as stop:
         pack(db)
     assert stop.value.code == 1
     err = capsysbinary.readouterr().err.decode()
-    assert err.startswith("Error: vector search failed\n\nCaused by:\n    Storage error: failed to read vec search row:")
+    assert err.startswith(
+        "Error: vector search failed\n\nCaused by:\n    Storage error: failed to read vec search row:"
+    )
 
 
 def test_a_store_of_another_embedder_gets_a_notice(tmp_path, capsysbinary):
@@ -130,8 +133,9 @@ def test_user_id_from_config_then_git_then_hostname(isolated, monkeypatch):
 
 def test_the_user_decides_which_private_memories_show(isolated, tmp_path, capsysbinary, monkeypatch):
     monkeypatch.setenv("HOSTNAME", "bob")
-    db = write_store(tmp_path / "s.db", [memory(1, "Alice's", "a", created_by="alice"),
-                                         memory(2, "Bob's", "b", created_by="bob")])
+    db = write_store(
+        tmp_path / "s.db", [memory(1, "Alice's", "a", created_by="alice"), memory(2, "Bob's", "b", created_by="bob")]
+    )
     assert main(["pack", "--packer", "shabka", "--db", str(db), "--now", NOW]) == 0
     assert b"Bob's" in capsysbinary.readouterr().out
     assert main(["pack", "--packer", "shabka", "--db", str(db), "--now", NOW, "--user", "alice"]) == 0
@@ -148,10 +152,13 @@ def test_a_configured_provider_is_noticed(isolated, tmp_path, capsysbinary):
     assert b"'openai' embedder" in capsysbinary.readouterr().err
 
 
-@pytest.mark.parametrize("text,utc", [
-    ("2025-06-01T12:00:00Z", "2025-06-01T12:00:00Z"),
-    ("2025-06-01T14:00:00.123456789+02:00", "2025-06-01T12:00:00.123456789Z"),
-    ("2025-06-01T12:00:00", "2025-06-01T12:00:00Z"),  # not RFC 3339: read as ISO 8601, UTC
-])
+@pytest.mark.parametrize(
+    "text,utc",
+    [
+        ("2025-06-01T12:00:00Z", "2025-06-01T12:00:00Z"),
+        ("2025-06-01T14:00:00.123456789+02:00", "2025-06-01T12:00:00.123456789Z"),
+        ("2025-06-01T12:00:00", "2025-06-01T12:00:00Z"),  # not RFC 3339: read as ISO 8601, UTC
+    ],
+)
 def test_now(text, utc):
     assert format_rfc3339(now_moment(text)) == utc

@@ -13,16 +13,21 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from ctxtui.engine.packers.shabka import knn, rank
 from ctxtui.engine.packers.shabka.dates import (
-    DateError, Moment, format_date, format_rfc3339, parse_rfc3339, seconds_between,
+    DateError,
+    Moment,
+    format_date,
+    format_rfc3339,
+    parse_rfc3339,
+    seconds_between,
 )
 from ctxtui.engine.packers.shabka.embed import _LOGF_ONE_DOWN, _LOGF_ONE_UP, glibc_logf, hash_embed
 from ctxtui.engine.packers.shabka.floats import f32, rust_display, serde_json_f32
 from ctxtui.engine.packers.shabka.memory import RowError, parse_memory, parse_uuid
 from ctxtui.engine.packers.shabka.render import estimate_tokens, memory_cost
 from ctxtui.engine.sources.memory.shabka_store import COLUMNS
+
 from tests.factories.shabka_dbs import write_spec
 from tests.packers.shabka.cases import CASES
 from tests.packers.shabka.harness import packer_for, run_packer
@@ -53,11 +58,15 @@ SHABKA_VECTORS = [
     ("ab", "535b64afb4e314bfe89738752f3962509cc6541e4015daf06382ead021e98b19"),
     ("*", "5d28ddb243d57dc77d4cf8d600c7731364c0dff85f00d1cbd12496e8e5e09a1a"),
     ("", "076a27c79e5ace2a3d47f9dd2e83e4ff6ea8872b3c2218f66c92b89b55f36560"),
-    ("Use SQLite for storage\nWe chose SQLite\ndb, storage",
-     "b8183f333cbb753fda239664f54b24f3e29eb1eb988148f93534acc3f4f6f114"),
+    (
+        "Use SQLite for storage\nWe chose SQLite\ndb, storage",
+        "b8183f333cbb753fda239664f54b24f3e29eb1eb988148f93534acc3f4f6f114",
+    ),
     ("é日本😀" * 400, "a7b58bb5f9d6b968624da39b61314be2dfca3036ef68b2f0638608f509d0fdf8"),
-    ("The quick brown fox jumps over the lazy dog. " * 120,
-     "1e2e0b943b7d88d77383dcb39fc99c78c4e0c9154a748b77c9369db4cc11796f"),
+    (
+        "The quick brown fox jumps over the lazy dog. " * 120,
+        "1e2e0b943b7d88d77383dcb39fc99c78c4e0c9154a748b77c9369db4cc11796f",
+    ),
 ]
 
 
@@ -72,8 +81,10 @@ def test_logf_is_glibcs_not_the_correctly_rounded_one():
     assert glibc_logf(5) == f32(math.log(5))
 
 
-@pytest.mark.skipif(not Path("/lib/x86_64-linux-gnu/libm.so.6").exists() and not Path("/usr/lib/libm.so.6").exists(),
-                    reason="needs glibc's libm")
+@pytest.mark.skipif(
+    not Path("/lib/x86_64-linux-gnu/libm.so.6").exists() and not Path("/usr/lib/libm.so.6").exists(),
+    reason="needs glibc's libm",
+)
 def test_the_logf_table_agrees_with_glibc():
     import ctypes
     import ctypes.util
@@ -119,10 +130,13 @@ def test_knn_ties_in_a_real_store_across_the_chunk_boundary(tmp_path):
     from tests.factories.shabka_dbs import memory
 
     near = {5, 700, 1030, 1050, 1090}
-    memories = [memory(n, f"m{n}", "body", privacy="public",
-                       _embed={"text": "needle" if n in near else f"hay {n}"}) for n in range(1100)]
-    packer, _ = packer_for(write_spec(tmp_path / "s.db", {"memories": memories}), ["needle"], "alice",
-                           "2025-06-01T12:00:00Z")
+    memories = [
+        memory(n, f"m{n}", "body", privacy="public", _embed={"text": "needle" if n in near else f"hay {n}"})
+        for n in range(1100)
+    ]
+    packer, _ = packer_for(
+        write_spec(tmp_path / "s.db", {"memories": memories}), ["needle"], "alice", "2025-06-01T12:00:00Z"
+    )
     assert [h.key[-4:] for h in packer.hits[:5]] == ["0700", "0005", "1090", "1050", "1030"]
 
 
@@ -152,7 +166,9 @@ def test_keyword_unit_test_values():  # ranking.rs:350-397, memory "Authenticati
 
 def test_keyword_haystack_and_fuzzy_rules():
     # Café: "storage" is no substring; osa("storage", "straße") = 2 → 0.3, halved over two terms (notes §7).
-    assert keyword("sqlite storage", "Café naïve Straße", "Ünïcödé — content with “quotes” and 日本語 text.") == f32(0.15)
+    assert keyword("sqlite storage", "Café naïve Straße", "Ünïcödé — content with “quotes” and 日本語 text.") == f32(
+        0.15
+    )
     # tags join the haystack with a space, not ", ": "a," is no substring, only one edit from the word "a"
     assert keyword("a,", "t", "c", ("a", "b")) == f32(0.6) and keyword("a b", "t", "c", ("a", "b")) == 1.0
     # the default query "*": 1 if "*" occurs, 0.6 for a one-char word of ≤ 3 bytes, 0.3 for two chars, else 0.
@@ -191,18 +207,59 @@ def test_the_worked_example_of_the_notes(tmp_path):
     packer, _ = packer_for(db, ["sqlite storage"], "alice", "2025-06-01T12:00:00Z")
     shown = {r.memory.title: [rust_display(x) for x in (r.distance, *r.signals)] for r in packer.ranked}
     assert shown == {
-        "Old caching approach": ["1.2571903", "0.4430287", "0", "0.00010522129", "0.5", "0.92432433", "0", "0.73",
-                                 "0.3877054"],
+        "Old caching approach": [
+            "1.2571903",
+            "0.4430287",
+            "0",
+            "0.00010522129",
+            "0.5",
+            "0.92432433",
+            "0",
+            "0.73",
+            "0.3877054",
+        ],
         "Archived lesson": ["1.2955322", "0.43562883", "0", "0.5", "0.8", "0", "0", "0.45000002", "0.3714072"],
-        "Use SQLite for storage": ["1.3201455", "0.43100744", "1", "0.5", "0.35", "0", "0.2", "0.87000006",
-                                   "0.5257519"],
-        "Retry with backoff": ["1.3330094", "0.42863098", "0", "0.5", "0.7", "0.85714287", "0.6", "0.71000004",
-                               "0.50937206"],
-        "Café naïve Straße": ["1.3514957", "0.42526123", "0.15", "0.0023467545", "1", "0.88551956", "0.2", "0.61",
-                              "0.4692193"],
+        "Use SQLite for storage": [
+            "1.3201455",
+            "0.43100744",
+            "1",
+            "0.5",
+            "0.35",
+            "0",
+            "0.2",
+            "0.87000006",
+            "0.5257519",
+        ],
+        "Retry with backoff": [
+            "1.3330094",
+            "0.42863098",
+            "0",
+            "0.5",
+            "0.7",
+            "0.85714287",
+            "0.6",
+            "0.71000004",
+            "0.50937206",
+        ],
+        "Café naïve Straße": [
+            "1.3514957",
+            "0.42526123",
+            "0.15",
+            "0.0023467545",
+            "1",
+            "0.88551956",
+            "0.2",
+            "0.61",
+            "0.4692193",
+        ],
     }
     assert [r.memory.title for r in packer.ranked] == [
-        "Use SQLite for storage", "Retry with backoff", "Café naïve Straße", "Old caching approach", "Archived lesson"]
+        "Use SQLite for storage",
+        "Retry with backoff",
+        "Café naïve Straße",
+        "Old caching approach",
+        "Archived lesson",
+    ]
     pending = [h for h in packer.hits if h.reason is not None]
     assert [(h.knn_index, h.reason.value) for h in pending] == [(2, "pending")]
 
@@ -234,20 +291,34 @@ def test_an_empty_pack_prints_nothing_on_stdout(tmp_path):  # main.rs:925-928
     case = CASES["budget_stop"]
     db = write_spec(tmp_path / "b.db", {"memories": case["memories"]})
     assert run_packer(db, ["--tokens", "0"], "alice", "2025-06-01T12:00:00Z") == (
-        "", "\x1b[2mNo memories fit within the token budget.\x1b[0m\n", 0)
+        "",
+        "\x1b[2mNo memories fit within the token budget.\x1b[0m\n",
+        0,
+    )
 
 
 # ---------------------------------------------------------------- printed numbers (notes §9)
 
 
-@pytest.mark.parametrize("value,text,json_text", [
-    (1.0, "1", "1.0"), (0.35, "0.35", "0.35"), (3.5e-7, "0.00000035", "3.5e-7"), (1e-7, "0.0000001", "1e-7"),
-    (0.000001, "0.000001", "0.000001"), (0.001953125, "0.001953125", "0.001953125"),
-    (1e13, "10000000000000", "1e+13"), (1e12, "1000000000000", "1000000000000.0"),
-    (1e20, "100000000000000000000", "1e+20"), (19781.0625, "19781.063", "19781.062"), (0.0, "0", "0.0"),
-    (-0.0, "-0", "-0.0"), (3.4028234663852886e38, "340282350000000000000000000000000000000", "3.4028235e+38"),
-    (math.inf, "inf", "null"),
-])
+@pytest.mark.parametrize(
+    "value,text,json_text",
+    [
+        (1.0, "1", "1.0"),
+        (0.35, "0.35", "0.35"),
+        (3.5e-7, "0.00000035", "3.5e-7"),
+        (1e-7, "0.0000001", "1e-7"),
+        (0.000001, "0.000001", "0.000001"),
+        (0.001953125, "0.001953125", "0.001953125"),
+        (1e13, "10000000000000", "1e+13"),
+        (1e12, "1000000000000", "1000000000000.0"),
+        (1e20, "100000000000000000000", "1e+20"),
+        (19781.0625, "19781.063", "19781.062"),
+        (0.0, "0", "0.0"),
+        (-0.0, "-0", "-0.0"),
+        (3.4028234663852886e38, "340282350000000000000000000000000000000", "3.4028235e+38"),
+        (math.inf, "inf", "null"),
+    ],
+)
 def test_f32_display_and_serde_json(value, text, json_text):
     assert rust_display(f32(value)) == text and serde_json_f32(f32(value)) == json_text
 
@@ -255,25 +326,39 @@ def test_f32_display_and_serde_json(value, text, json_text):
 # ---------------------------------------------------------------- dates (chrono/format/parse.rs:154-259)
 
 
-@pytest.mark.parametrize("text,utc", [
-    ("2025-05-25T12:00:00Z", "2025-05-25T12:00:00Z"),
-    ("2025-05-25T12:00:00.123+00:00", "2025-05-25T12:00:00.123Z"),
-    ("2025-05-31 23:30:00.5-02:00", "2025-06-01T01:30:00.500Z"),
-    ("2025-05-31t23:59:60.5z", "2025-05-31T23:59:60.500Z"),
-    ("2025-05-01T00:00:00.1234567891Z", "2025-05-01T00:00:00.123456789Z"),
-    ("2025-05-20T10:00:00\u221201:30", "2025-05-20T11:30:00Z"),
-    ("0000-01-01T00:30:00+01:00", "-0001-12-31T23:30:00Z"),
-    ("2024-02-29T00:00:00.000001Z", "2024-02-29T00:00:00.000001Z"),
-])
+@pytest.mark.parametrize(
+    "text,utc",
+    [
+        ("2025-05-25T12:00:00Z", "2025-05-25T12:00:00Z"),
+        ("2025-05-25T12:00:00.123+00:00", "2025-05-25T12:00:00.123Z"),
+        ("2025-05-31 23:30:00.5-02:00", "2025-06-01T01:30:00.500Z"),
+        ("2025-05-31t23:59:60.5z", "2025-05-31T23:59:60.500Z"),
+        ("2025-05-01T00:00:00.1234567891Z", "2025-05-01T00:00:00.123456789Z"),
+        ("2025-05-20T10:00:00\u221201:30", "2025-05-20T11:30:00Z"),
+        ("0000-01-01T00:30:00+01:00", "-0001-12-31T23:30:00Z"),
+        ("2024-02-29T00:00:00.000001Z", "2024-02-29T00:00:00.000001Z"),
+    ],
+)
 def test_rfc3339_as_chrono_reads_and_prints_it(text, utc):
     assert format_rfc3339(parse_rfc3339(text)) == utc
 
 
-@pytest.mark.parametrize("text", [
-    "2025-02-30T10:00:00Z", "2025-05-20T10:00:00", "2025-05-20T10:00:00+24:00", "2025-05-20T24:00:00Z",
-    "2025-05-20T10:00:00+0530", "2025-05-20T10:00:00.Z", "2025-05-20T10:00:61Z", "2025-05-20", "2025-05-20T10:00:00Zx",
-    "2025-05-20T10:00:00+05:60", "2025-05-20X10:00:00Z",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "2025-02-30T10:00:00Z",
+        "2025-05-20T10:00:00",
+        "2025-05-20T10:00:00+24:00",
+        "2025-05-20T24:00:00Z",
+        "2025-05-20T10:00:00+0530",
+        "2025-05-20T10:00:00.Z",
+        "2025-05-20T10:00:61Z",
+        "2025-05-20",
+        "2025-05-20T10:00:00Zx",
+        "2025-05-20T10:00:00+05:60",
+        "2025-05-20X10:00:00Z",
+    ],
+)
 def test_dates_chrono_refuses(text):
     with pytest.raises(DateError):
         parse_rfc3339(text)
@@ -293,46 +378,93 @@ def test_whole_seconds_truncate_toward_zero_and_leap_seconds_count_as_chrono_cou
 
 def test_uuid_spellings_uuid_parse_str_takes():
     canonical = "0197a000-0000-7000-8000-000000000001"
-    for text in (canonical, canonical.upper(), "{" + canonical + "}", "urn:uuid:" + canonical,
-                 canonical.replace("-", "")):
+    for text in (
+        canonical,
+        canonical.upper(),
+        "{" + canonical + "}",
+        "urn:uuid:" + canonical,
+        canonical.replace("-", ""),
+    ):
         assert parse_uuid(text) == canonical
-    for text in ("0197a000-0000-7000-8000-00000000000g", "0197a000000070008000-000000000001-----",
-                 "URN:UUID:" + canonical, "{" + canonical, canonical + " "):
+    for text in (
+        "0197a000-0000-7000-8000-00000000000g",
+        "0197a000000070008000-000000000001-----",
+        "URN:UUID:" + canonical,
+        "{" + canonical,
+        canonical + " ",
+    ):
         with pytest.raises(ValueError):
             parse_uuid(text)
 
 
 def row(**changes):
-    values = {"id": "0197a000-0000-7000-8000-000000000001", "kind": "fact", "title": "t", "content": "c",
-              "summary": "", "tags": "[]", "source": '{"type":"manual"}', "scope": '{"type":"global"}',
-              "importance": 0.5, "status": "active", "privacy": "public", "verification": "unverified",
-              "project_id": None, "session_id": None, "created_by": "a", "created_at": "2025-05-25T12:00:00+00:00",
-              "updated_at": "2025-05-25T12:00:00+00:00", "accessed_at": "2025-05-25T12:00:00+00:00"}
+    values = {
+        "id": "0197a000-0000-7000-8000-000000000001",
+        "kind": "fact",
+        "title": "t",
+        "content": "c",
+        "summary": "",
+        "tags": "[]",
+        "source": '{"type":"manual"}',
+        "scope": '{"type":"global"}',
+        "importance": 0.5,
+        "status": "active",
+        "privacy": "public",
+        "verification": "unverified",
+        "project_id": None,
+        "session_id": None,
+        "created_by": "a",
+        "created_at": "2025-05-25T12:00:00+00:00",
+        "updated_at": "2025-05-25T12:00:00+00:00",
+        "accessed_at": "2025-05-25T12:00:00+00:00",
+    }
     values.update(changes)
     return (1, *(values[c] for c in COLUMNS))
 
 
-@pytest.mark.parametrize("changes,source", [
-    ({}, (("type", "manual"),)),
-    ({"source": '["manual"]'}, (("type", "manual"),)),
-    ({"source": '["auto_capture","h"]'}, (("type", "auto_capture"), ("hook", "h"))),
-    ({"source": '{"hook":"h","type":"auto_capture","x":1}'}, (("type", "auto_capture"), ("hook", "h"))),
-    ({"source": '{"type":"derived","from":"{0197A000-0000-7000-8000-000000000002}"}'},
-     (("type", "derived"), ("from", "0197a000-0000-7000-8000-000000000002"))),
-    ({"kind": "fa\\u0063t"}, (("type", "manual"),)),
-])
+@pytest.mark.parametrize(
+    "changes,source",
+    [
+        ({}, (("type", "manual"),)),
+        ({"source": '["manual"]'}, (("type", "manual"),)),
+        ({"source": '["auto_capture","h"]'}, (("type", "auto_capture"), ("hook", "h"))),
+        ({"source": '{"hook":"h","type":"auto_capture","x":1}'}, (("type", "auto_capture"), ("hook", "h"))),
+        (
+            {"source": '{"type":"derived","from":"{0197A000-0000-7000-8000-000000000002}"}'},
+            (("type", "derived"), ("from", "0197a000-0000-7000-8000-000000000002")),
+        ),
+        ({"kind": "fa\\u0063t"}, (("type", "manual"),)),
+    ],
+)
 def test_rows_shabka_reads(changes, source):
     assert parse_memory(row(**changes)).source == source
 
 
-@pytest.mark.parametrize("changes", [
-    {"source": '"manual"'}, {"source": '["manual",1]'}, {"source": '{"type":"manual","type":"manual"}'},
-    {"source": '{"type":0}'}, {"source": '{"type":"auto_capture"}'}, {"source": '{"type":"Manual"}'},
-    {"scope": '{"type":"session","id":"nope"}'}, {"kind": "Fact"}, {"status": "Active"}, {"tags": '"x"'},
-    {"tags": '["a",1]'}, {"tags": '["\\ud800"]'}, {"importance": "0.5"}, {"importance": None}, {"title": None},
-    {"title": b"blob"}, {"session_id": "bogus"}, {"created_at": "2025-05-25"}, {"id": "not-a-uuid"},
-    {"source": '{"type":"manual","x":NaN}'},
-])
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"source": '"manual"'},
+        {"source": '["manual",1]'},
+        {"source": '{"type":"manual","type":"manual"}'},
+        {"source": '{"type":0}'},
+        {"source": '{"type":"auto_capture"}'},
+        {"source": '{"type":"Manual"}'},
+        {"scope": '{"type":"session","id":"nope"}'},
+        {"kind": "Fact"},
+        {"status": "Active"},
+        {"tags": '"x"'},
+        {"tags": '["a",1]'},
+        {"tags": '["\\ud800"]'},
+        {"importance": "0.5"},
+        {"importance": None},
+        {"title": None},
+        {"title": b"blob"},
+        {"session_id": "bogus"},
+        {"created_at": "2025-05-25"},
+        {"id": "not-a-uuid"},
+        {"source": '{"type":"manual","x":NaN}'},
+    ],
+)
 def test_rows_shabka_refuses(changes):
     with pytest.raises(RowError):
         parse_memory(row(**changes))

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from ctxtui.engine.explain.reasons import describe, reason_cell
 from ctxtui.engine.explain.thresholds import thresholds
 from ctxtui.engine.model import Fate, PrefixFit
+from ctxtui.engine.packers.shabka.dates import parse_rfc3339
 from ctxtui.engine.packers.shabka.embed import hash_embed
 from ctxtui.engine.packers.shabka.fates import ShabkaReason as R
 from ctxtui.engine.packers.shabka.packer import ShabkaPacker, ShabkaSettings
-from ctxtui.engine.packers.shabka.dates import parse_rfc3339
 from ctxtui.engine.sources.memory.shabka_store import read_shabka_store
+
 from tests.factories.shabka_dbs import memory, uuid_of, write_store
 
 NOW = parse_rfc3339("2025-06-01T12:00:00Z")
@@ -20,25 +20,93 @@ NEEDLE = {"text": "needle"}  # every nearest memory sits at the same distance: v
 
 
 def every_fate_store(tmp_path):
-    ms = [memory(n, f"Outside {n}", "too early in rowid order", kind="fact", tags=["db"], project_id="proj",
-                 privacy="public", _embed=NEEDLE) for n in range(1, 4)]
-    ms += [memory(10 + n, f"Packed {n}", "x" * 40, kind="fact", tags=["db"], project_id="proj", privacy="public",
-                  importance=1.0 - n / 100, _embed=NEEDLE) for n in range(42)]
+    ms = [
+        memory(
+            n,
+            f"Outside {n}",
+            "too early in rowid order",
+            kind="fact",
+            tags=["db"],
+            project_id="proj",
+            privacy="public",
+            _embed=NEEDLE,
+        )
+        for n in range(1, 4)
+    ]
     ms += [
-        memory(60, "Big one", "y" * 8000, kind="fact", tags=["db"], project_id="proj", privacy="public",
-               importance=0.2, _embed=NEEDLE),
-        memory(61, "Small after", "z", kind="fact", tags=["db"], project_id="proj", privacy="public",
-               importance=0.1, _embed=NEEDLE),
-        memory(62, "A decision", "wrong kind", kind="decision", tags=["db"], project_id="proj", privacy="public",
-               _embed=NEEDLE),
-        memory(63, "Untagged", "no db tag", kind="fact", tags=["ops"], project_id="proj", privacy="public",
-               _embed=NEEDLE),
-        memory(64, "Elsewhere", "other project", kind="fact", tags=["db"], project_id="other", privacy="public",
-               _embed=NEEDLE),
-        memory(65, "Bob's secret", "private", kind="fact", tags=["db"], project_id="proj", created_by="bob",
-               _embed=NEEDLE),
-        memory(66, "Awaiting review", "pending", kind="fact", tags=["db"], project_id="proj", status="pending",
-               privacy="public", _embed=NEEDLE),
+        memory(
+            10 + n,
+            f"Packed {n}",
+            "x" * 40,
+            kind="fact",
+            tags=["db"],
+            project_id="proj",
+            privacy="public",
+            importance=1.0 - n / 100,
+            _embed=NEEDLE,
+        )
+        for n in range(42)
+    ]
+    ms += [
+        memory(
+            60,
+            "Big one",
+            "y" * 8000,
+            kind="fact",
+            tags=["db"],
+            project_id="proj",
+            privacy="public",
+            importance=0.2,
+            _embed=NEEDLE,
+        ),
+        memory(
+            61,
+            "Small after",
+            "z",
+            kind="fact",
+            tags=["db"],
+            project_id="proj",
+            privacy="public",
+            importance=0.1,
+            _embed=NEEDLE,
+        ),
+        memory(
+            62,
+            "A decision",
+            "wrong kind",
+            kind="decision",
+            tags=["db"],
+            project_id="proj",
+            privacy="public",
+            _embed=NEEDLE,
+        ),
+        memory(
+            63, "Untagged", "no db tag", kind="fact", tags=["ops"], project_id="proj", privacy="public", _embed=NEEDLE
+        ),
+        memory(
+            64,
+            "Elsewhere",
+            "other project",
+            kind="fact",
+            tags=["db"],
+            project_id="other",
+            privacy="public",
+            _embed=NEEDLE,
+        ),
+        memory(
+            65, "Bob's secret", "private", kind="fact", tags=["db"], project_id="proj", created_by="bob", _embed=NEEDLE
+        ),
+        memory(
+            66,
+            "Awaiting review",
+            "pending",
+            kind="fact",
+            tags=["db"],
+            project_id="proj",
+            status="pending",
+            privacy="public",
+            _embed=NEEDLE,
+        ),
         memory(67, "Never embedded", "no vector", privacy="public", _embed="none"),
         memory(68, "Ollama leftover", "768-d", privacy="public", _embed={"vector": [0.5] * 768}),
     ]
@@ -50,8 +118,9 @@ def every_fate_store(tmp_path):
 @pytest.fixture
 def packer(tmp_path):
     store = read_shabka_store(every_fate_store(tmp_path))
-    return ShabkaPacker(store, ShabkaSettings(now=NOW, query="needle", project="proj", kind="FACT", tags=("db",),
-                                              user="alice"))
+    return ShabkaPacker(
+        store, ShabkaSettings(now=NOW, query="needle", project="proj", kind="FACT", tags=("db",), user="alice")
+    )
 
 
 def by_title(plan):
@@ -103,8 +172,18 @@ def test_signals_and_rank_ride_on_the_outcome(packer):
     first = plan.outcomes[0]
     extra = dict(first.entry.extra)
     assert first.score is not None and first.score.rank == 1 == extra["rank"]
-    assert set(extra) >= {"similarity", "keyword", "recency", "importance", "access", "graph", "trust", "score",
-                          "distance", "knn_place"}
+    assert set(extra) >= {
+        "similarity",
+        "keyword",
+        "recency",
+        "importance",
+        "access",
+        "graph",
+        "trust",
+        "score",
+        "distance",
+        "knn_place",
+    }
     assert first.score.total == extra["score"] and extra["similarity"] == 1.0
 
 
@@ -145,8 +224,9 @@ def test_an_unknown_kind_fails_before_the_search(tmp_path):
 
 
 def test_a_store_of_another_embedder_is_said_so_and_still_listed(tmp_path):
-    db = write_store(tmp_path / "s.db", [memory(n, f"M{n}", "c", privacy="public", _embed={"vector": [0.1] * 768})
-                                         for n in range(3)])
+    db = write_store(
+        tmp_path / "s.db", [memory(n, f"M{n}", "c", privacy="public", _embed={"vector": [0.1] * 768}) for n in range(3)]
+    )
     packer = ShabkaPacker(read_shabka_store(db), ShabkaSettings(now=NOW, user="alice"))
     plan = packer.plan(2000)
     assert [o.reason for o in plan.outcomes] == [R.NOT_SEARCHED] * 3
@@ -156,12 +236,15 @@ def test_a_store_of_another_embedder_is_said_so_and_still_listed(tmp_path):
 
 def test_128_dimensional_vectors_the_hash_embedder_did_not_make_are_noticed(tmp_path):
     rng = np.random.default_rng(2)
-    ms = [memory(n, f"M{n}", "c", privacy="public", _embed={"vector": rng.standard_normal(128).tolist()})
-          for n in range(6)]
+    ms = [
+        memory(n, f"M{n}", "c", privacy="public", _embed={"vector": rng.standard_normal(128).tolist()})
+        for n in range(6)
+    ]
     packer = ShabkaPacker(read_shabka_store(write_store(tmp_path / "s.db", ms)), ShabkaSettings(now=NOW))
     assert packer.hash_check == (6, 0) and any("another provider" in n for n in packer.notices)
-    plain = ShabkaPacker(read_shabka_store(write_store(tmp_path / "h.db", [memory(1, "M", "c")])),
-                         ShabkaSettings(now=NOW))
+    plain = ShabkaPacker(
+        read_shabka_store(write_store(tmp_path / "h.db", [memory(1, "M", "c")])), ShabkaSettings(now=NOW)
+    )
     assert plain.hash_check == (1, 1) and not plain.notices
 
 

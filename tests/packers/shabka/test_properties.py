@@ -16,9 +16,6 @@ import re
 import tempfile
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
 from ctxtui.engine.model import Fate
 from ctxtui.engine.packers.base import INCLUDED
 from ctxtui.engine.packers.shabka.dates import parse_rfc3339
@@ -26,6 +23,9 @@ from ctxtui.engine.packers.shabka.fates import ShabkaReason
 from ctxtui.engine.packers.shabka.packer import ShabkaPacker, ShabkaSettings
 from ctxtui.engine.packers.shabka.rank import WHITE_SPACE
 from ctxtui.engine.sources.memory.shabka_store import read_shabka_store
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from tests.factories.shabka_dbs import NOWS, random_spec, write_spec
 
 QUERIES = st.sampled_from(["", "sqlite storage", "sqlte", "*", "a", "retry bug", "日本", "   "])
@@ -36,14 +36,18 @@ def packer_for(seed: int, odd: bool, query: str, user: str, tags: tuple[str, ...
     spec = random_spec(rng, rng.choice([1, 5, 20, 60]), odd=odd)
     with tempfile.TemporaryDirectory() as tmp:
         store = read_shabka_store(write_spec(Path(tmp) / "s.db", spec))
-    settings_ = ShabkaSettings(now=parse_rfc3339(rng.choice(NOWS)), query=query, project=project, tags=tags,
-                               user=user)
+    settings_ = ShabkaSettings(now=parse_rfc3339(rng.choice(NOWS)), query=query, project=project, tags=tags, user=user)
     return ShabkaPacker(store, settings_)
 
 
 STORES = st.builds(
-    packer_for, st.integers(0, 10_000), st.booleans(), QUERIES, st.sampled_from(["alice", "bob", "carol"]),
-    st.sampled_from([(), ("db",), ("rust", "x")]), st.sampled_from([None, None, "proj", ""]),
+    packer_for,
+    st.integers(0, 10_000),
+    st.booleans(),
+    QUERIES,
+    st.sampled_from(["alice", "bob", "carol"]),
+    st.sampled_from([(), ("db",), ("rust", "x")]),
+    st.sampled_from([None, None, "proj", ""]),
 )
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -58,7 +62,7 @@ def test_the_text_holds_the_packed_memories_and_nothing_else(packer, budget):
     if packer.failure is not None or not packed:
         assert text == "" and packer.stderr(plan)[0] != ""
         return
-    assert packed == list(entries[:len(packed)])  # the ranked come first, in rank order
+    assert packed == list(entries[: len(packed)])  # the ranked come first, in rank order
     header = re.match(r"# Project Context: (.*) \((\d+) memories, ~(\d+) tokens\)\n\n", text)
     assert header and int(header.group(2)) == len(packed)
     assert int(header.group(3)) == plan.tokens_used == sum(e.tokens for e in packed) <= budget
@@ -75,7 +79,7 @@ def test_the_text_holds_the_packed_memories_and_nothing_else(packer, budget):
 def test_the_json_lists_exactly_the_packed_memories(packer, budget):
     plan = packer.plan(budget)
     text = plan.render("json")
-    packed = [r for r in packer.ranked[:plan.state]]
+    packed = [r for r in packer.ranked[: plan.state]]
     if packer.failure is not None or not packed:
         assert text == ""
         return

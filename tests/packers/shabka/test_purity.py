@@ -11,14 +11,18 @@ from tests.conftest import ROOT
 
 
 def loaded_after(module: str) -> set[str]:
-    code = (f"import sys, importlib; importlib.import_module({module!r}); "
-            "print(' '.join(sorted({m.split('.')[0] for m in sys.modules})))")
+    code = (
+        f"import sys, importlib; importlib.import_module({module!r}); "
+        "print(' '.join(sorted({m.split('.')[0] for m in sys.modules})))"
+    )
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     return set(done.stdout.split())
 
 
-@pytest.mark.parametrize("module", ["ctxtui.engine.packers.shabka.packer", "ctxtui.cli.peer_shabka",
-                                    "ctxtui.engine.sources.memory.shabka_store"])
+@pytest.mark.parametrize(
+    "module",
+    ["ctxtui.engine.packers.shabka.packer", "ctxtui.cli.peer_shabka", "ctxtui.engine.sources.memory.shabka_store"],
+)
 def test_loads_neither_textual_nor_rich(module):
     assert not loaded_after(module) & {"textual", "rich"}
 

@@ -12,8 +12,8 @@ import os
 from pathlib import Path
 
 import pytest
-
 from ctxtui.cli import main
+
 from tests.factories.shabka_dbs import memory, write_store
 from tests.memory.conftest import Writer
 
@@ -59,16 +59,22 @@ def test_a_store_with_a_writer_attached_is_read_through_its_wal_and_left_alone(t
     db = store(tmp_path, wal=True)
     w = Writer(db)
     try:
-        w("sql UPDATE memories SET title = 'Rewritten by a live writer' "
-          "WHERE id = '0197a000-0000-7000-8000-000000000003'")
+        w(
+            "sql UPDATE memories SET title = 'Rewritten by a live writer' "
+            "WHERE id = '0197a000-0000-7000-8000-000000000003'"
+        )
         assert os.path.getsize(f"{db}-wal") > 0
         wal_before = (hashlib.sha256(Path(f"{db}-wal").read_bytes()).hexdigest(), os.stat(f"{db}-wal").st_mtime_ns)
         main_before = (hashlib.sha256(db.read_bytes()).hexdigest(), os.stat(db).st_mtime_ns)
-        assert main(["pack", "--packer", "shabka", "--db", str(db), "--now", NOW, "--user", "alice",
-                     "--budget", "100000"]) == 0
+        assert (
+            main(["pack", "--packer", "shabka", "--db", str(db), "--now", NOW, "--user", "alice", "--budget", "100000"])
+            == 0
+        )
         assert "Rewritten by a live writer" in capsys.readouterr().out
-        assert (hashlib.sha256(Path(f"{db}-wal").read_bytes()).hexdigest(), os.stat(f"{db}-wal").st_mtime_ns) \
-            == wal_before
+        assert (
+            hashlib.sha256(Path(f"{db}-wal").read_bytes()).hexdigest(),
+            os.stat(f"{db}-wal").st_mtime_ns,
+        ) == wal_before
         assert (hashlib.sha256(db.read_bytes()).hexdigest(), os.stat(db).st_mtime_ns) == main_before
     finally:
         w.close()

@@ -70,8 +70,22 @@ def fit(items: Sequence[Compressed], max_tokens: float) -> Fit:
     for index, item in enumerate(items):
         used_before.append(used)
         if item.error is not None:
-            return Fit(budget, index, index, tuple(used_before), used, budget - used, False, (), (), (), (), 0.0,
-                       item.error, index)
+            return Fit(
+                budget,
+                index,
+                index,
+                tuple(used_before),
+                used,
+                budget - used,
+                False,
+                (),
+                (),
+                (),
+                (),
+                0.0,
+                item.error,
+                index,
+            )
         if used + item.summary_tokens <= budget:
             tokens.append(item.summary_tokens)
             used += item.summary_tokens
@@ -97,8 +111,20 @@ def fit(items: Sequence[Compressed], max_tokens: float) -> Fit:
     total = 0.0
     for value in tokens:
         total += value
-    return Fit(budget, fitted, stopped_at, tuple(used_before), pass1_used, leftover, pass2, tuple(levels),
-               tuple(tokens), tuple(costs), tuple(running), total)
+    return Fit(
+        budget,
+        fitted,
+        stopped_at,
+        tuple(used_before),
+        pass1_used,
+        leftover,
+        pass2,
+        tuple(levels),
+        tuple(tokens),
+        tuple(costs),
+        tuple(running),
+        total,
+    )
 
 
 def next_change(items: Sequence[Compressed], result: Fit, budget: int) -> int | None:

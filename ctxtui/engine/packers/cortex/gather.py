@@ -96,10 +96,16 @@ def _nullish_to_empty(value: Any) -> Any:
 
 def search_text(memory: dict[str, Any]) -> str:
     """`${m.summary} ${m.type} ${m.knowledge ?? ''} ${m.topic ?? ''}`.toLowerCase() (engine.ts:205)."""
-    return to_lower(" ".join((
-        to_string(get(memory, "summary")), to_string(get(memory, "type")),
-        to_string(_nullish_to_empty(get(memory, "knowledge"))), to_string(_nullish_to_empty(get(memory, "topic"))),
-    )))
+    return to_lower(
+        " ".join(
+            (
+                to_string(get(memory, "summary")),
+                to_string(get(memory, "type")),
+                to_string(_nullish_to_empty(get(memory, "knowledge"))),
+                to_string(_nullish_to_empty(get(memory, "topic"))),
+            )
+        )
+    )
 
 
 def gather(store: CortexStore, focus: str, *, embedding_works: bool = True) -> Gathering:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone, tzinfo
+from datetime import UTC, datetime, tzinfo
 from typing import Any
 
 from ctxtui.engine.gcpause import gc_paused
@@ -56,8 +56,8 @@ def epoch_ms(now: datetime | float | int) -> float:
     """`Date.now()` for a pinned clock: whole milliseconds since the epoch."""
     if isinstance(now, datetime):
         if now.tzinfo is None:
-            now = now.replace(tzinfo=timezone.utc)
-        delta = now - datetime(1970, 1, 1, tzinfo=timezone.utc)
+            now = now.replace(tzinfo=UTC)
+        delta = now - datetime(1970, 1, 1, tzinfo=UTC)
         return float((delta.days * 86_400_000_000 + delta.seconds * 1_000_000 + delta.microseconds) // 1000)
     return float(math.floor(now))
 
@@ -89,10 +89,19 @@ class CortexPacker(Packer):
     title = TITLE
     formats = ("md", "json")
 
-    def __init__(self, store: CortexStore | None, *, focus: str, intent: str = DEFAULT_INTENT,
-                 now: datetime | float, zone: tzinfo = timezone.utc, retrieval_time: float = 0,
-                 embedding: str = "works", sources: dict[str, str] | None = None,
-                 rows: _StoreRows | None = None) -> None:
+    def __init__(
+        self,
+        store: CortexStore | None,
+        *,
+        focus: str,
+        intent: str = DEFAULT_INTENT,
+        now: datetime | float,
+        zone: tzinfo = UTC,
+        retrieval_time: float = 0,
+        embedding: str = "works",
+        sources: dict[str, str] | None = None,
+        rows: _StoreRows | None = None,
+    ) -> None:
         self.store = store
         self.focus = focus
         self.intent = intent
@@ -146,10 +155,20 @@ class CortexPacker(Packer):
         except JSError as error:
             self.failure = str(error)
             return
-        weighted = [(i, f.score * w, c.memory.get("type", UNDEFINED))
-                    for i, (c, f, w) in enumerate(zip(candidates, factors, weights, strict=True))]
-        self.scored = [Scored(candidates[r.candidate], factors[r.candidate], weights[r.candidate], r,
-                              compress(candidates[r.candidate].memory)) for r in rank(weighted)]
+        weighted = [
+            (i, f.score * w, c.memory.get("type", UNDEFINED))
+            for i, (c, f, w) in enumerate(zip(candidates, factors, weights, strict=True))
+        ]
+        self.scored = [
+            Scored(
+                candidates[r.candidate],
+                factors[r.candidate],
+                weights[r.candidate],
+                r,
+                compress(candidates[r.candidate].memory),
+            )
+            for r in rank(weighted)
+        ]
 
     @property
     def path_label(self) -> str:
@@ -198,13 +217,19 @@ class CortexPacker(Packer):
             cutoff = rows.recent_cutoff()
             with gc_paused():
                 self._static = self._head + [
-                    Outcome(rows.entries[i], 0, Fate.DROPPED,
-                            *self._not_gathered(rows.listing[i], key, pool, matched, cutoff))
-                    for i, key in self._tail]
+                    Outcome(
+                        rows.entries[i],
+                        0,
+                        Fate.DROPPED,
+                        *self._not_gathered(rows.listing[i], key, pool, matched, cutoff),
+                    )
+                    for i, key in self._tail
+                ]
         return self._static
 
-    def _not_gathered(self, listing: CortexListing, key: Any, pool: dict[Any, int], matched: set[int],
-                      cutoff: Any) -> tuple[CortexReason, CortexNumbers]:
+    def _not_gathered(
+        self, listing: CortexListing, key: Any, pool: dict[Any, int], matched: set[int], cutoff: Any
+    ) -> tuple[CortexReason, CortexNumbers]:
         accessed = None if listing.last_accessed is None else str(listing.last_accessed)
         if self.failure is not None and self.gathering is None:
             return CortexReason.FAILED, CortexNumbers(error=self.failure)
@@ -219,25 +244,55 @@ class CortexPacker(Packer):
             if position in matched:
                 return CortexReason.FALLBACK_OVER_LIMIT, CortexNumbers(last_accessed=accessed)
             return CortexReason.FALLBACK_NO_MATCH, CortexNumbers(last_accessed=accessed)
-        return CortexReason.NOT_GATHERED, CortexNumbers(last_accessed=accessed,
-                                                        cutoff=None if cutoff is None else str(cutoff))
+        return CortexReason.NOT_GATHERED, CortexNumbers(
+            last_accessed=accessed, cutoff=None if cutoff is None else str(cutoff)
+        )
 
     # -- the Packer interface
 
     def knobs(self) -> tuple[Knob, ...]:
         src = self.sources
         return (
-            Knob("query", "focus", "str", self.focus, "", src.get("query", "default"),
-                 help="`drift memory why <focus>`: on the vector-less path it only moves the topic score"),
-            Knob("intent", "intent", "choice", self.intent, DEFAULT_INTENT, src.get("intent", "default"),
-                 choices=INTENTS, help="-i: weights memory types (any other string weighs every type 1.0)"),
-            Knob("retrieval_time", "retrievalTime printed (ms)", "int", int(self.retrieval_time), 0,
-                 src.get("retrieval_time", "default"), minimum=0,
-                 help="the CLI prints its own wall time here; ctxtui prints this value"),
-            Knob("embedding", "embedding of the focus", "choice", self.embedding, "works",
-                 src.get("embedding", "default"), choices=EMBEDDING_CHOICES,
-                 help="works: the recency path; fails: embed() throws and the substring fallback runs; "
-                      "absent: no provider loads and the CLI prints only an error"),
+            Knob(
+                "query",
+                "focus",
+                "str",
+                self.focus,
+                "",
+                src.get("query", "default"),
+                help="`drift memory why <focus>`: on the vector-less path it only moves the topic score",
+            ),
+            Knob(
+                "intent",
+                "intent",
+                "choice",
+                self.intent,
+                DEFAULT_INTENT,
+                src.get("intent", "default"),
+                choices=INTENTS,
+                help="-i: weights memory types (any other string weighs every type 1.0)",
+            ),
+            Knob(
+                "retrieval_time",
+                "retrievalTime printed (ms)",
+                "int",
+                int(self.retrieval_time),
+                0,
+                src.get("retrieval_time", "default"),
+                minimum=0,
+                help="the CLI prints its own wall time here; ctxtui prints this value",
+            ),
+            Knob(
+                "embedding",
+                "embedding of the focus",
+                "choice",
+                self.embedding,
+                "works",
+                src.get("embedding", "default"),
+                choices=EMBEDDING_CHOICES,
+                help="works: the recency path; fails: embed() throws and the substring fallback runs; "
+                "absent: no provider loads and the CLI prints only an error",
+            ),
         )
 
     def set_retrieval_time(self, milliseconds: float) -> None:
@@ -246,8 +301,15 @@ class CortexPacker(Packer):
 
     def with_settings(self, **changes: Any) -> CortexPacker:
         """The same store under other settings (focus, intent, now, zone, retrieval_time, embedding)."""
-        settings: dict[str, Any] = {"focus": self.focus, "intent": self.intent, "now": self.now, "zone": self.zone,
-                    "retrieval_time": self.retrieval_time, "embedding": self.embedding, "sources": self.sources}
+        settings: dict[str, Any] = {
+            "focus": self.focus,
+            "intent": self.intent,
+            "now": self.now,
+            "zone": self.zone,
+            "retrieval_time": self.retrieval_time,
+            "embedding": self.embedding,
+            "sources": self.sources,
+        }
         settings.update(changes)
         return CortexPacker(self.store, rows=self._rows, **settings)
 
@@ -258,7 +320,7 @@ class CortexPacker(Packer):
         error = None if result.error is None else str(result.error)
         groups = None
         if error is None:
-            kept = [(item.candidate.memory, item.ranked.score) for item in self.scored[:result.fitted]]
+            kept = [(item.candidate.memory, item.ranked.score) for item in self.scored[: result.fitted]]
             try:
                 groups = group_by_type(kept)
             except JSError as exc:
@@ -276,12 +338,14 @@ class CortexPacker(Packer):
         if state.error is not None:
             return error_output(state.error, fmt)
         assert state.fit is not None and state.groups is not None
-        results = [(item.candidate.memory, item.ranked.score) for item in self.scored[:state.fit.fitted]]
+        results = [(item.candidate.memory, item.ranked.score) for item in self.scored[: state.fit.fitted]]
         if fmt == "json":
-            return render_json(self.focus, self.intent, state.fit.tokens_used, self.total_candidates,
-                               self.retrieval_time, results)
-        return render_text(self.focus, self.intent, state.fit.tokens_used, float(plan.budget), self.retrieval_time,
-                           state.groups)
+            return render_json(
+                self.focus, self.intent, state.fit.tokens_used, self.total_candidates, self.retrieval_time, results
+            )
+        return render_text(
+            self.focus, self.intent, state.fit.tokens_used, float(plan.budget), self.retrieval_time, state.groups
+        )
 
     def candidates(self) -> Sequence[Entry]:
         return self._entries
@@ -304,10 +368,22 @@ class CortexPacker(Packer):
         f, r, c = item.factors, item.ranked, item.compressed
         result = state.fit
         numbers = CortexNumbers(
-            rank=index + 1, candidates=self.total_candidates, confidence=f.confidence, importance=f.importance,
-            recency=f.recency, access=f.access, topic=f.topic, days_old=f.days_old, base=f.score,
-            intent_weight=item.intent_weight, weighted=r.weighted, same_type_before=r.same_type_before,
-            diversity=r.diversity, score=r.score, summary_tokens=c.summary_tokens, expanded_tokens=c.expanded_tokens,
+            rank=index + 1,
+            candidates=self.total_candidates,
+            confidence=f.confidence,
+            importance=f.importance,
+            recency=f.recency,
+            access=f.access,
+            topic=f.topic,
+            days_old=f.days_old,
+            base=f.score,
+            intent_weight=item.intent_weight,
+            weighted=r.weighted,
+            same_type_before=r.same_type_before,
+            diversity=r.diversity,
+            score=r.score,
+            summary_tokens=c.summary_tokens,
+            expanded_tokens=c.expanded_tokens,
             budget=None if result is None else result.budget,
         )
         tier = index + 1
@@ -315,14 +391,20 @@ class CortexPacker(Packer):
             return Outcome(entry, tier, Fate.DROPPED, CortexReason.FAILED, numbers._replace(error=state.error))
         if index < result.fitted:
             before = result.used_before[index]
-            numbers = numbers._replace(tokens=result.tokens[index], used_before=before, left=result.budget - before,
-                                       leftover=result.leftover)
+            numbers = numbers._replace(
+                tokens=result.tokens[index], used_before=before, left=result.budget - before, leftover=result.leftover
+            )
             if index < len(result.expand_costs):
                 numbers = numbers._replace(expand_cost=result.expand_costs[index], used_after=result.running[index])
             if result.levels[index] == EXPANDED:
                 overrun = result.running[index] > result.budget
-                return Outcome(entry, tier, Fate.INCLUDED,
-                               CortexReason.EXPANDED_OVERRUN if overrun else CortexReason.EXPANDED, numbers)
+                return Outcome(
+                    entry,
+                    tier,
+                    Fate.INCLUDED,
+                    CortexReason.EXPANDED_OVERRUN if overrun else CortexReason.EXPANDED,
+                    numbers,
+                )
             if not result.pass2:
                 reason = CortexReason.NO_PASS_2
             elif index >= EXPAND_TOP:
@@ -336,8 +418,7 @@ class CortexPacker(Packer):
             before = result.used_before[index]
             numbers = numbers._replace(used_before=before, left=result.budget - before)
             nan = c.summary_tokens != c.summary_tokens
-            return Outcome(entry, tier, Fate.DROPPED, CortexReason.NAN_TOKENS if nan else CortexReason.MISFIT,
-                           numbers)
+            return Outcome(entry, tier, Fate.DROPPED, CortexReason.NAN_TOKENS if nan else CortexReason.MISFIT, numbers)
         blocked = self._entries[result.stopped_at].key if result.stopped_at is not None else None
         return Outcome(entry, tier, Fate.DROPPED, CortexReason.AFTER_MISFIT, numbers, blocked_by=blocked)
 
@@ -345,14 +426,23 @@ class CortexPacker(Packer):
         state: CortexState = plan.state
         result = state.fit
         if result is None or state.error is not None:
-            return [Bucket(1, "pass 1: summaries", _int(plan.budget), 0, reached=False),
-                    Bucket(2, "pass 2: expansions", 0, 0, reached=False)]
-        expansions = sum(t - self._compressed[i].summary_tokens
-                         for i, t in enumerate(result.tokens) if result.levels[i] == EXPANDED)
+            return [
+                Bucket(1, "pass 1: summaries", _int(plan.budget), 0, reached=False),
+                Bucket(2, "pass 2: expansions", 0, 0, reached=False),
+            ]
+        expansions = sum(
+            t - self._compressed[i].summary_tokens for i, t in enumerate(result.tokens) if result.levels[i] == EXPANDED
+        )
         return [
             Bucket(1, "pass 1: summaries", _int(result.budget), 0, summarized=_int(result.pass1_used)),
-            Bucket(2, "pass 2: expansions", _int(result.leftover) if result.pass2 else 0, _int(expansions),
-                   overrun=max(0, _int(result.tokens_used - result.budget)), reached=result.pass2),
+            Bucket(
+                2,
+                "pass 2: expansions",
+                _int(result.leftover) if result.pass2 else 0,
+                _int(expansions),
+                overrun=max(0, _int(result.tokens_used - result.budget)),
+                reached=result.pass2,
+            ),
         ]
 
     def next_change(self, plan: Plan) -> int | None:
@@ -373,7 +463,7 @@ def _row_key(rowid: int | None, row_id: Any) -> Any:
 class _StoreRows:
     """Every row of a store as an entry, keyed by rowid (or id): built once per store."""
 
-    __slots__ = ("store", "listing", "keys", "entries", "_index")
+    __slots__ = ("_index", "entries", "keys", "listing", "store")
 
     def __init__(self, store: CortexStore | None) -> None:
         self.store = store
@@ -416,7 +506,7 @@ def _iso_date(value: Any, zone: tzinfo) -> str | None:
     if ms != ms:
         return None
     try:
-        return datetime.fromtimestamp(ms / 1000, tz=timezone.utc).date().isoformat()
+        return datetime.fromtimestamp(ms / 1000, tz=UTC).date().isoformat()
     except (OverflowError, OSError, ValueError):
         return None
 
@@ -432,8 +522,10 @@ def _memory_entry(candidate: Candidate, compressed: Compressed | None, zone: tzi
         title = _text(compressed.summary)
         text = compressed.expanded
         tokens = _int(compressed.expanded_tokens)
-        extra: tuple[tuple[str, Any], ...] = (("summary tokens", compressed.summary_tokens),
-                                              ("expanded tokens", compressed.expanded_tokens))
+        extra: tuple[tuple[str, Any], ...] = (
+            ("summary tokens", compressed.summary_tokens),
+            ("expanded tokens", compressed.expanded_tokens),
+        )
     else:
         summary = memory.get("summary", UNDEFINED)
         title = _text(summary) if summary is not UNDEFINED else "(no summary)"
@@ -441,11 +533,20 @@ def _memory_entry(candidate: Candidate, compressed: Compressed | None, zone: tzi
         extra = () if compressed is None else (("compress() throws", str(compressed.error)),)
     key = _key(memory.get("id"), row.rowid)
     importance = memory.get("importance", UNDEFINED)
-    return Entry(key=key, section=section, title=title, text=text, tokens=tokens, source=key,
-                 date=_iso_date(memory.get("createdAt", UNDEFINED), zone), kind=section,
-                 importance={"critical": 1.0, "high": 0.8, "normal": 0.5, "low": 0.2}.get(importance, 0.5)
-                 if isinstance(importance, str) else 0.5,
-                 extra=(("rowid", row.rowid), *extra))
+    return Entry(
+        key=key,
+        section=section,
+        title=title,
+        text=text,
+        tokens=tokens,
+        source=key,
+        date=_iso_date(memory.get("createdAt", UNDEFINED), zone),
+        kind=section,
+        importance={"critical": 1.0, "high": 0.8, "normal": 0.5, "low": 0.2}.get(importance, 0.5)
+        if isinstance(importance, str)
+        else 0.5,
+        extra=(("rowid", row.rowid), *extra),
+    )
 
 
 def _listing_entry(listing: CortexListing) -> Entry:
@@ -454,7 +555,19 @@ def _listing_entry(listing: CortexListing) -> Entry:
     summary = listing.summary if isinstance(listing.summary, str) and listing.summary else "(no summary)"
     status = "archived" if listing.archived != 0 else ("superseded" if listing.superseded_by else "active")
     created = listing.created_at if isinstance(listing.created_at, str) else None
-    return Entry(key=key, section=kind, title=summary, text="", tokens=0, source=key,
-                 date=created[:10] if created and len(created) >= 10 else None, status=status, kind=kind,
-                 extra=(("rowid", listing.rowid), ("last_accessed", listing.last_accessed),
-                        ("not gathered", "its JSON is not read: title and type are the row's columns")))
+    return Entry(
+        key=key,
+        section=kind,
+        title=summary,
+        text="",
+        tokens=0,
+        source=key,
+        date=created[:10] if created and len(created) >= 10 else None,
+        status=status,
+        kind=kind,
+        extra=(
+            ("rowid", listing.rowid),
+            ("last_accessed", listing.last_accessed),
+            ("not gathered", "its JSON is not read: title and type are the row's columns"),
+        ),
+    )

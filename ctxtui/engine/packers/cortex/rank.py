@@ -47,5 +47,7 @@ def rank(weighted: Sequence[tuple[int, float, Any]]) -> list[Ranked]:
         seen[key] = count + 1
         damped.append((index, value * multiplier, memory_type))
         details[index] = (value, count, multiplier)
-    return [Ranked(index, details[index][0], details[index][1], details[index][2], value)
-            for index, value, _ in v8_sort(damped, _descending)]
+    return [
+        Ranked(index, details[index][0], details[index][1], details[index][2], value)
+        for index, value, _ in v8_sort(damped, _descending)
+    ]

@@ -46,16 +46,34 @@ from ctxtui.engine.text.js import (
 
 NOT_INITIALIZED_TEXT = (
     "\n⚠️  Memory system not initialized.\n\nInitialize the memory system:\n\n  drift memory init\n\n"
-    "Or add your first memory:\n\n  drift memory add tribal \"Always use bcrypt for password hashing\"\n\n"
+    'Or add your first memory:\n\n  drift memory add tribal "Always use bcrypt for password hashing"\n\n'
 )
 NOT_INITIALIZED_JSON = '{"error":"Memory system not initialized"}\n'
 
 # MEMORY_TYPES[type].icon (memory.ts:49-76); anything else gets 📦.
 ICONS = {
-    "core": "🏠", "tribal": "⚠️", "procedural": "📋", "semantic": "💡", "episodic": "💭", "decision": "⚖️",
-    "insight": "💎", "reference": "📚", "preference": "⭐", "pattern_rationale": "🎯", "constraint_override": "✅",
-    "decision_context": "📝", "code_smell": "🚫", "agent_spawn": "🤖", "entity": "📦", "goal": "🎯",
-    "feedback": "📝", "workflow": "📋", "conversation": "💬", "incident": "🚨", "meeting": "📅", "skill": "🧠",
+    "core": "🏠",
+    "tribal": "⚠️",
+    "procedural": "📋",
+    "semantic": "💡",
+    "episodic": "💭",
+    "decision": "⚖️",
+    "insight": "💎",
+    "reference": "📚",
+    "preference": "⭐",
+    "pattern_rationale": "🎯",
+    "constraint_override": "✅",
+    "decision_context": "📝",
+    "code_smell": "🚫",
+    "agent_spawn": "🤖",
+    "entity": "📦",
+    "goal": "🎯",
+    "feedback": "📝",
+    "workflow": "📋",
+    "conversation": "💬",
+    "incident": "🚨",
+    "meeting": "📅",
+    "skill": "🧠",
     "environment": "🌍",
 }
 FALLBACK_ICON = "📦"
@@ -87,17 +105,37 @@ def group_by_type(results: Sequence[Result]) -> list[tuple[str, list[Result]]]:
     return [(key, groups[key]) for key in indices] + [(key, groups[key]) for key in groups if not is_array_index(key)]
 
 
-def render_json(focus: str, intent: str, tokens_used: float, total_candidates: int, retrieval_time: float,
-                results: Sequence[Result]) -> str:
-    memories = [{"id": memory.get("id", UNDEFINED), "type": memory.get("type", UNDEFINED),
-                 "summary": memory.get("summary", UNDEFINED), "relevanceScore": score} for memory, score in results]
-    document = {"focus": focus, "intent": intent, "tokensUsed": tokens_used,
-                "totalCandidates": float(total_candidates), "retrievalTime": retrieval_time, "memories": memories}
+def render_json(
+    focus: str, intent: str, tokens_used: float, total_candidates: int, retrieval_time: float, results: Sequence[Result]
+) -> str:
+    memories = [
+        {
+            "id": memory.get("id", UNDEFINED),
+            "type": memory.get("type", UNDEFINED),
+            "summary": memory.get("summary", UNDEFINED),
+            "relevanceScore": score,
+        }
+        for memory, score in results
+    ]
+    document = {
+        "focus": focus,
+        "intent": intent,
+        "tokensUsed": tokens_used,
+        "totalCandidates": float(total_candidates),
+        "retrievalTime": retrieval_time,
+        "memories": memories,
+    }
     return json_stringify(document) + "\n"
 
 
-def render_text(focus: str, intent: str, tokens_used: float, max_tokens: float, retrieval_time: float,
-                groups: Sequence[tuple[str, Sequence[Result]]]) -> str:
+def render_text(
+    focus: str,
+    intent: str,
+    tokens_used: float,
+    max_tokens: float,
+    retrieval_time: float,
+    groups: Sequence[tuple[str, Sequence[Result]]],
+) -> str:
     lines = [
         "",
         f'🔍 Context for "{focus}"',

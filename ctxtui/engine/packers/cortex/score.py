@@ -23,7 +23,7 @@ same). The factors (scoring.ts:42-121):
 
 from __future__ import annotations
 
-from datetime import timezone, tzinfo
+from datetime import UTC, tzinfo
 from typing import Any, NamedTuple
 
 from ctxtui.engine.text.js import (
@@ -82,8 +82,7 @@ def _jaccard(a: frozenset[str], b: set[str]) -> float:
     return 0.0 if union == 0 else len(a & b) / union
 
 
-def score(memory: dict[str, Any], focus: frozenset[str] | None, now_ms: float,
-          zone: tzinfo = timezone.utc) -> Factors:
+def score(memory: dict[str, Any], focus: frozenset[str] | None, now_ms: float, zone: tzinfo = UTC) -> Factors:
     """One memory's factors and score; raises JSError where Cortex throws."""
     confidence = to_number(memory.get("confidence", UNDEFINED))
     importance_value = memory.get("importance", UNDEFINED)
@@ -110,5 +109,16 @@ def score(memory: dict[str, Any], focus: frozenset[str] | None, now_ms: float,
     total += recency * 0.15
     total += access * 0.1
     total += topic * 0.25
-    return Factors(confidence, importance, recency, access, topic, days_old, total, js_min(1.0, total),
-                   in_summary, in_topic, in_knowledge)
+    return Factors(
+        confidence,
+        importance,
+        recency,
+        access,
+        topic,
+        days_old,
+        total,
+        js_min(1.0, total),
+        in_summary,
+        in_topic,
+        in_knowledge,
+    )

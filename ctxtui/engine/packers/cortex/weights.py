@@ -23,9 +23,21 @@ from ctxtui.engine.text.js import OBJECT_PROTOTYPE_NAMES, to_property_key
 DEFAULT_INTENT = "understand_code"
 
 INTENTS = (
-    "create", "investigate", "decide", "recall", "learn",  # domain-agnostic
-    "add_feature", "fix_bug", "refactor", "security_audit", "understand_code", "add_test",  # code
-    "spawn_agent", "execute_workflow", "track_progress", "diagnose_issue",  # universal (v2)
+    "create",
+    "investigate",
+    "decide",
+    "recall",
+    "learn",  # domain-agnostic
+    "add_feature",
+    "fix_bug",
+    "refactor",
+    "security_audit",
+    "understand_code",
+    "add_test",  # code
+    "spawn_agent",
+    "execute_workflow",
+    "track_progress",
+    "diagnose_issue",  # universal (v2)
 )
 
 # One row per memory type, one column per intent in INTENTS order.

@@ -13,7 +13,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from datetime import datetime, timezone, tzinfo
+from datetime import UTC, datetime, tzinfo
 from functools import partial
 from itertools import accumulate
 from typing import Any
@@ -62,6 +62,8 @@ from ctxtui.engine.text.go import go_join, rfc3339_utc
 from ctxtui.engine.text.go_strconv import i64
 from ctxtui.engine.text.tokens import estimate
 
+DEFAULT_KNOBS = CtxKnobs()  # frozen: one shared default is safe
+
 INACTIVE_STATUSES = {"archived": Reason.ARCHIVED, "superseded": Reason.SUPERSEDED}
 
 
@@ -83,14 +85,24 @@ class CtxPacker(Packer):
         root_path: str,
         version: CtxVersion = DEFAULT_VERSION,
         context_dir: str = ".context",
-        knobs: CtxKnobs = CtxKnobs(),
+        knobs: CtxKnobs = DEFAULT_KNOBS,
         memories: Sequence[Entry] = (),
         count: Callable[[str], int] | None = None,
         skill: SkillFile | None = None,
         zone: tzinfo | None = None,
     ):
-        self._made_with = dict(parsed=parsed, now=now, root_path=root_path, version=version, context_dir=context_dir,
-                               knobs=knobs, memories=memories, count=count, skill=skill, zone=zone)
+        self._made_with = dict(
+            parsed=parsed,
+            now=now,
+            root_path=root_path,
+            version=version,
+            context_dir=context_dir,
+            knobs=knobs,
+            memories=memories,
+            count=count,
+            skill=skill,
+            zone=zone,
+        )
         if count is not None:
             parsed, memories = _recost(parsed, list(memories), count)
         self.version = version
@@ -98,7 +110,7 @@ class CtxPacker(Packer):
         self.title = f"ctx agent {version.number}"
         self.count = count or estimate
         self.parsed = parsed
-        self.now = now if now.tzinfo else now.replace(tzinfo=timezone.utc)
+        self.now = now if now.tzinfo else now.replace(tzinfo=UTC)
         if not version.ctxrc_percentages:
             knobs = replace(knobs, task_pct=DEFAULT_TASK_PCT, convention_pct=DEFAULT_CONVENTION_PCT, sources=())
         self.settings = knobs
@@ -122,8 +134,9 @@ class CtxPacker(Packer):
         self.scored: list[Entry] = [*parsed.decisions, *parsed.learnings, *memories]
         weights = [_memory_weight(e) for e in self.scored]
         self.zone = zone or self.now.tzinfo
-        self.scorer = Scorer(self.scored, [e.text for e in self.tasks], self.now, weights, fold=version.fold,
-                             zone=self.zone)
+        self.scorer = Scorer(
+            self.scored, [e.text for e in self.tasks], self.now, weights, fold=version.fold, zone=self.zone
+        )
         self.section_names = [s for s in SCORED_SECTIONS if s != "memories" or memories]
         self.section_members: dict[str, list[int]] = {name: [] for name in self.section_names}
         self.inactive_members: dict[str, list[int]] = {}
@@ -170,9 +183,7 @@ class CtxPacker(Packer):
             self._rankings.move_to_end(task_count)
             return cached
         scores = self.scorer.scores(task_count)
-        ranking = {
-            name: sorted(members, key=lambda i: -scores[i]) for name, members in self.section_members.items()
-        }
+        ranking = {name: sorted(members, key=lambda i: -scores[i]) for name, members in self.section_members.items()}
         self._rankings[task_count] = ranking
         while len(self._rankings) > self.RANKING_CACHE:
             self._rankings.popitem(last=False)
@@ -197,7 +208,8 @@ class CtxPacker(Packer):
         # Tiers 2 and 3 follow the same rule: a share of the whole budget, capped by what is left.
         clamp = self.version.clamp_caps
         state.task_cap, state.task_count, state.task_forced, state.task_tokens = _prefix_tier(
-            budget, self.settings.task_pct, remaining if clamp else None, self.task_cum)
+            budget, self.settings.task_pct, remaining if clamp else None, self.task_cum
+        )
         remaining = i64(remaining - state.task_tokens)
         state.remaining_before_conventions = remaining
         if remaining <= 0:
@@ -205,8 +217,9 @@ class CtxPacker(Packer):
             state.tokens_used = i64(budget - remaining)
             return state
 
-        state.convention_cap, state.convention_count, state.convention_forced, state.convention_tokens = (
-            _prefix_tier(budget, self.settings.convention_pct, remaining if clamp else None, self.convention_cum))
+        state.convention_cap, state.convention_count, state.convention_forced, state.convention_tokens = _prefix_tier(
+            budget, self.settings.convention_pct, remaining if clamp else None, self.convention_cum
+        )
         remaining = i64(remaining - state.convention_tokens)
         state.remaining_before_scored = remaining
         if remaining <= 0:
@@ -305,10 +318,16 @@ class CtxPacker(Packer):
         def capped(tier: int, cap: int, used: int, forced: bool) -> Bucket:
             return Bucket(tier, TIER_NAMES[tier], cap, used, overrun=max(0, used - cap) if forced else 0)
 
-        bars.append(capped(2, state.task_cap, state.task_tokens, state.task_forced) if stop > 1
-                    else Bucket(2, TIER_NAMES[2], 0, 0, reached=False))
-        bars.append(capped(3, state.convention_cap, state.convention_tokens, state.convention_forced) if stop > 2
-                    else Bucket(3, TIER_NAMES[3], 0, 0, reached=False))
+        bars.append(
+            capped(2, state.task_cap, state.task_tokens, state.task_forced)
+            if stop > 1
+            else Bucket(2, TIER_NAMES[2], 0, 0, reached=False)
+        )
+        bars.append(
+            capped(3, state.convention_cap, state.convention_tokens, state.convention_forced)
+            if stop > 2
+            else Bucket(3, TIER_NAMES[3], 0, 0, reached=False)
+        )
         fills = {fill.name: fill for fill in state.sections}
         for name in self.section_names:
             tier = TIER_OF_SECTION[name]
@@ -317,19 +336,32 @@ class CtxPacker(Packer):
             if fill is None:
                 bars.append(Bucket(tier, label, 0, 0, reached=False, full_limit=0))
             else:
-                bars.append(Bucket(tier, label, fill.share, fill.full_tokens, fill.summary_tokens,
-                                   full_limit=fill.limit))
+                bars.append(
+                    Bucket(tier, label, fill.share, fill.full_tokens, fill.summary_tokens, full_limit=fill.limit)
+                )
         if self.version.steering:
             steering_cap = max(0, state.remaining_before_steering) if stop > 3 else 0
             bars.append(
-                Bucket(6, TIER_NAMES[6], steering_cap, state.steering_tokens,
-                       overrun=max(0, state.steering_tokens - steering_cap) if state.steering_forced else 0,
-                       reached=stop > 5 and state.remaining_before_steering > 0)
+                Bucket(
+                    6,
+                    TIER_NAMES[6],
+                    steering_cap,
+                    state.steering_tokens,
+                    overrun=max(0, state.steering_tokens - steering_cap) if state.steering_forced else 0,
+                    reached=stop > 5 and state.remaining_before_steering > 0,
+                )
             )
         if self.skill is not None:
             skill_cap = max(0, state.remaining_before_skill) if stop > 5 else 0
-            bars.append(Bucket(7, TIER_NAMES[7], skill_cap, self.skill.tokens if state.skill_included else 0,
-                               reached=stop > 5 and state.remaining_before_skill > 0))
+            bars.append(
+                Bucket(
+                    7,
+                    TIER_NAMES[7],
+                    skill_cap,
+                    self.skill.tokens if state.skill_included else 0,
+                    reached=stop > 5 and state.remaining_before_skill > 0,
+                )
+            )
         return bars
 
     def outcomes(self, plan: Plan) -> list[Outcome]:
@@ -355,22 +387,46 @@ class CtxPacker(Packer):
             if rules_reached:
                 out.append(Outcome(entry, 1, Fate.INCLUDED, Reason.ALWAYS, AlwaysIn(self.tier1)))
             else:
-                unseen.append(Outcome(entry, 1, Fate.DROPPED, Reason.CONSTITUTION_PATTERN,
-                                      PatternMiss(len(parsed.constitution_candidates))))
+                unseen.append(
+                    Outcome(
+                        entry,
+                        1,
+                        Fate.DROPPED,
+                        Reason.CONSTITUTION_PATTERN,
+                        PatternMiss(len(parsed.constitution_candidates)),
+                    )
+                )
 
         budget = state.budget
         out += _prefix_outcomes(
-            self.tasks, 2, reached=stop > 1, cap=state.task_cap, count=state.task_count,
-            forced=state.task_forced, cumulative=self.task_cum,
-            base=PrefixFit(budget=budget, pct=self.settings.task_pct, pct_cap=pct_cap(budget, self.settings.task_pct),
-                           remaining=budget - self.tier1),
+            self.tasks,
+            2,
+            reached=stop > 1,
+            cap=state.task_cap,
+            count=state.task_count,
+            forced=state.task_forced,
+            cumulative=self.task_cum,
+            base=PrefixFit(
+                budget=budget,
+                pct=self.settings.task_pct,
+                pct_cap=pct_cap(budget, self.settings.task_pct),
+                remaining=budget - self.tier1,
+            ),
         )
         out += _prefix_outcomes(
-            self.conventions, 3, reached=stop > 2, cap=state.convention_cap, count=state.convention_count,
-            forced=state.convention_forced, cumulative=self.convention_cum,
-            base=PrefixFit(budget=budget, pct=self.settings.convention_pct,
-                           pct_cap=pct_cap(budget, self.settings.convention_pct),
-                           remaining=state.remaining_before_conventions),
+            self.conventions,
+            3,
+            reached=stop > 2,
+            cap=state.convention_cap,
+            count=state.convention_count,
+            forced=state.convention_forced,
+            cumulative=self.convention_cum,
+            base=PrefixFit(
+                budget=budget,
+                pct=self.settings.convention_pct,
+                pct_cap=pct_cap(budget, self.settings.convention_pct),
+                remaining=state.remaining_before_conventions,
+            ),
         )
         for entry in parsed.conventions_skipped:
             out.append(Outcome(entry, 3, Fate.DROPPED, Reason.BEYOND_SCAN_LIMIT, ScanLimit(1000)))
@@ -379,8 +435,13 @@ class CtxPacker(Packer):
 
         steering_reached = stop > 5 and state.remaining_before_steering > 0
         out += _prefix_outcomes(
-            self.steering, 6, reached=steering_reached, cap=max(0, state.remaining_before_steering),
-            count=state.steering_count, forced=state.steering_forced, cumulative=self.steering_cum,
+            self.steering,
+            6,
+            reached=steering_reached,
+            cap=max(0, state.remaining_before_steering),
+            count=state.steering_count,
+            forced=state.steering_forced,
+            cumulative=self.steering_cum,
             base=PrefixFit(remaining=state.remaining_before_steering),
         )
         for entry in parsed.steering:
@@ -425,12 +486,12 @@ class CtxPacker(Packer):
                 for rank, i in enumerate(members, start=1):
                     entry = scored[i]
                     why = Reason.SUPERSEDED if entry.superseded else reason
-                    append(Outcome(entry, tier, Fate.DROPPED, why, ShareFit(rank, entry.tokens, share),
-                                   breakdowns[i]))
+                    append(Outcome(entry, tier, Fate.DROPPED, why, ShareFit(rank, entry.tokens, share), breakdowns[i]))
             else:
                 share, limit = fill.share, fill.limit
-                for rank, (i, full, used) in enumerate(zip(fill.order, fill.full, fill.used_before, strict=True),
-                                                       start=1):
+                for rank, (i, full, used) in enumerate(
+                    zip(fill.order, fill.full, fill.used_before, strict=True), start=1
+                ):
                     entry = scored[i]
                     numbers = ShareFit(rank, entry.tokens, share, limit, used, title_tokens[i], remaining)
                     if full:
@@ -535,8 +596,17 @@ def _prefix_tier(budget: int, pct: float, remaining: int | None, cumulative: lis
     return cap, count, forced, cumulative[count]
 
 
-def _prefix_outcomes(entries: Sequence[Entry], tier: int, *, reached: bool, cap: int, count: int, forced: bool,
-                     cumulative: Sequence[int], base: PrefixFit) -> list[Outcome]:
+def _prefix_outcomes(
+    entries: Sequence[Entry],
+    tier: int,
+    *,
+    reached: bool,
+    cap: int,
+    count: int,
+    forced: bool,
+    cumulative: Sequence[int],
+    base: PrefixFit,
+) -> list[Outcome]:
     """Outcomes for a stop-at-first-misfit tier (tasks, conventions, steering)."""
     if not reached:
         return [Outcome(e, tier, Fate.DROPPED, Reason.NOT_REACHED, base) for e in entries]
@@ -557,8 +627,14 @@ def _prefix_outcomes(entries: Sequence[Entry], tier: int, *, reached: bool, cap:
 
 def _skill_entry(skill: SkillFile, cost: Callable[[str], int]) -> Entry:
     label = f".context/skills/{skill.name}/SKILL.md"
-    return Entry(key=f"skill:{label}", section="skill", title=skill.title or skill.name, text=skill.body,
-                 tokens=cost(skill.body), source=f"{label}:{skill.line}")
+    return Entry(
+        key=f"skill:{label}",
+        section="skill",
+        title=skill.title or skill.name,
+        text=skill.body,
+        tokens=cost(skill.body),
+        source=f"{label}:{skill.line}",
+    )
 
 
 def _recost(parsed: ParsedContext, memories: list[Entry], count: Callable[[str], int]) -> tuple[Any, list[Entry]]:
@@ -587,10 +663,17 @@ def _memory_weight(entry: Entry) -> float:
     return (0.5 + importance) * usage
 
 
-def packer_for(workspace: Workspace, *, now: datetime, version: CtxVersion = DEFAULT_VERSION,
-               root_path: str | None = None, count: Callable[[str], int] | None = None,
-               knobs: CtxKnobs | None = None, skill: SkillFile | None = None,
-               zone: tzinfo | None = None) -> CtxPacker:
+def packer_for(
+    workspace: Workspace,
+    *,
+    now: datetime,
+    version: CtxVersion = DEFAULT_VERSION,
+    root_path: str | None = None,
+    count: Callable[[str], int] | None = None,
+    knobs: CtxKnobs | None = None,
+    skill: SkillFile | None = None,
+    zone: tzinfo | None = None,
+) -> CtxPacker:
     """A ctx packer for a loaded workspace (its memories included); knobs default to what `.ctxrc` says."""
     return CtxPacker(
         workspace.parsed,

@@ -113,7 +113,7 @@ def _scored_change(packer: CtxPacker, state: CtxState) -> int | None:
     def changed(rem: int) -> bool:
         if live > 1 and rem >= total:
             return True
-        for share, target in zip(split_shares(rem, sizes, present), targets):
+        for share, target in zip(split_shares(rem, sizes, present), targets, strict=True):
             if target is None:
                 continue
             if target == 0 and share > 0:

@@ -74,14 +74,37 @@ class CtxKnobs:
     def describe(self, packer_name: str) -> tuple[Knob, ...]:
         """The knobs `packer_name` honours, as the UI shows them."""
         specs = {
-            TASK_PCT: Knob(TASK_PCT, "task share", "float", self.task_pct, DEFAULT_TASK_PCT, self.source(TASK_PCT),
-                           minimum=0.0, maximum=1.0,
-                           help="tier 2's cap as a share of the budget (tasks up to this share)"),
-            CONVENTION_PCT: Knob(CONVENTION_PCT, "convention share", "float", self.convention_pct,
-                                 DEFAULT_CONVENTION_PCT, self.source(CONVENTION_PCT), minimum=0.0, maximum=1.0,
-                                 help="tier 3's cap as a share of the budget (conventions up to this share)"),
-            TOOL: Knob(TOOL, "tool", "str", self.tool, "", self.source(TOOL),
-                       help="steering files that list tools are used only when this tool is among them"),
+            TASK_PCT: Knob(
+                TASK_PCT,
+                "task share",
+                "float",
+                self.task_pct,
+                DEFAULT_TASK_PCT,
+                self.source(TASK_PCT),
+                minimum=0.0,
+                maximum=1.0,
+                help="tier 2's cap as a share of the budget (tasks up to this share)",
+            ),
+            CONVENTION_PCT: Knob(
+                CONVENTION_PCT,
+                "convention share",
+                "float",
+                self.convention_pct,
+                DEFAULT_CONVENTION_PCT,
+                self.source(CONVENTION_PCT),
+                minimum=0.0,
+                maximum=1.0,
+                help="tier 3's cap as a share of the budget (conventions up to this share)",
+            ),
+            TOOL: Knob(
+                TOOL,
+                "tool",
+                "str",
+                self.tool,
+                "",
+                self.source(TOOL),
+                help="steering files that list tools are used only when this tool is among them",
+            ),
         }
         return tuple(specs[key] for key in HONOURED.get(packer_name, ()))
 

@@ -59,8 +59,16 @@ class McpPacker(Packer):
         for name in parsed.read_order_names:
             content = parsed.files.texts[name]
             text = section_text(name, content)
-            files.append(Entry(key=f"file:{label}/{name}", section="files", title=name, text=text,
-                               tokens=estimate(text), source=f"{label}/{name}"))
+            files.append(
+                Entry(
+                    key=f"file:{label}/{name}",
+                    section="files",
+                    title=name,
+                    text=text,
+                    tokens=estimate(text),
+                    source=f"{label}/{name}",
+                )
+            )
         self.files = files
 
     def plan(self, budget: int) -> Plan:
@@ -97,8 +105,9 @@ class McpPacker(Packer):
     def outcomes(self, plan: Plan) -> list[Outcome]:
         state: McpState = plan.state
         out = []
-        for tier, (entry, kept, used) in enumerate(zip(self.files, state.included, state.used_before, strict=True),
-                                                   start=1):
+        for tier, (entry, kept, used) in enumerate(
+            zip(self.files, state.included, state.used_before, strict=True), start=1
+        ):
             numbers = PrefixFit(cap=plan.budget, used_before=used, needs=entry.tokens, budget=plan.budget)
             if plan.budget <= 0:
                 out.append(Outcome(entry, tier, Fate.INCLUDED, McpReason.NO_LIMIT, numbers))
@@ -111,8 +120,9 @@ class McpPacker(Packer):
     def buckets(self, plan: Plan) -> list[Bucket]:
         state: McpState = plan.state
         bars = [Bucket(0, "header", None, self.header_tokens)]
-        for tier, (entry, kept, used) in enumerate(zip(self.files, state.included, state.used_before, strict=True),
-                                                   start=1):
+        for tier, (entry, kept, used) in enumerate(
+            zip(self.files, state.included, state.used_before, strict=True), start=1
+        ):
             cap = None if plan.budget <= 0 else max(0, plan.budget - used)
             bars.append(Bucket(tier, entry.title, cap, entry.tokens if kept else 0))
         return bars
@@ -122,7 +132,9 @@ class McpPacker(Packer):
         if plan.budget <= 0:
             return 1
         state: McpState = plan.state
-        waiting = [used + entry.tokens
-                   for entry, kept, used in zip(self.files, state.included, state.used_before, strict=True)
-                   if not kept]
+        waiting = [
+            used + entry.tokens
+            for entry, kept, used in zip(self.files, state.included, state.used_before, strict=True)
+            if not kept
+        ]
         return min(waiting) if waiting else None

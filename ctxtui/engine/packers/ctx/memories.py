@@ -78,8 +78,9 @@ class MemoryJoin:
     last good memories when a reload fails.
     """
 
-    def __init__(self, path: str | Path, project: str | None = None, *, live: bool = False,
-                 agent: str | None = None) -> None:
+    def __init__(
+        self, path: str | Path, project: str | None = None, *, live: bool = False, agent: str | None = None
+    ) -> None:
         # A PostgreSQL URL (nous) is not a path: Path() would fold its "//".
         self.url = str(path).strip() if is_db_url(path) else None
         self.path: str | Path = self.url if self.url is not None else Path(path)
@@ -140,8 +141,9 @@ class MemoryJoin:
             self.source.close()
 
 
-def attach_memories(workspace: Workspace, path: str | Path, *, project: str | None = None, now: datetime,
-                    agent: str | None = None) -> None:
+def attach_memories(
+    workspace: Workspace, path: str | Path, *, project: str | None = None, now: datetime, agent: str | None = None
+) -> None:
     """Join a memory database (a file, or a nous `postgresql://` URL) to `workspace` once (the headless way)."""
     joined = MemoryJoin(path, project, agent=agent).load(now)
     workspace.memories, workspace.memory_problems = joined.entries, joined.problems

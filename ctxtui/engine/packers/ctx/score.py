@@ -13,18 +13,75 @@ import re
 from bisect import bisect_right
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
+from datetime import UTC, datetime, tzinfo
 from itertools import accumulate
-from datetime import datetime, timezone, tzinfo
 
 from ctxtui.engine.model import Entry
 from ctxtui.engine.text.go import go_lower
 from ctxtui.engine.text.go_time import recency_days
 
 STOP_WORDS = frozenset(
-    """the and for that this with from are was were been have has had but not you
-    all can her his she its our they will each make like use way may any into
-    when which their about would there what also should after before than then
-    them could more some other only just see add new update how""".split()
+    [
+        "the",
+        "and",
+        "for",
+        "that",
+        "this",
+        "with",
+        "from",
+        "are",
+        "was",
+        "were",
+        "been",
+        "have",
+        "has",
+        "had",
+        "but",
+        "not",
+        "you",
+        "all",
+        "can",
+        "her",
+        "his",
+        "she",
+        "its",
+        "our",
+        "they",
+        "will",
+        "each",
+        "make",
+        "like",
+        "use",
+        "way",
+        "may",
+        "any",
+        "into",
+        "when",
+        "which",
+        "their",
+        "about",
+        "would",
+        "there",
+        "what",
+        "also",
+        "should",
+        "after",
+        "before",
+        "than",
+        "then",
+        "them",
+        "could",
+        "more",
+        "some",
+        "other",
+        "only",
+        "just",
+        "see",
+        "add",
+        "new",
+        "update",
+        "how",
+    ]
 )
 RELEVANCE_MATCH_CAP = 3
 # Entry × keyword checks above which the vocabulary index pays for itself.
@@ -55,7 +112,7 @@ def age_in_days(date: str | None, now: datetime, zone: tzinfo | None = None) -> 
     """
     if not date:
         return None
-    zone = zone or now.tzinfo or timezone.utc
+    zone = zone or now.tzinfo or UTC
     now_ns = int(now.timestamp()) * 1_000_000_000 + now.microsecond * 1000
     return recency_days(date, now_ns, zone)
 
@@ -131,9 +188,15 @@ class Scorer:
 
     CACHE_SIZE = 64
 
-    def __init__(self, entries: Sequence[Entry], tasks: Sequence[str], now: datetime,
-                 weights: Sequence[float] | None = None, fold: Callable[[str], str] = go_lower,
-                 zone: tzinfo | None = None):
+    def __init__(
+        self,
+        entries: Sequence[Entry],
+        tasks: Sequence[str],
+        now: datetime,
+        weights: Sequence[float] | None = None,
+        fold: Callable[[str], str] = go_lower,
+        zone: tzinfo | None = None,
+    ):
         self.entries = list(entries)
         self.now = now
         self.lowered = [fold(entry.text) for entry in self.entries]

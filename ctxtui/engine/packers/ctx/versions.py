@@ -48,10 +48,26 @@ class CtxVersion:
         return f"ctx-{self.number}"
 
 
-V0_8_1 = CtxVersion(number="0.8.1", absolute_paths=True, clamp_caps=True, ctxrc_percentages=True, steering=True,
-                    fold=go_fold, context_dir_option=False, requires_git=True)
-V0_8_0 = CtxVersion(number="0.8.0", absolute_paths=False, clamp_caps=False, ctxrc_percentages=False,
-                    steering=False, fold=go_lower, context_dir_option=True, requires_git=False)
+V0_8_1 = CtxVersion(
+    number="0.8.1",
+    absolute_paths=True,
+    clamp_caps=True,
+    ctxrc_percentages=True,
+    steering=True,
+    fold=go_fold,
+    context_dir_option=False,
+    requires_git=True,
+)
+V0_8_0 = CtxVersion(
+    number="0.8.0",
+    absolute_paths=False,
+    clamp_caps=False,
+    ctxrc_percentages=False,
+    steering=False,
+    fold=go_lower,
+    context_dir_option=True,
+    requires_git=False,
+)
 
 VERSIONS = {version.packer_name: version for version in (V0_8_1, V0_8_0)}
 DEFAULT_VERSION = V0_8_1

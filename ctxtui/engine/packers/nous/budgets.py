@@ -39,22 +39,62 @@ from typing import Any
 
 # schemas.py:112-124
 DEFAULTS: dict[str, int] = {
-    "total": 8000, "identity": 500, "user_profile": 200, "censors": 300, "frame": 500, "working_memory": 700,
-    "decisions": 2000, "facts": 1500, "procedures": 1500, "episodes": 1000, "conversation_window": 5,
+    "total": 8000,
+    "identity": 500,
+    "user_profile": 200,
+    "censors": 300,
+    "frame": 500,
+    "working_memory": 700,
+    "decisions": 2000,
+    "facts": 1500,
+    "procedures": 1500,
+    "episodes": 1000,
+    "conversation_window": 5,
 }
 # schemas.py:137-144 (only the fields each frame changes)
 FRAME_TABLE: dict[str, dict[str, int]] = {
-    "conversation": {"total": 3000, "decisions": 500, "facts": 500, "procedures": 0, "episodes": 600,
-                     "conversation_window": 3},
-    "question": {"total": 6000, "decisions": 1000, "facts": 1500, "procedures": 500, "episodes": 500,
-                 "conversation_window": 5},
+    "conversation": {
+        "total": 3000,
+        "decisions": 500,
+        "facts": 500,
+        "procedures": 0,
+        "episodes": 600,
+        "conversation_window": 3,
+    },
+    "question": {
+        "total": 6000,
+        "decisions": 1000,
+        "facts": 1500,
+        "procedures": 500,
+        "episodes": 500,
+        "conversation_window": 5,
+    },
     "task": {"total": 8000, "conversation_window": 5},
-    "decision": {"total": 12000, "decisions": 3000, "facts": 2000, "procedures": 2000, "episodes": 1000,
-                 "conversation_window": 8},
-    "creative": {"total": 6000, "censors": 100, "decisions": 1000, "facts": 1500, "procedures": 500, "episodes": 500,
-                 "conversation_window": 4},
-    "debug": {"total": 10000, "decisions": 1500, "facts": 1000, "procedures": 2500, "episodes": 1000,
-              "conversation_window": 6},
+    "decision": {
+        "total": 12000,
+        "decisions": 3000,
+        "facts": 2000,
+        "procedures": 2000,
+        "episodes": 1000,
+        "conversation_window": 8,
+    },
+    "creative": {
+        "total": 6000,
+        "censors": 100,
+        "decisions": 1000,
+        "facts": 1500,
+        "procedures": 500,
+        "episodes": 500,
+        "conversation_window": 4,
+    },
+    "debug": {
+        "total": 10000,
+        "decisions": 1500,
+        "facts": 1000,
+        "procedures": 2500,
+        "episodes": 1000,
+        "conversation_window": 6,
+    },
 }
 FRAMES = tuple(FRAME_TABLE)
 OTHER_FRAME = "other"  # any frame id nous has no row for: the defaults
@@ -66,8 +106,13 @@ TYPE_OF_FIELD = {"decisions": "decision", "facts": "fact", "procedures": "proced
 
 # schemas.py:16-24
 MODEL_CONTEXT_WINDOWS: dict[str, int] = {
-    "claude-sonnet-4-6": 1_000_000, "claude-opus-4-6": 1_000_000, "claude-sonnet-4-5": 200_000,
-    "claude-opus-4-5": 200_000, "claude-haiku-4-5": 200_000, "gpt-4o": 128_000, "gpt-4-turbo": 128_000,
+    "claude-sonnet-4-6": 1_000_000,
+    "claude-opus-4-6": 1_000_000,
+    "claude-sonnet-4-5": 200_000,
+    "claude-opus-4-5": 200_000,
+    "claude-haiku-4-5": 200_000,
+    "gpt-4o": 128_000,
+    "gpt-4-turbo": 128_000,
 }
 DEFAULT_MODEL = "claude-sonnet-4-6"  # nous's Settings.model default (config.py@00c68220)
 UNKNOWN_MODEL_WINDOW = 200_000
@@ -189,8 +234,7 @@ def plan_overrides(intent: str, frame: str, followup: bool, followup_episode_bud
         return {f: 0 for f in MEMORY_FIELDS}
     overrides: dict[str, int] = {}
     if frame == "conversation":
-        overrides = {"decisions": 500, "facts": 500, "procedures": 0,
-                     "episodes": 600 if followup_episode_budget else 0}
+        overrides = {"decisions": 500, "facts": 500, "procedures": 0, "episodes": 600 if followup_episode_budget else 0}
     elif frame == "decision":
         overrides = {"decisions": 3500, "procedures": 2000}
     if followup and "episodes" in overrides and overrides["episodes"] < 1000:
@@ -214,9 +258,12 @@ def resolve(settings: NousSettings) -> TurnBudgets:
 # -- the operator's settings from NOUS_* variables, as nous reads them ---------
 
 ENV_KEYS = {
-    "NOUS_CONTEXT_BUDGET_OVERRIDES": "overrides", "NOUS_CONTEXT_WINDOW": "context_window",
-    "NOUS_BUDGET_SCALE_ENABLED": "budget_scale", "NOUS_FOLLOWUP_EPISODE_BUDGET_ENABLED": "followup_episode_budget",
-    "NOUS_PROC_SELECTION_GRAPH_PRIMARY": "procedure_path", "NOUS_FACT_FORMAT_MAX_CHARS": "fact_max_chars",
+    "NOUS_CONTEXT_BUDGET_OVERRIDES": "overrides",
+    "NOUS_CONTEXT_WINDOW": "context_window",
+    "NOUS_BUDGET_SCALE_ENABLED": "budget_scale",
+    "NOUS_FOLLOWUP_EPISODE_BUDGET_ENABLED": "followup_episode_budget",
+    "NOUS_PROC_SELECTION_GRAPH_PRIMARY": "procedure_path",
+    "NOUS_FACT_FORMAT_MAX_CHARS": "fact_max_chars",
     "NOUS_FACT_FORMAT_FULL_TOP_N": "fact_full_top_n",
     "NOUS_PROC_RECOMMENDED_BODY_MAX_CHARS": "proc_body_max_chars",
 }
@@ -241,20 +288,28 @@ def settings_from_env(env: Mapping[str, str], base: NousSettings) -> tuple[NousS
             parsed = json.loads(raw)
             if not isinstance(parsed, dict):
                 raise ValueError("not a JSON object")
-            changes["overrides"] = tuple(sorted((str(k), int(v)) for k, v in parsed.items()
-                                                if str(k) in DEFAULTS and not isinstance(v, bool)))
+            changes["overrides"] = tuple(
+                sorted((str(k), int(v)) for k, v in parsed.items() if str(k) in DEFAULTS and not isinstance(v, bool))
+            )
         except (ValueError, TypeError) as exc:
             complaints.append(f"NOUS_CONTEXT_BUDGET_OVERRIDES is not a JSON object of token budgets ({exc}): ignored")
-    for name in ("NOUS_CONTEXT_WINDOW", "NOUS_FACT_FORMAT_MAX_CHARS", "NOUS_FACT_FORMAT_FULL_TOP_N",
-                 "NOUS_PROC_RECOMMENDED_BODY_MAX_CHARS"):
+    for name in (
+        "NOUS_CONTEXT_WINDOW",
+        "NOUS_FACT_FORMAT_MAX_CHARS",
+        "NOUS_FACT_FORMAT_FULL_TOP_N",
+        "NOUS_PROC_RECOMMENDED_BODY_MAX_CHARS",
+    ):
         text = env.get(name, "").strip()
         if text:
             try:
                 changes[ENV_KEYS[name]] = int(text)
             except ValueError:
                 complaints.append(f"{name}={text!r} is not a number: ignored")
-    for name in ("NOUS_BUDGET_SCALE_ENABLED", "NOUS_FOLLOWUP_EPISODE_BUDGET_ENABLED",
-                 "NOUS_PROC_SELECTION_GRAPH_PRIMARY"):
+    for name in (
+        "NOUS_BUDGET_SCALE_ENABLED",
+        "NOUS_FOLLOWUP_EPISODE_BUDGET_ENABLED",
+        "NOUS_PROC_SELECTION_GRAPH_PRIMARY",
+    ):
         text = env.get(name, "")
         if text.strip():
             value = _bool(text)

@@ -18,8 +18,9 @@ PLAN_SKIP = "retrieval plan skipped"
 MEMORY_LEGS = ("context_decisions", "context_facts", "context_procedures", "context_episodes")
 
 
-def settings_for_turn(turn: Turn, env: Mapping[str, str] | None = None,
-                      frame: str | None = None) -> tuple[b.NousSettings, list[str]]:
+def settings_for_turn(
+    turn: Turn, env: Mapping[str, str] | None = None, frame: str | None = None
+) -> tuple[b.NousSettings, list[str]]:
     """The settings that rebuild `turn` as nous built it; and a complaint per unreadable NOUS_* value."""
     settings, complaints = b.settings_from_env(env or {}, b.NousSettings())
     logged: dict[str, object] = {}
@@ -30,15 +31,20 @@ def settings_for_turn(turn: Turn, env: Mapping[str, str] | None = None,
         logged["model"] = first.model
     retrieval = turn.retrieval
     if retrieval is not None:
-        skipped = [leg for leg in retrieval.legs
-                   if leg.name in MEMORY_LEGS and not leg.attempted and (leg.skip_reason or "").startswith(PLAN_SKIP)]
+        skipped = [
+            leg
+            for leg in retrieval.legs
+            if leg.name in MEMORY_LEGS and not leg.attempted and (leg.skip_reason or "").startswith(PLAN_SKIP)
+        ]
         if len(skipped) == len(MEMORY_LEGS):
             logged["intent"] = b.INTENT_GREETING
         names = {leg.name for leg in retrieval.legs}
         if "context_procedures_ladder" in names:
             logged["procedure_path"] = b.PROC_GRAPH
-        elif names & {"context_procedures_critic"} or ("context_procedures" in names and any(
-                leg.name == "context_procedures" and leg.attempted for leg in retrieval.legs)):
+        elif names & {"context_procedures_critic"} or (
+            "context_procedures" in names
+            and any(leg.name == "context_procedures" and leg.attempted for leg in retrieval.legs)
+        ):
             logged["procedure_path"] = b.PROC_LIST
     if logged:
         settings = settings.with_changes("turn log", **logged)
@@ -47,8 +53,14 @@ def settings_for_turn(turn: Turn, env: Mapping[str, str] | None = None,
     return settings, complaints
 
 
-def packer_for_turn(turn: Turn, rows: Mapping[tuple[str, str], NousRow], env: Mapping[str, str] | None = None, *,
-                    frame: str | None = None, source: str = "nous") -> tuple[NousPacker, list[str]]:
+def packer_for_turn(
+    turn: Turn,
+    rows: Mapping[tuple[str, str], NousRow],
+    env: Mapping[str, str] | None = None,
+    *,
+    frame: str | None = None,
+    source: str = "nous",
+) -> tuple[NousPacker, list[str]]:
     """The nous packer for one logged turn and the rows of its candidates."""
     settings, complaints = settings_for_turn(turn, env, frame)
     return NousPacker(turn, rows, settings, source=source), complaints

@@ -122,8 +122,9 @@ def procedure_block(row: NousRow, per_item_cap: int = 2500) -> str:
         return block
     sep = len("\n\n")
     heading = f"### {name} ({domain})"
-    pointer = (f"[Full skill body exceeds preview budget — "
-               f"call get_procedure('{name}') to load the steps before acting.]")
+    pointer = (
+        f"[Full skill body exceeds preview budget — call get_procedure('{name}') to load the steps before acting.]"
+    )
     if len(pointer) >= per_item_cap:
         return pointer
     stub: list[str] = []
@@ -134,7 +135,7 @@ def procedure_block(row: NousRow, per_item_cap: int = 2500) -> str:
     if desc and remaining > sep + 1:
         desc_budget = remaining - sep
         if len(desc) > desc_budget:
-            desc = desc[:desc_budget - 1].rstrip() + "…"
+            desc = desc[: desc_budget - 1].rstrip() + "…"
         if desc:
             stub.append(desc)
     stub.append(pointer)
@@ -162,8 +163,11 @@ def recent_lines(row: NousRow, temporal_boost: bool = False) -> str:
     summary = row.get("summary") or ""
     title = row.get("title") or (summary[:60] if summary else "Untitled")
     started = row.get("started_at")
-    stamp = (f"{MONTHS[started.month - 1]} {started.day:02d} {started.hour:02d}:{started.minute:02d}"
-             if isinstance(started, datetime) else "??? ?? ??:??")
+    stamp = (
+        f"{MONTHS[started.month - 1]} {started.day:02d} {started.hour:02d}:{started.minute:02d}"
+        if isinstance(started, datetime)
+        else "??? ?? ??:??"
+    )
     lines = [f"- [{stamp}] {title}"]
     if temporal_boost and summary and summary != row.get("title"):
         lines.append(f"  {summary[:200]}")

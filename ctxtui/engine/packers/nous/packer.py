@@ -41,7 +41,12 @@ from ctxtui.engine.packers.base import DROPPED, INCLUDED, SUMMARIZED, Knob, Pack
 from ctxtui.engine.packers.nous import budgets as b
 from ctxtui.engine.packers.nous import formats as f
 from ctxtui.engine.sources.memory.nous_model import (
-    BUDGET_TRUNCATED, RENDERED, Candidate, NousRow, Turn, provenance,
+    BUDGET_TRUNCATED,
+    RENDERED,
+    Candidate,
+    NousRow,
+    Turn,
+    provenance,
 )
 
 TEMPORAL_LEG = "context_episodes_temporal"
@@ -77,8 +82,9 @@ class SectionSpec:
 
 DECISIONS = SectionSpec("decisions", "Related Decisions", 5, "decisions", MID, "related_decisions", "decision")
 FACTS = SectionSpec("facts", "Relevant Facts", 6, "facts", MID, "relevant_facts", "fact")
-RECOMMENDED = SectionSpec("procedures", "Recommended Procedures", 7, "procedures", BLOCKS, "recommended_procedures",
-                          "procedure")
+RECOMMENDED = SectionSpec(
+    "procedures", "Recommended Procedures", 7, "procedures", BLOCKS, "recommended_procedures", "procedure"
+)
 KNOWN = SectionSpec("procedures", "Known Procedures", 7, "procedures", MID, "known_procedures", "procedure")
 RECENT = SectionSpec("recent", "Recent Conversations", 7, None, NONE, "recent_conversations", "episode")
 EPISODES = SectionSpec("episodes", "Past Episodes", 8, "episodes", MID, "past_episodes", "episode")
@@ -163,8 +169,9 @@ class NousPacker(Packer):
     title = "nous's per-frame context sections, rebuilt from a logged turn"
     formats = ("md", "json")
 
-    def __init__(self, turn: Turn, rows: Mapping[tuple[str, str], NousRow], settings: b.NousSettings,
-                 *, source: str = "nous") -> None:
+    def __init__(
+        self, turn: Turn, rows: Mapping[tuple[str, str], NousRow], settings: b.NousSettings, *, source: str = "nous"
+    ) -> None:
         self.turn = turn
         self.rows = rows
         self.settings = settings
@@ -185,8 +192,7 @@ class NousPacker(Packer):
         self._full_budgets = [self._section_budget(s.spec) for s in self.sections]
         # The slider's whole: the four budgeted fields' budgets as nous cuts them, whether or not
         # the turn has items in each (a section of the turn keeps its share at any budget).
-        self.default_budget = sum(self.budgets.effective(fld) for fld in b.MEMORY_FIELDS
-                                  if self.budgets.enabled(fld))
+        self.default_budget = sum(self.budgets.effective(fld) for fld in b.MEMORY_FIELDS if self.budgets.enabled(fld))
 
     # -- building ---------------------------------------------------------
 
@@ -212,8 +218,13 @@ class NousPacker(Packer):
         return EPISODES
 
     def _build_sections(self) -> list[Section]:
-        specs = [DECISIONS, FACTS, RECOMMENDED if self.settings.procedure_path == b.PROC_GRAPH else KNOWN, RECENT,
-                 EPISODES]
+        specs = [
+            DECISIONS,
+            FACTS,
+            RECOMMENDED if self.settings.procedure_path == b.PROC_GRAPH else KNOWN,
+            RECENT,
+            EPISODES,
+        ]
         groups: dict[str, tuple[list[int], list[int]]] = {s.label: ([], []) for s in specs}
         for index, cand in enumerate(self.logged):
             spec = self._spec_for(cand)
@@ -229,20 +240,27 @@ class NousPacker(Packer):
                 # The temporal tier's order is list_episodes' (its entry rank); their final ranks come from a set.
                 rendered.sort(key=lambda i: (self.logged[i].entry_rank or 0, i))
             else:
-                rendered.sort(key=lambda i: (self.logged[i].final_rank if self.logged[i].final_rank is not None
-                                             else 10**9, i))
+                rendered.sort(
+                    key=lambda i: (self.logged[i].final_rank if self.logged[i].final_rank is not None else 10**9, i)
+                )
             truncated.sort(key=lambda i: (self.logged[i].entry_rank or 10**9, i))
             if len(truncated) > 1 and spec.rule == MID:
-                self.problems.append(Problem(self.source, (
-                    f"{spec.label}: {len(truncated)} items were cut by the turn's budget, and nous does not log "
-                    "their order (usage-boosted scores): shown after the rendered ones by entry rank")))
+                self.problems.append(
+                    Problem(
+                        self.source,
+                        (
+                            f"{spec.label}: {len(truncated)} items were cut by the turn's budget, and nous does not log "
+                            "their order (usage-boosted scores): shown after the rendered ones by entry rank"
+                        ),
+                    )
+                )
             section = Section(spec)
             for position, index in enumerate(rendered + truncated):
                 cand = self.logged[index]
                 row, found = self._row(cand)
                 if not found:
                     missing += 1
-                elif cand.snippet and (f.content_of(row) or "")[:len(cand.snippet)] != cand.snippet:
+                elif cand.snippet and (f.content_of(row) or "")[: len(cand.snippet)] != cand.snippet:
                     changed += 1
                 section.items.append(index)
                 section.texts.append(self._format(spec, row, position))
@@ -250,13 +268,25 @@ class NousPacker(Packer):
             if section.items:
                 sections.append(section)
         if missing:
-            self.problems.append(Problem(self.source, (
-                f"{missing} candidate row{'s are' if missing != 1 else ' is'} gone from the memory tables: "
-                "rebuilt from the logged 200-character snippet")))
+            self.problems.append(
+                Problem(
+                    self.source,
+                    (
+                        f"{missing} candidate row{'s are' if missing != 1 else ' is'} gone from the memory tables: "
+                        "rebuilt from the logged 200-character snippet"
+                    ),
+                )
+            )
         if changed:
-            self.problems.append(Problem(self.source, (
-                f"{changed} candidate row{'s have' if changed != 1 else ' has'} changed since the turn: "
-                "the rebuild prints today's text")))
+            self.problems.append(
+                Problem(
+                    self.source,
+                    (
+                        f"{changed} candidate row{'s have' if changed != 1 else ' has'} changed since the turn: "
+                        "the rebuild prints today's text"
+                    ),
+                )
+            )
         return sections
 
     def _format(self, spec: SectionSpec, row: NousRow, position: int) -> str | None:
@@ -284,22 +314,41 @@ class NousPacker(Packer):
             text = self._format(spec, row, 0) or ""
         title = _title(cand, row)
         extra: list[tuple[str, Any]] = [
-            ("disposition", cand.disposition), ("stage", cand.disposition_stage), ("entry_leg", cand.entry_leg),
-            ("entry_rank", cand.entry_rank), ("entry_score", cand.entry_score), ("final_rank", cand.final_rank)]
+            ("disposition", cand.disposition),
+            ("stage", cand.disposition_stage),
+            ("entry_leg", cand.entry_leg),
+            ("entry_rank", cand.entry_rank),
+            ("entry_score", cand.entry_score),
+            ("final_rank", cand.final_rank),
+        ]
         if cand.restored_from:
             extra.append(("restored_from", cand.restored_from))
         if cand.mutations:
-            extra.append(("mutations", "; ".join(
-                f"{m.stage}: {m.score_before}→{m.score_after}" + (f" ({m.reason})" if m.reason else "")
-                for m in cand.mutations)))
+            extra.append(
+                (
+                    "mutations",
+                    "; ".join(
+                        f"{m.stage}: {m.score_before}→{m.score_after}" + (f" ({m.reason})" if m.reason else "")
+                        for m in cand.mutations
+                    ),
+                )
+            )
         if not found:
             extra.append(("row", "gone: rebuilt from the logged snippet"))
         created = row.get("started_at") or row.get("created_at")
-        return Entry(key=provenance(cand.type, cand.id), section=spec.label, title=title, text=text,
-                     tokens=f.estimate_tokens(text), source=provenance(cand.type, cand.id),
-                     date=created.strftime("%Y-%m-%d") if hasattr(created, "strftime") else None,
-                     superseded=bool(row.get("superseded_by")), status=_status(cand.type, row) if found else None,
-                     kind=cand.type, extra=tuple(extra))
+        return Entry(
+            key=provenance(cand.type, cand.id),
+            section=spec.label,
+            title=title,
+            text=text,
+            tokens=f.estimate_tokens(text),
+            source=provenance(cand.type, cand.id),
+            date=created.strftime("%Y-%m-%d") if hasattr(created, "strftime") else None,
+            superseded=bool(row.get("superseded_by")),
+            status=_status(cand.type, row) if found else None,
+            kind=cand.type,
+            extra=tuple(extra),
+        )
 
     def _section_budget(self, spec: SectionSpec) -> int:
         if spec.budget_field is None:
@@ -339,8 +388,11 @@ class NousPacker(Packer):
             return SectionState(0, False)
         if rule == MID:
             keep = f.cut_point(len(section.joined), eff)
-            tokens = f.estimate_tokens(section.joined) if keep is None else f.estimate_tokens(
-                section.joined[:keep] + f.ELLIPSIS)
+            tokens = (
+                f.estimate_tokens(section.joined)
+                if keep is None
+                else f.estimate_tokens(section.joined[:keep] + f.ELLIPSIS)
+            )
             return SectionState(eff, True, keep=keep, tokens=tokens)
         # Whole blocks: the first always, then while the running total fits (context.py:1212-1222).
         shown = max(1, bisect_right(section.cum_costs, eff))
@@ -354,9 +406,9 @@ class NousPacker(Packer):
         if not state.on:
             return None
         if section.spec.rule == MID:
-            return section.joined if state.keep is None else section.joined[:state.keep] + f.ELLIPSIS
+            return section.joined if state.keep is None else section.joined[: state.keep] + f.ELLIPSIS
         if section.spec.rule == BLOCKS:
-            return section.joined[:section.ends[state.shown - 1]] if state.shown else ""
+            return section.joined[: section.ends[state.shown - 1]] if state.shown else ""
         return section.joined
 
     # -- fates ------------------------------------------------------------------
@@ -381,8 +433,9 @@ class NousPacker(Packer):
                 return Fate.SUMMARIZED, NousReason.CUT
             return Fate.DROPPED, NousReason.AFTER_CUT
         if pos == 0:
-            return Fate.INCLUDED, (NousReason.BLOCK_FITS if section.costs[0] <= state.budget
-                                   else NousReason.FIRST_BLOCK)
+            return Fate.INCLUDED, (
+                NousReason.BLOCK_FITS if section.costs[0] <= state.budget else NousReason.FIRST_BLOCK
+            )
         if pos < state.shown:
             return Fate.INCLUDED, NousReason.BLOCK_FITS
         if pos == state.shown:
@@ -405,9 +458,17 @@ class NousPacker(Packer):
         per_section = []  # what every item of a section shares at this plan
         for s_index, (section, state) in enumerate(zip(self.sections, plan.state.sections, strict=True)):
             fld = section.spec.budget_field
-            per_section.append((section, state, self.budgets.base.get(fld) if fld else None,
-                                factor if fld else None, self._full_budgets[s_index] if fld else None,
-                                state.budget * f.CHARS_PER_TOKEN if fld else None, len(section.joined)))
+            per_section.append(
+                (
+                    section,
+                    state,
+                    self.budgets.base.get(fld) if fld else None,
+                    factor if fld else None,
+                    self._full_budgets[s_index] if fld else None,
+                    state.budget * f.CHARS_PER_TOKEN if fld else None,
+                    len(section.joined),
+                )
+            )
         out = []
         where_of = self._where
         for index, entry in enumerate(self.entries):
@@ -420,12 +481,39 @@ class NousPacker(Packer):
                 key = section.spec.key
                 if section.spec.rule == BLOCKS:
                     cost = section.costs[pos]
-                    numbers = SectionFit(key, state.budget, base, fac, None, None, None, None, None,
-                                         section.cum_costs[pos] - cost, cost, pos + 1, whole, plan.budget)
+                    numbers = SectionFit(
+                        key,
+                        state.budget,
+                        base,
+                        fac,
+                        None,
+                        None,
+                        None,
+                        None,
+                        None,
+                        section.cum_costs[pos] - cost,
+                        cost,
+                        pos + 1,
+                        whole,
+                        plan.budget,
+                    )
                 else:
-                    numbers = SectionFit(key, state.budget, base, fac, max_chars, section.starts[pos],
-                                         section.ends[pos], text_chars, state.keep, None, None, pos + 1, whole,
-                                         plan.budget)
+                    numbers = SectionFit(
+                        key,
+                        state.budget,
+                        base,
+                        fac,
+                        max_chars,
+                        section.starts[pos],
+                        section.ends[pos],
+                        text_chars,
+                        state.keep,
+                        None,
+                        None,
+                        pos + 1,
+                        whole,
+                        plan.budget,
+                    )
             out.append(Outcome(entry, self._priority[index], fate, reason, numbers))
         return out
 
@@ -434,8 +522,16 @@ class NousPacker(Packer):
         for section, state in zip(self.sections, plan.state.sections, strict=True):
             cap = None if section.spec.rule == NONE else state.budget
             overrun = max(0, state.tokens - state.budget) if section.spec.rule == BLOCKS and state.on else 0
-            bars.append(Bucket(section.spec.priority, section.spec.label, cap, state.tokens if state.on else 0,
-                               overrun=overrun, reached=state.on))
+            bars.append(
+                Bucket(
+                    section.spec.priority,
+                    section.spec.label,
+                    cap,
+                    state.tokens if state.on else 0,
+                    overrun=overrun,
+                    reached=state.on,
+                )
+            )
         return bars
 
     def next_change(self, plan: Plan) -> int | None:
@@ -461,7 +557,7 @@ class NousPacker(Packer):
         if eff <= 0:
             return 1
         if section.spec.rule == BLOCKS:
-            targets = section.cum_costs[bisect_right(section.cum_costs, eff):][:1]
+            targets = section.cum_costs[bisect_right(section.cum_costs, eff) :][:1]
             if section.costs[0] > eff:  # the forced first block becomes one that fits
                 targets.append(section.costs[0])
             return min(targets) if targets else None
@@ -497,32 +593,58 @@ class NousPacker(Packer):
         for s_index, (section, state) in enumerate(zip(self.sections, plan.state.sections, strict=True)):
             text = self.section_text(plan, s_index)
             fld = section.spec.budget_field
-            sections.append({
-                "label": section.spec.label, "priority": section.spec.priority, "rule": section.spec.rule,
-                "budget_field": fld, "base_budget": self.budgets.base.get(fld) if fld else None,
-                "budget": state.budget if fld else None, "on": state.on,
-                "max_chars": state.budget * f.CHARS_PER_TOKEN if fld and state.on else None,
-                "text_chars": len(section.joined), "kept_chars": state.keep, "blocks_shown": state.shown
-                if section.spec.rule == BLOCKS else None, "tokens": state.tokens if state.on else 0,
-                "logged_tokens": logged.get(section.spec.log_key), "items": len(section.items), "text": text,
-            })
+            sections.append(
+                {
+                    "label": section.spec.label,
+                    "priority": section.spec.priority,
+                    "rule": section.spec.rule,
+                    "budget_field": fld,
+                    "base_budget": self.budgets.base.get(fld) if fld else None,
+                    "budget": state.budget if fld else None,
+                    "on": state.on,
+                    "max_chars": state.budget * f.CHARS_PER_TOKEN if fld and state.on else None,
+                    "text_chars": len(section.joined),
+                    "kept_chars": state.keep,
+                    "blocks_shown": state.shown if section.spec.rule == BLOCKS else None,
+                    "tokens": state.tokens if state.on else 0,
+                    "logged_tokens": logged.get(section.spec.log_key),
+                    "items": len(section.items),
+                    "text": text,
+                }
+            )
         candidates = []
         for outcome in plan.outcomes:
             entry = outcome.entry
             extra = dict(entry.extra)
-            candidates.append({
-                "provenance": entry.source, "type": entry.kind, "section": entry.section, "title": entry.title,
-                "logged_disposition": extra.get("disposition"), "logged_stage": extra.get("stage"),
-                "entry_leg": extra.get("entry_leg"), "entry_rank": extra.get("entry_rank"),
-                "final_rank": extra.get("final_rank"), "fate": outcome.fate.value, "reason": outcome.reason.value,
-                "tokens": entry.tokens,
-            })
+            candidates.append(
+                {
+                    "provenance": entry.source,
+                    "type": entry.kind,
+                    "section": entry.section,
+                    "title": entry.title,
+                    "logged_disposition": extra.get("disposition"),
+                    "logged_stage": extra.get("stage"),
+                    "entry_leg": extra.get("entry_leg"),
+                    "entry_rank": extra.get("entry_rank"),
+                    "final_rank": extra.get("final_rank"),
+                    "fate": outcome.fate.value,
+                    "reason": outcome.reason.value,
+                    "tokens": entry.tokens,
+                }
+            )
         return {
-            "turn": summary.key, "agent": summary.agent_id, "session": summary.session_id,
-            "turn_number": summary.turn_number, "timestamp": summary.timestamp, "budget": plan.budget,
-            "default_budget": self.default_budget, "tokens_used": plan.tokens_used,
-            "settings": {k.key: k.value for k in self.knobs()}, "scale": self.settings.factor,
-            "sections": sections, "candidates": candidates,
+            "turn": summary.key,
+            "agent": summary.agent_id,
+            "session": summary.session_id,
+            "turn_number": summary.turn_number,
+            "timestamp": summary.timestamp,
+            "budget": plan.budget,
+            "default_budget": self.default_budget,
+            "tokens_used": plan.tokens_used,
+            "settings": {k.key: k.value for k in self.knobs()},
+            "scale": self.settings.factor,
+            "sections": sections,
+            "candidates": candidates,
             "problems": [str(p) for p in self.problems],
         }
 
@@ -532,43 +654,132 @@ class NousPacker(Packer):
         s = self.settings
         window = s.window
         knobs = [
-            Knob("frame", "frame (its row of section budgets)", "choice", s.frame, self._logged_frame(),
-                 s.source("frame"), choices=(*b.FRAMES, b.OTHER_FRAME),
-                 help="ContextBudget.for_frame (schemas.py:127-146); an unknown frame gets the defaults"),
-            Knob("model", "model (sets the scale through its context window)", "str", s.model,
-                 self._logged_model(), s.source("model"),
-                 help=f"window {window:,} tokens → budgets ×{s.factor:g} (context.py:1859-1868)"),
-            Knob("context_window", "context window override (NOUS_CONTEXT_WINDOW; 0: from the model)", "int",
-                 s.context_window, 0, s.source("context_window"), minimum=0),
-            Knob("budget_scale", "scale budgets by the model's window (NOUS_BUDGET_SCALE_ENABLED)", "bool",
-                 s.budget_scale, True, s.source("budget_scale")),
-            Knob("intent", "intent plan", "choice", s.intent, b.INTENT_PLAN, s.source("intent"), choices=b.INTENTS,
-                 help="plan: nous's overrides for this frame; greeting: a greeting or short ack skips all memory; "
-                      "off: the frame table alone"),
-            Knob("followup", "a follow-up turn (temporal recency > 0.5)", "bool", s.followup, False,
-                 s.source("followup"), help="lifts the conversation frame's episodes to 1000 and shows summaries "
-                                            "under Recent Conversations"),
-            Knob("followup_episode_budget", "conversation frame gets episodes "
-                 "(NOUS_FOLLOWUP_EPISODE_BUDGET_ENABLED)", "bool", s.followup_episode_budget, True,
-                 s.source("followup_episode_budget")),
-            Knob("procedure_path", "procedure section (NOUS_PROC_SELECTION_GRAPH_PRIMARY)", "choice",
-                 s.procedure_path, b.PROC_GRAPH, s.source("procedure_path"), choices=b.PROCEDURE_PATHS,
-                 help="graph: Recommended Procedures, whole blocks; list: Known Procedures, cut mid-text"),
+            Knob(
+                "frame",
+                "frame (its row of section budgets)",
+                "choice",
+                s.frame,
+                self._logged_frame(),
+                s.source("frame"),
+                choices=(*b.FRAMES, b.OTHER_FRAME),
+                help="ContextBudget.for_frame (schemas.py:127-146); an unknown frame gets the defaults",
+            ),
+            Knob(
+                "model",
+                "model (sets the scale through its context window)",
+                "str",
+                s.model,
+                self._logged_model(),
+                s.source("model"),
+                help=f"window {window:,} tokens → budgets ×{s.factor:g} (context.py:1859-1868)",
+            ),
+            Knob(
+                "context_window",
+                "context window override (NOUS_CONTEXT_WINDOW; 0: from the model)",
+                "int",
+                s.context_window,
+                0,
+                s.source("context_window"),
+                minimum=0,
+            ),
+            Knob(
+                "budget_scale",
+                "scale budgets by the model's window (NOUS_BUDGET_SCALE_ENABLED)",
+                "bool",
+                s.budget_scale,
+                True,
+                s.source("budget_scale"),
+            ),
+            Knob(
+                "intent",
+                "intent plan",
+                "choice",
+                s.intent,
+                b.INTENT_PLAN,
+                s.source("intent"),
+                choices=b.INTENTS,
+                help="plan: nous's overrides for this frame; greeting: a greeting or short ack skips all memory; "
+                "off: the frame table alone",
+            ),
+            Knob(
+                "followup",
+                "a follow-up turn (temporal recency > 0.5)",
+                "bool",
+                s.followup,
+                False,
+                s.source("followup"),
+                help="lifts the conversation frame's episodes to 1000 and shows summaries under Recent Conversations",
+            ),
+            Knob(
+                "followup_episode_budget",
+                "conversation frame gets episodes (NOUS_FOLLOWUP_EPISODE_BUDGET_ENABLED)",
+                "bool",
+                s.followup_episode_budget,
+                True,
+                s.source("followup_episode_budget"),
+            ),
+            Knob(
+                "procedure_path",
+                "procedure section (NOUS_PROC_SELECTION_GRAPH_PRIMARY)",
+                "choice",
+                s.procedure_path,
+                b.PROC_GRAPH,
+                s.source("procedure_path"),
+                choices=b.PROCEDURE_PATHS,
+                help="graph: Recommended Procedures, whole blocks; list: Known Procedures, cut mid-text",
+            ),
         ]
-        without = b.resolve(b.NousSettings(frame=s.frame, model=s.model, intent=s.intent, followup=s.followup,
-                                           followup_episode_budget=s.followup_episode_budget))
+        without = b.resolve(
+            b.NousSettings(
+                frame=s.frame,
+                model=s.model,
+                intent=s.intent,
+                followup=s.followup,
+                followup_episode_budget=s.followup_episode_budget,
+            )
+        )
         for fld in b.MEMORY_FIELDS:
             eff = self.budgets.effective(fld)
-            knobs.append(Knob(fld, f"{fld} budget (tokens, before the ×{s.factor:g} scale)", "int",
-                              self.budgets.base[fld], without.base[fld], s.source(fld), minimum=0,
-                              help=f"nous cuts {fld} at {eff:,} tokens = {eff * f.CHARS_PER_TOKEN:,} characters"))
+            knobs.append(
+                Knob(
+                    fld,
+                    f"{fld} budget (tokens, before the ×{s.factor:g} scale)",
+                    "int",
+                    self.budgets.base[fld],
+                    without.base[fld],
+                    s.source(fld),
+                    minimum=0,
+                    help=f"nous cuts {fld} at {eff:,} tokens = {eff * f.CHARS_PER_TOKEN:,} characters",
+                )
+            )
         knobs += [
-            Knob("fact_max_chars", "fact content cut (NOUS_FACT_FORMAT_MAX_CHARS)", "int", s.fact_max_chars,
-                 b.FACT_FORMAT_MAX_CHARS, s.source("fact_max_chars"), minimum=1),
-            Knob("fact_full_top_n", "facts shown uncut (NOUS_FACT_FORMAT_FULL_TOP_N)", "int", s.fact_full_top_n,
-                 b.FACT_FORMAT_FULL_TOP_N, s.source("fact_full_top_n"), minimum=0),
-            Knob("proc_body_max_chars", "procedure block cap (NOUS_PROC_RECOMMENDED_BODY_MAX_CHARS)", "int",
-                 s.proc_body_max_chars, b.PROC_BODY_MAX_CHARS, s.source("proc_body_max_chars"), minimum=1),
+            Knob(
+                "fact_max_chars",
+                "fact content cut (NOUS_FACT_FORMAT_MAX_CHARS)",
+                "int",
+                s.fact_max_chars,
+                b.FACT_FORMAT_MAX_CHARS,
+                s.source("fact_max_chars"),
+                minimum=1,
+            ),
+            Knob(
+                "fact_full_top_n",
+                "facts shown uncut (NOUS_FACT_FORMAT_FULL_TOP_N)",
+                "int",
+                s.fact_full_top_n,
+                b.FACT_FORMAT_FULL_TOP_N,
+                s.source("fact_full_top_n"),
+                minimum=0,
+            ),
+            Knob(
+                "proc_body_max_chars",
+                "procedure block cap (NOUS_PROC_RECOMMENDED_BODY_MAX_CHARS)",
+                "int",
+                s.proc_body_max_chars,
+                b.PROC_BODY_MAX_CHARS,
+                s.source("proc_body_max_chars"),
+                minimum=1,
+            ),
         ]
         return tuple(knobs)
 
@@ -603,9 +814,14 @@ class NousPacker(Packer):
         out = []
         for s_index, section in enumerate(self.sections):
             text = self.section_text(plan, s_index)
-            out.append(SectionCheck(section.spec.label, section.spec.log_key,
-                                    f.logged_tokens(text) if text is not None else 0,
-                                    logged.get(section.spec.log_key)))
+            out.append(
+                SectionCheck(
+                    section.spec.label,
+                    section.spec.log_key,
+                    f.logged_tokens(text) if text is not None else 0,
+                    logged.get(section.spec.log_key),
+                )
+            )
         return out
 
 

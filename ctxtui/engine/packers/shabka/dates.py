@@ -67,7 +67,7 @@ _MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 
 
 def _digits(data: bytes, start: int, count: int) -> int:
-    chunk = data[start:start + count]
+    chunk = data[start : start + count]
     if len(chunk) < count or not all(48 <= c <= 57 for c in chunk):
         raise DateError("invalid")
     return int(chunk)
@@ -146,8 +146,11 @@ def _offset(rest: bytes) -> tuple[int, bytes]:
     if len(rest) < 2:
         raise DateError("premature end of input")
     if not (48 <= rest[0] <= 53 and 48 <= rest[1] <= 57):
-        raise DateError("input is out of range" if 54 <= rest[0] <= 57 and 48 <= rest[1] <= 57
-                        else "input contains invalid characters")
+        raise DateError(
+            "input is out of range"
+            if 54 <= rest[0] <= 57 and 48 <= rest[1] <= 57
+            else "input contains invalid characters"
+        )
     seconds = hours * 3600 + int(rest[:2]) * 60
     if seconds >= DAY:
         raise DateError("input is out of range")

@@ -31,6 +31,12 @@ class ShabkaReason(str, Enum):
 
 # Outcome.tier: the step of `cmd_context_pack` that decided.
 STEP_OPEN, STEP_KNN, STEP_READ, STEP_PRIVACY, STEP_FILTER, STEP_PACK = 1, 2, 3, 4, 5, 6
-STEP_NAMES = {STEP_OPEN: "opening the store", STEP_KNN: "the 50 nearest", STEP_READ: "reading the rows",
-              STEP_PRIVACY: "privacy", STEP_FILTER: "-k/-t/-p filters", STEP_PACK: "packing"}
+STEP_NAMES = {
+    STEP_OPEN: "opening the store",
+    STEP_KNN: "the 50 nearest",
+    STEP_READ: "reading the rows",
+    STEP_PRIVACY: "privacy",
+    STEP_FILTER: "-k/-t/-p filters",
+    STEP_PACK: "packing",
+}
 KNN_SIZE = 50

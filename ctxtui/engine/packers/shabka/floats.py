@@ -70,14 +70,17 @@ def shortest_digits(x: float, tie_up: bool) -> tuple[str, int]:
     low, high, inclusive = _round_trip_interval(x)
 
     def reads_back(value: Fraction) -> bool:
-        return low < value < high or (inclusive and (value == low or value == high))
+        return low < value < high or (inclusive and value in (low, high))
 
     for precision in range(1, 10):
         mantissa, exponent_text = f"{x:.{precision - 1}e}".split("e")
         nearest = int(mantissa.replace(".", ""))
         scale = Fraction(10) ** (int(exponent_text) - (precision - 1))
-        found = [(abs(Fraction(d) * scale - exact), d) for d in (nearest - 1, nearest, nearest + 1)
-                 if d > 0 and reads_back(Fraction(d) * scale)]
+        found = [
+            (abs(Fraction(d) * scale - exact), d)
+            for d in (nearest - 1, nearest, nearest + 1)
+            if d > 0 and reads_back(Fraction(d) * scale)
+        ]
         if not found:
             continue
         found.sort()
@@ -96,7 +99,7 @@ def _positional(digits: str, exponent: int) -> str:
     if exponent >= n - 1:
         return digits + "0" * (exponent - n + 1)
     if exponent >= 0:
-        return digits[: exponent + 1] + "." + digits[exponent + 1:]
+        return digits[: exponent + 1] + "." + digits[exponent + 1 :]
     return "0." + "0" * (-exponent - 1) + digits
 
 

@@ -78,7 +78,7 @@ def _nearest_walked(distances: np.ndarray, k: int) -> list[int]:
     values = [float(x) for x in distances]
     top: list[int] = []
     for start in range(0, len(values), CHUNK):
-        picks = [start + i for i in _chunk_top(values[start:start + CHUNK], k)]
+        picks = [start + i for i in _chunk_top(values[start : start + CHUNK], k)]
         merged: list[int] = []
         a = b = 0
         while len(merged) < k and (a < len(top) or b < len(picks)):

@@ -31,8 +31,26 @@ from ctxtui.engine.packers.shabka.floats import f32
 from ctxtui.engine.sources.memory.shabka_store import COLUMNS, MISSING, BadText
 
 # A row is (rowid, *COLUMNS); these are the positions.
-(ID, KIND, TITLE, CONTENT, SUMMARY, TAGS, SOURCE, SCOPE, IMPORTANCE, STATUS, PRIVACY, VERIFICATION, PROJECT_ID,
- SESSION_ID, CREATED_BY, CREATED_AT, UPDATED_AT, ACCESSED_AT) = range(1, 19)  # index 0 is the rowid
+(
+    ID,
+    KIND,
+    TITLE,
+    CONTENT,
+    SUMMARY,
+    TAGS,
+    SOURCE,
+    SCOPE,
+    IMPORTANCE,
+    STATUS,
+    PRIVACY,
+    VERIFICATION,
+    PROJECT_ID,
+    SESSION_ID,
+    CREATED_BY,
+    CREATED_AT,
+    UPDATED_AT,
+    ACCESSED_AT,
+) = range(1, 19)  # index 0 is the rowid
 
 KINDS = ("observation", "decision", "pattern", "error", "fix", "preference", "fact", "lesson", "todo", "procedure")
 STATUSES = ("active", "archived", "superseded", "pending")
@@ -159,8 +177,9 @@ def _enum(raw: Sequence[Any], index: int, names: tuple[str, ...]) -> str:
     return str(value)
 
 
-def _tagged(raw: Sequence[Any], index: int,
-            variants: dict[str, tuple[tuple[str, bool], ...]]) -> tuple[tuple[str, str], ...]:
+def _tagged(
+    raw: Sequence[Any], index: int, variants: dict[str, tuple[tuple[str, bool], ...]]
+) -> tuple[tuple[str, str], ...]:
     """serde's internally tagged enum (`tag = "type"`) from JSON text."""
     column = COLUMNS[index - 1]
     text = _text(raw, index)
@@ -182,7 +201,7 @@ def _tagged(raw: Sequence[Any], index: int,
         tag, rest = value[0], value[1:]
         fields = None
     else:
-        raise RowError(column, f"{text!r} is not a tagged object like {{\"type\": \"...\"}}")
+        raise RowError(column, f'{text!r} is not a tagged object like {{"type": "..."}}')
     if not isinstance(tag, str):
         raise RowError(column, "`type` is not a string")
     if tag not in variants:
@@ -239,8 +258,7 @@ def importance_of(value: Any) -> float:
 
 def parse_memory(raw: Sequence[Any]) -> Memory:
     """The `Memory` Shabka reads from a store row (rowid first, then `COLUMNS`), or RowError."""
-    for index in (ID, KIND, STATUS, PRIVACY, VERIFICATION, SOURCE, SCOPE, TAGS, CREATED_AT, UPDATED_AT,
-                  ACCESSED_AT):
+    for index in (ID, KIND, STATUS, PRIVACY, VERIFICATION, SOURCE, SCOPE, TAGS, CREATED_AT, UPDATED_AT, ACCESSED_AT):
         _text(raw, index)
     project_id = _text(raw, PROJECT_ID, nullable=True)
     session_text = _text(raw, SESSION_ID, nullable=True)
@@ -268,6 +286,22 @@ def parse_memory(raw: Sequence[Any]) -> Memory:
     except ValueError:
         raise RowError("importance", f"{raw[IMPORTANCE]!r} is not a number") from None
     return Memory(
-        memory_id, kind, _text(raw, TITLE), _text(raw, CONTENT), _text(raw, SUMMARY), tags, source, scope, importance,
-        status, privacy, verification, project_id, session_id, _text(raw, CREATED_BY), created, updated, accessed,
+        memory_id,
+        kind,
+        _text(raw, TITLE),
+        _text(raw, CONTENT),
+        _text(raw, SUMMARY),
+        tags,
+        source,
+        scope,
+        importance,
+        status,
+        privacy,
+        verification,
+        project_id,
+        session_id,
+        _text(raw, CREATED_BY),
+        created,
+        updated,
+        accessed,
     )

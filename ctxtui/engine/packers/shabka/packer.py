@@ -37,16 +37,39 @@ from ctxtui.engine.packers.base import INCLUDED, Knob, Packer
 from ctxtui.engine.packers.shabka import knn, rank
 from ctxtui.engine.packers.shabka.dates import DAY, Moment, format_date, seconds_between
 from ctxtui.engine.packers.shabka.embed import DIMS, hash_embed
-from ctxtui.engine.packers.shabka.floats import f32
 from ctxtui.engine.packers.shabka.fates import (
-    STEP_FILTER, STEP_KNN, STEP_OPEN, STEP_PACK, STEP_PRIVACY, STEP_READ, ShabkaReason,
+    STEP_FILTER,
+    STEP_KNN,
+    STEP_OPEN,
+    STEP_PACK,
+    STEP_PRIVACY,
+    STEP_READ,
+    ShabkaReason,
 )
+from ctxtui.engine.packers.shabka.floats import f32
 from ctxtui.engine.packers.shabka.memory import (
-    CONTENT, CREATED_AT, ID, IMPORTANCE, KIND, KINDS, PRIVACY, PROJECT_ID, STATUS, SUMMARY, TAGS, TITLE, Memory,
-    RowError, parse_memory,
+    CONTENT,
+    CREATED_AT,
+    ID,
+    IMPORTANCE,
+    KIND,
+    KINDS,
+    PRIVACY,
+    PROJECT_ID,
+    STATUS,
+    SUMMARY,
+    TAGS,
+    TITLE,
+    Memory,
+    RowError,
+    parse_memory,
 )
 from ctxtui.engine.packers.shabka.render import (
-    EMPTY_PACK_NOTICE, memory_block, memory_cost, render_json, render_text,
+    EMPTY_PACK_NOTICE,
+    memory_block,
+    memory_cost,
+    render_json,
+    render_text,
 )
 from ctxtui.engine.sources.memory.shabka_store import ShabkaStore
 
@@ -120,9 +143,16 @@ class ShabkaPacker(Packer):
     title = "shabka context-pack (v0.5.2, hash embedder)"
     formats = ("md", "json")
 
-    def __init__(self, store: ShabkaStore, settings: ShabkaSettings, *, provider: str = "hash",
-                 provider_source: str = "default", knob_sources: Mapping[str, str] | None = None,
-                 user_default: str = "anonymous") -> None:
+    def __init__(
+        self,
+        store: ShabkaStore,
+        settings: ShabkaSettings,
+        *,
+        provider: str = "hash",
+        provider_source: str = "default",
+        knob_sources: Mapping[str, str] | None = None,
+        user_default: str = "anonymous",
+    ) -> None:
         self.store = store
         self.settings = settings
         self.provider = provider
@@ -139,7 +169,8 @@ class ShabkaPacker(Packer):
             self.notices.append(
                 f"Shabka is configured with the {provider!r} embedder ({provider_source}): its query vector "
                 "comes from that provider and cannot be reproduced here, so this is what the hash embedder "
-                "would pack instead")
+                "would pack instead"
+            )
         self._run()
         costs = [r.cost for r in self.ranked]
         self.cumulative: list[int] = []
@@ -170,7 +201,8 @@ class ShabkaPacker(Packer):
                 self.notices.append(
                     f"this store's vectors are {emb.dims}-dimensional, not the hash embedder's 128: it was "
                     "embedded by another provider (Ollama, OpenAI...), whose query vector cannot be reproduced "
-                    "here; Shabka's hash path finds nothing in it, so the pack is empty")
+                    "here; Shabka's hash path finds nothing in it, so the pack is empty"
+                )
             return
         if not emb.memory_ids:
             return
@@ -198,7 +230,8 @@ class ShabkaPacker(Packer):
             self.notices.append(
                 f"none of the {compared} stored vectors checked is what the hash embedder makes of its memory's "
                 "title, summary and tags: this store was probably embedded by another provider with 128 "
-                "dimensions, whose query vector cannot be reproduced here; shown is what the hash embedder packs")
+                "dimensions, whose query vector cannot be reproduced here; shown is what the hash embedder packs"
+            )
 
     def _join(self, nearest: list[int], distances: np.ndarray) -> None:
         s = self.settings
@@ -215,32 +248,64 @@ class ShabkaPacker(Packer):
             key = _key(row)
             status = row[STATUS]
             if status is None or status == "pending":
-                self.hits.append(Hit(key, index, distance, sim, ShabkaReason.PENDING, STEP_READ,
-                                     "its status is NULL" if status is None else "its status is pending"))
+                self.hits.append(
+                    Hit(
+                        key,
+                        index,
+                        distance,
+                        sim,
+                        ShabkaReason.PENDING,
+                        STEP_READ,
+                        "its status is NULL" if status is None else "its status is pending",
+                    )
+                )
                 continue
             failed = None
             if distance != distance:  # NaN: SQLite hands Rust a NULL distance
-                failed = ("Invalid column type Null at index: 18, name: distance",
-                          "its vector holds NaN, so its distance is NULL")
+                failed = (
+                    "Invalid column type Null at index: 18, name: distance",
+                    "its vector holds NaN, so its distance is NULL",
+                )
             else:
                 try:
                     memory = parse_memory(row)
                 except RowError as exc:
-                    failed = (f"could not read column {exc.column}: {exc.reason}",
-                              f"Shabka cannot read its {exc.column}: {exc.reason}")
+                    failed = (
+                        f"could not read column {exc.column}: {exc.reason}",
+                        f"Shabka cannot read its {exc.column}: {exc.reason}",
+                    )
             if failed is not None:
                 self._fail_row(key, index, distance, sim, *failed)
                 done = {h.key for h in self.hits}
                 for other, place, dist in self._nearest_rows(nearest, distances):
                     if other not in done and place != index:
-                        self.hits.append(Hit(other, place, dist, rank.similarity(dist), ShabkaReason.FAILED,
-                                             STEP_READ, "read before the failing row" if place < index else
-                                             "never read: the command had failed"))
+                        self.hits.append(
+                            Hit(
+                                other,
+                                place,
+                                dist,
+                                rank.similarity(dist),
+                                ShabkaReason.FAILED,
+                                STEP_READ,
+                                "read before the failing row"
+                                if place < index
+                                else "never read: the command had failed",
+                            )
+                        )
                 self.hits.sort(key=lambda h: h.knn_index)
                 return
             if memory.privacy == "private" and memory.created_by != s.user and memory.created_by not in LEGACY_CREATORS:
-                self.hits.append(Hit(key, index, distance, sim, ShabkaReason.PRIVATE, STEP_PRIVACY,
-                                     f"private, created by {memory.created_by!r}; the user is {s.user!r}"))
+                self.hits.append(
+                    Hit(
+                        key,
+                        index,
+                        distance,
+                        sim,
+                        ShabkaReason.PRIVATE,
+                        STEP_PRIVACY,
+                        f"private, created by {memory.created_by!r}; the user is {s.user!r}",
+                    )
+                )
                 continue
             survivors.append((index, memory, distance, sim, key))
         relations = self.store.relations or {}
@@ -248,31 +313,77 @@ class ShabkaPacker(Packer):
         ranked: list[Ranked] = []
         for index, memory, distance, sim, key in survivors:
             if self._kind is not None and memory.kind != self._kind:
-                self.hits.append(Hit(key, index, distance, sim, ShabkaReason.KIND, STEP_FILTER,
-                                     f"its kind is {memory.kind}; -k asks for {self._kind}"))
+                self.hits.append(
+                    Hit(
+                        key,
+                        index,
+                        distance,
+                        sim,
+                        ShabkaReason.KIND,
+                        STEP_FILTER,
+                        f"its kind is {memory.kind}; -k asks for {self._kind}",
+                    )
+                )
                 continue
             if s.tags and not any(t in memory.tags for t in s.tags):
-                self.hits.append(Hit(key, index, distance, sim, ShabkaReason.TAG, STEP_FILTER,
-                                     f"its tags are {', '.join(memory.tags) or '(none)'}; -t asks for any of "
-                                     f"{', '.join(s.tags)}"))
+                self.hits.append(
+                    Hit(
+                        key,
+                        index,
+                        distance,
+                        sim,
+                        ShabkaReason.TAG,
+                        STEP_FILTER,
+                        f"its tags are {', '.join(memory.tags) or '(none)'}; -t asks for any of {', '.join(s.tags)}",
+                    )
+                )
                 continue
             if s.project is not None and memory.project_id != s.project:
                 shown = "none" if memory.project_id is None else repr(memory.project_id)
-                self.hits.append(Hit(key, index, distance, sim, ShabkaReason.PROJECT, STEP_FILTER,
-                                     f"its project is {shown}; -p asks for {s.project!r}"))
+                self.hits.append(
+                    Hit(
+                        key,
+                        index,
+                        distance,
+                        sim,
+                        ShabkaReason.PROJECT,
+                        STEP_FILTER,
+                        f"its project is {shown}; -p asks for {s.project!r}",
+                    )
+                )
                 continue
             matched = rank.keyword(s.search_query, memory.title, memory.content, memory.tags)
             n_rel = relations.get(memory.id, 0)
             n_con = contradictions.get(memory.id, 0)
             signals = rank.fuse(
-                sim, matched.score, rank.recency(memory.created_at, s.now), memory.importance,
-                rank.access(memory.accessed_at, memory.created_at, s.now), rank.graph(n_rel),
-                rank.trust(memory.verification, memory.source_type, n_con, bool(memory.tags),
-                           len(memory.content.encode("utf-8"))),
+                sim,
+                matched.score,
+                rank.recency(memory.created_at, s.now),
+                memory.importance,
+                rank.access(memory.accessed_at, memory.created_at, s.now),
+                rank.graph(n_rel),
+                rank.trust(
+                    memory.verification,
+                    memory.source_type,
+                    n_con,
+                    bool(memory.tags),
+                    len(memory.content.encode("utf-8")),
+                ),
             )
             self.hits.append(Hit(key, index, distance, sim, None, STEP_PACK))
-            ranked.append(Ranked(memory, key, index, distance, signals, matched, n_rel, n_con,
-                                 memory_cost(memory.title, memory.content, memory.tags)))
+            ranked.append(
+                Ranked(
+                    memory,
+                    key,
+                    index,
+                    distance,
+                    signals,
+                    matched,
+                    n_rel,
+                    n_con,
+                    memory_cost(memory.title, memory.content, memory.tags),
+                )
+            )
         ranked.sort(key=lambda r: -r.signals.score)  # stable, as Rust's sort_by
         self.ranked = ranked
 
@@ -286,7 +397,9 @@ class ShabkaPacker(Packer):
         self.hits.append(Hit(key, index, distance, sim, ShabkaReason.UNREADABLE, STEP_READ, detail))
         self.failure = ShabkaFailure(
             f"vector search failed\n\nCaused by:\n    Storage error: failed to read vec search row: {cause}",
-            STEP_READ, key)
+            STEP_READ,
+            key,
+        )
 
     # ------------------------------------------------------------ per budget
 
@@ -297,7 +410,7 @@ class ShabkaPacker(Packer):
         return Plan(self, budget, self.cumulative[n - 1] if n else 0, n)
 
     def packed(self, plan: Plan) -> list[Memory]:
-        return [r.memory for r in self.ranked[:plan.state]]
+        return [r.memory for r in self.ranked[: plan.state]]
 
     def render(self, plan: Plan, fmt: str) -> str:
         """What Shabka prints on stdout: "" for an empty pack or a failure (those go to stderr)."""
@@ -337,8 +450,7 @@ class ShabkaPacker(Packer):
         for place, ranked in enumerate(self.ranked, start=1):
             entry = self._entries[place - 1]
             score = self._score(ranked, place)
-            numbers = PrefixFit(cap=budget, used_before=used, needs=ranked.cost, budget=budget,
-                                remaining=budget - used)
+            numbers = PrefixFit(cap=budget, used_before=used, needs=ranked.cost, budget=budget, remaining=budget - used)
             if place <= n:
                 out.append(Outcome(entry, STEP_PACK, Fate.INCLUDED, ShabkaReason.PACKED, numbers, score))
                 used += ranked.cost
@@ -346,8 +458,11 @@ class ShabkaPacker(Packer):
                 misfit_key = entry.key
                 out.append(Outcome(entry, STEP_PACK, Fate.DROPPED, ShabkaReason.MISFIT, numbers, score))
             else:
-                out.append(Outcome(entry, STEP_PACK, Fate.DROPPED, ShabkaReason.AFTER_MISFIT, numbers, score,
-                                   blocked_by=misfit_key))
+                out.append(
+                    Outcome(
+                        entry, STEP_PACK, Fate.DROPPED, ShabkaReason.AFTER_MISFIT, numbers, score, blocked_by=misfit_key
+                    )
+                )
         return out + self._fixed
 
     def buckets(self, plan: Plan) -> list[Bucket]:
@@ -364,17 +479,53 @@ class ShabkaPacker(Packer):
         s = self.settings
         src = self._knob_sources
         return (
-            Knob("query", "query", "str", s.query, "", src.get("query", "default"),
-                 help="what Shabka embeds and matches keywords against; empty means *"),
-            Knob("project", "project (-p)", "str", s.project, None, src.get("project", "default"),
-                 help="only memories whose project_id is exactly this (after the 50 nearest are taken)"),
-            Knob("kind", "kind (-k)", "choice", s.kind, None, src.get("kind", "default"), choices=KINDS,
-                 help="only memories of this kind (any case; after the 50 nearest are taken)"),
-            Knob("tag", "tags (-t, any of)", "str", s.tags, (), src.get("tag", "default"),
-                 help="only memories carrying at least one of these tags, exactly"),
-            Knob("user", "user id", "str", s.user, self._user_default, src.get("user", "default"),
-                 help="whose private memories are visible: config user_id, git user.name, $HOSTNAME, "
-                      "/etc/hostname, else anonymous"),
+            Knob(
+                "query",
+                "query",
+                "str",
+                s.query,
+                "",
+                src.get("query", "default"),
+                help="what Shabka embeds and matches keywords against; empty means *",
+            ),
+            Knob(
+                "project",
+                "project (-p)",
+                "str",
+                s.project,
+                None,
+                src.get("project", "default"),
+                help="only memories whose project_id is exactly this (after the 50 nearest are taken)",
+            ),
+            Knob(
+                "kind",
+                "kind (-k)",
+                "choice",
+                s.kind,
+                None,
+                src.get("kind", "default"),
+                choices=KINDS,
+                help="only memories of this kind (any case; after the 50 nearest are taken)",
+            ),
+            Knob(
+                "tag",
+                "tags (-t, any of)",
+                "str",
+                s.tags,
+                (),
+                src.get("tag", "default"),
+                help="only memories carrying at least one of these tags, exactly",
+            ),
+            Knob(
+                "user",
+                "user id",
+                "str",
+                s.user,
+                self._user_default,
+                src.get("user", "default"),
+                help="whose private memories are visible: config user_id, git user.name, $HOSTNAME, "
+                "/etc/hostname, else anonymous",
+            ),
         )
 
     # ------------------------------------------------------------ entries and outcomes that never change
@@ -385,8 +536,13 @@ class ShabkaPacker(Packer):
         age = seconds_between(self.settings.now, memory.created_at)
         credits = ranked.keyword.credits
         return ScoreBreakdown(
-            age_days=age // DAY if age >= 0 else -((-age) // DAY), recency=sig.recency, relevance=sig.keyword,
-            superseded=False, total=sig.score, rank=place, importance=sig.importance,  # superseded ones score as any
+            age_days=age // DAY if age >= 0 else -((-age) // DAY),
+            recency=sig.recency,
+            relevance=sig.keyword,
+            superseded=False,
+            total=sig.score,
+            rank=place,
+            importance=sig.importance,  # superseded ones score as any
             keyword_finder=lambda: tuple(term for term, credit, _ in credits if credit > 0),
         )
 
@@ -439,14 +595,25 @@ class ShabkaPacker(Packer):
         self._fixed = fixed
 
     def _hit_entry(self, hit: Hit, failed: tuple[tuple[str, Any], ...]) -> Entry:
-        extra: tuple[tuple[str, Any], ...] = (("knn_place", hit.knn_index + 1), ("distance", hit.distance),
-                                              ("similarity", hit.similarity), *failed)
+        extra: tuple[tuple[str, Any], ...] = (
+            ("knn_place", hit.knn_index + 1),
+            ("distance", hit.distance),
+            ("similarity", hit.similarity),
+            *failed,
+        )
         if hit.detail:
             extra += (("why", hit.detail),)
         if hit.reason is ShabkaReason.ORPHAN:
             memory_id = hit.key.split(":", 2)[-1]
-            return Entry(key=hit.key, section=ENTRY_SECTION, title=f"(vector without a memory: {memory_id})",
-                         text="", tokens=0, source=hit.key, extra=extra)
+            return Entry(
+                key=hit.key,
+                section=ENTRY_SECTION,
+                title=f"(vector without a memory: {memory_id})",
+                text="",
+                tokens=0,
+                source=hit.key,
+                extra=extra,
+            )
         row = self._rows_by_id[_id_of_key(hit.key)]
         return _row_entry(row, extra)
 
@@ -474,14 +641,17 @@ def _vec0_rows(dims: Any, memory_ids: list[Any], vectors: list[Any]) -> tuple[np
         return empty, None
     prefix = "failed to create storage backend\n\nCaused by:\n    Storage error: "
     if dims <= 0:
-        return empty, (f"{prefix}failed to create vec_memories: vec0 constructor error: could not parse vector "
-                       f"column 'embedding float[{dims}]'")
+        return empty, (
+            f"{prefix}failed to create vec_memories: vec0 constructor error: could not parse vector "
+            f"column 'embedding float[{dims}]'"
+        )
     if dims > MAX_DIMS:
-        return empty, (f"{prefix}failed to create vec_memories: vec0 constructor error: Dimension on vector "
-                       f"column too large, provided {dims}, maximum {MAX_DIMS}")
+        return empty, (
+            f"{prefix}failed to create vec_memories: vec0 constructor error: Dimension on vector "
+            f"column too large, provided {dims}, maximum {MAX_DIMS}"
+        )
     size = 4 * dims
-    sound = (all(type(v) is bytes and len(v) == size for v in vectors)
-             and all(type(m) is str for m in memory_ids))
+    sound = all(type(v) is bytes and len(v) == size for v in vectors) and all(type(m) is str for m in memory_ids)
     if not sound:  # find the first row vec0 refuses, as its INSERT ... SELECT meets them in rowid order
         fixed = []
         for memory_id, vector in zip(memory_ids, vectors, strict=True):
@@ -497,8 +667,10 @@ def _vec0_value(memory_id: Any, vector: Any, dims: int) -> tuple[bytes, str | No
     """One row as vec0 takes it (a JSON text vector becomes f32 bytes), or its refusal."""
     column = 'the "embedding" column'
     if not isinstance(memory_id, str):
-        return b"", ("The vec_memories virtual table was declared with a TEXT primary key, but a non-TEXT value "
-                     "was provided in an INSERT.")
+        return b"", (
+            "The vec_memories virtual table was declared with a TEXT primary key, but a non-TEXT value "
+            "was provided in an INSERT."
+        )
     if isinstance(vector, str):
         try:
             values = json.loads(vector)
@@ -512,11 +684,15 @@ def _vec0_value(memory_id: Any, vector: Any, dims: int) -> tuple[bytes, str | No
     if len(vector) == 0:
         return b"", f"Inserted vector for {column} is invalid: zero-length vectors are not supported."
     if len(vector) % 4:
-        return b"", (f"Inserted vector for {column} is invalid: invalid float32 vector BLOB length. Must be "
-                     f"divisible by 4, found {len(vector)}")
+        return b"", (
+            f"Inserted vector for {column} is invalid: invalid float32 vector BLOB length. Must be "
+            f"divisible by 4, found {len(vector)}"
+        )
     if len(vector) // 4 != dims:
-        return b"", (f"Dimension mismatch for inserted vector for {column}. Expected {dims} dimensions but "
-                     f"received {len(vector) // 4}.")
+        return b"", (
+            f"Dimension mismatch for inserted vector for {column}. Expected {dims} dimensions but "
+            f"received {len(vector) // 4}."
+        )
     return bytes(vector), None
 
 
@@ -565,20 +741,40 @@ def _ranked_entry(ranked: Ranked, place: int) -> Entry:
     memory = ranked.memory
     sig = ranked.signals
     extra: tuple[tuple[str, Any], ...] = (
-        ("rank", place), ("knn_place", ranked.knn_index + 1), ("distance", ranked.distance),
-        *zip(rank.WEIGHT_NAMES, sig[:7], strict=True), ("score", sig.score),
-        ("relations", ranked.relations), ("contradictions", ranked.contradictions),
+        ("rank", place),
+        ("knn_place", ranked.knn_index + 1),
+        ("distance", ranked.distance),
+        *zip(rank.WEIGHT_NAMES, sig[:7], strict=True),
+        ("score", sig.score),
+        ("relations", ranked.relations),
+        ("contradictions", ranked.contradictions),
     )
-    return Entry(key=ranked.key, section=ENTRY_SECTION, title=memory.title, text=memory_block(memory),
-                 tokens=ranked.cost, source=ranked.key, date=format_date(memory.created_at),
-                 superseded=memory.status == "superseded", importance=memory.importance, status=memory.status,
-                 kind=memory.kind, extra=extra)
+    return Entry(
+        key=ranked.key,
+        section=ENTRY_SECTION,
+        title=memory.title,
+        text=memory_block(memory),
+        tokens=ranked.cost,
+        source=ranked.key,
+        date=format_date(memory.created_at),
+        superseded=memory.status == "superseded",
+        importance=memory.importance,
+        status=memory.status,
+        kind=memory.kind,
+        extra=extra,
+    )
 
 
 def _row_entry(row: tuple[Any, ...], extra: tuple[tuple[str, Any], ...]) -> Entry:
     """An entry for a row that never reaches the pack: read leniently, never failing."""
     title, content, kind, created, status, importance = (
-        row[TITLE], row[CONTENT], row[KIND], row[CREATED_AT], row[STATUS], row[IMPORTANCE])
+        row[TITLE],
+        row[CONTENT],
+        row[KIND],
+        row[CREATED_AT],
+        row[STATUS],
+        row[IMPORTANCE],
+    )
     if type(title) is not str:
         title = ""
     if type(content) is not str:
@@ -601,7 +797,18 @@ def _row_entry(row: tuple[Any, ...], extra: tuple[tuple[str, Any], ...]) -> Entr
         extra += (("privacy", row[PRIVACY]),)
     if row[PROJECT_ID] is not None:
         extra += (("project_id", row[PROJECT_ID]),)
-    return Entry(key, ENTRY_SECTION, title,
-                 f"## [{kind}] {title}\n*{day} | importance: {shown_importance}{shown_tags}*\n\n{content}",
-                 memory_cost(title, content, tags), key, day or None, status == "superseded", importance, None,
-                 status, kind or None, extra)
+    return Entry(
+        key,
+        ENTRY_SECTION,
+        title,
+        f"## [{kind}] {title}\n*{day} | importance: {shown_importance}{shown_tags}*\n\n{content}",
+        memory_cost(title, content, tags),
+        key,
+        day or None,
+        status == "superseded",
+        importance,
+        None,
+        status,
+        kind or None,
+        extra,
+    )

@@ -29,18 +29,28 @@ LN_2 = math.log(2.0)
 FUZZY_ONE, FUZZY_TWO = f32(0.6), f32(0.3)
 
 # Rust's `char::is_whitespace` is Unicode White_Space; `str.split()` in Python splits on more (\x1c-\x1f).
-WHITE_SPACE = ("\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009"
-               "\u200a\u2028\u2029\u202f\u205f\u3000")
+WHITE_SPACE = (
+    "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009"
+    "\u200a\u2028\u2029\u202f\u205f\u3000"
+)
 _SPLIT = re.compile(f"[{WHITE_SPACE}]+")
 
 # Lowercase mappings Rust 1.95 (Unicode 17) has and Python 3.11 (Unicode 14) lacks, found by comparing
 # `char::to_lowercase` with `str.lower` for every code point.
-_NEWER_LOWERCASE = str.maketrans({
-    0x1C89: 0x1C8A, 0xA7CB: 0x0264, 0xA7CC: 0xA7CD, 0xA7CE: 0xA7CF, 0xA7D2: 0xA7D3, 0xA7D4: 0xA7D5,
-    0xA7DA: 0xA7DB, 0xA7DC: 0x019B,
-    **{0x10D50 + i: 0x10D70 + i for i in range(22)},
-    **{0x16EA0 + i: 0x16EBB + i for i in range(25)},
-})
+_NEWER_LOWERCASE = str.maketrans(
+    {
+        0x1C89: 0x1C8A,
+        0xA7CB: 0x0264,
+        0xA7CC: 0xA7CD,
+        0xA7CE: 0xA7CF,
+        0xA7D2: 0xA7D3,
+        0xA7D4: 0xA7D5,
+        0xA7DA: 0xA7DB,
+        0xA7DC: 0x019B,
+        **{0x10D50 + i: 0x10D70 + i for i in range(22)},
+        **{0x16EA0 + i: 0x16EBB + i for i in range(25)},
+    }
+)
 
 
 class Signals(NamedTuple):

@@ -38,9 +38,11 @@ def memory_cost(title: str, content: str, tags: Sequence[str]) -> int:
 def memory_block(memory: Memory) -> str:
     """One memory as the text pack prints it, without the blank line that follows."""
     tags = f" | tags: {', '.join(memory.tags)}" if memory.tags else ""
-    return (f"## [{memory.kind}] {memory.title}\n"
-            f"*{format_date(memory.created_at)} | importance: {rust_display(memory.importance)}{tags}*\n\n"
-            f"{memory.content}")
+    return (
+        f"## [{memory.kind}] {memory.title}\n"
+        f"*{format_date(memory.created_at)} | importance: {rust_display(memory.importance)}{tags}*\n\n"
+        f"{memory.content}"
+    )
 
 
 def header(project: str | None, count: int, total: int) -> str:
@@ -115,5 +117,15 @@ def render_json(memories: Sequence[Memory], total: int, budget: int, project: st
     if not memories:
         return ""
     listed = "[\n" + ",\n".join("    " + memory_json(m, "    ") for m in memories) + "\n  ]"
-    return _object([("memories", listed), ("total_tokens", str(total)), ("budget", str(budget)),
-                    ("project_id", _optional(project))], "") + "\n"
+    return (
+        _object(
+            [
+                ("memories", listed),
+                ("total_tokens", str(total)),
+                ("budget", str(budget)),
+                ("project_id", _optional(project)),
+            ],
+            "",
+        )
+        + "\n"
+    )

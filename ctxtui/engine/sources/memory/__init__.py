@@ -9,7 +9,13 @@ Pure Python and stdlib `sqlite3`; no clock reads ("now" is a parameter).
 """
 
 from ctxtui.engine.sources.memory.adapters import (
-    SCHEMA_CORTEX, SCHEMA_CORTEX_V2, SCHEMA_CTXTUI, SCHEMA_SHABKA, MemoryLoad, detect_schema, load_memories,
+    SCHEMA_CORTEX,
+    SCHEMA_CORTEX_V2,
+    SCHEMA_CTXTUI,
+    SCHEMA_SHABKA,
+    MemoryLoad,
+    detect_schema,
+    load_memories,
 )
 from ctxtui.engine.sources.memory.connect import FileSignature
 from ctxtui.engine.sources.memory.errors import MemorySourceError, MemoryWriteError
@@ -19,7 +25,25 @@ from ctxtui.engine.sources.memory.scoring import importance_of, section_for_kind
 from ctxtui.engine.sources.memory.source import MemorySource
 
 __all__ = [
-    "SCHEMA_CORTEX", "SCHEMA_CORTEX_V2", "SCHEMA_CTXTUI", "SCHEMA_SHABKA", "FileSignature", "ImportReport", "MemoryLoad",
-    "MemoryRecord", "MemorySource", "MemorySourceError", "MemoryWriteError", "add_memories", "add_memory", "detect_schema",
-    "import_db", "importance_of", "init_db", "load_memories", "section_for_kind", "usage_boost", "usage_of",
+    "SCHEMA_CORTEX",
+    "SCHEMA_CORTEX_V2",
+    "SCHEMA_CTXTUI",
+    "SCHEMA_SHABKA",
+    "FileSignature",
+    "ImportReport",
+    "MemoryLoad",
+    "MemoryRecord",
+    "MemorySource",
+    "MemorySourceError",
+    "MemoryWriteError",
+    "add_memories",
+    "add_memory",
+    "detect_schema",
+    "import_db",
+    "importance_of",
+    "init_db",
+    "load_memories",
+    "section_for_kind",
+    "usage_boost",
+    "usage_of",
 ]

@@ -39,11 +39,24 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from ctxtui.engine.gcpause import gc_paused
+from ctxtui.engine.model import Problem
 from ctxtui.engine.sources.memory.connect import (
-    DEFAULT_DELAYS, FileSignature, check_header, open_readonly, quiet, signature, wal_path, with_retry,
+    DEFAULT_DELAYS,
+    FileSignature,
+    check_header,
+    open_readonly,
+    quiet,
+    signature,
+    wal_path,
+    with_retry,
 )
 from ctxtui.engine.sources.memory.detect import (
-    SCHEMA_CORTEX, SCHEMA_CORTEX_V2, SCHEMA_CTXTUI, SCHEMA_SHABKA, StoreShape, detect_schema,
+    SCHEMA_CORTEX,
+    SCHEMA_CORTEX_V2,
+    SCHEMA_CTXTUI,
+    SCHEMA_SHABKA,
+    StoreShape,
+    detect_schema,
 )
 from ctxtui.engine.sources.memory.errors import MemorySourceError
 from ctxtui.engine.sources.memory.readers import read_cortex, read_native, read_shabka
@@ -51,17 +64,28 @@ from ctxtui.engine.sources.memory.readers_cortex_v2 import read_cortex_v2
 from ctxtui.engine.sources.memory.records import MemoryRecord
 from ctxtui.engine.sources.memory.rows import Report
 from ctxtui.engine.sources.memory.urls import is_db_url
-from ctxtui.engine.model import Problem
 
 __all__ = [
-    "MemoryLoad", "MemorySourceError", "StoreShape", "detect_schema", "load_memories", "read_load",
-    "SCHEMA_CTXTUI", "SCHEMA_SHABKA", "SCHEMA_CORTEX", "SCHEMA_CORTEX_V2",
+    "SCHEMA_CORTEX",
+    "SCHEMA_CORTEX_V2",
+    "SCHEMA_CTXTUI",
+    "SCHEMA_SHABKA",
+    "MemoryLoad",
+    "MemorySourceError",
+    "StoreShape",
+    "detect_schema",
+    "load_memories",
+    "read_load",
 ]
 
 # A date past this is garbage, not a plan (it would otherwise score as brand new).
 MAX_DATE = "2200-12-31"
-READERS = {SCHEMA_CTXTUI: read_native, SCHEMA_SHABKA: read_shabka, SCHEMA_CORTEX: read_cortex,
-           SCHEMA_CORTEX_V2: read_cortex_v2}
+READERS = {
+    SCHEMA_CTXTUI: read_native,
+    SCHEMA_SHABKA: read_shabka,
+    SCHEMA_CORTEX: read_cortex,
+    SCHEMA_CORTEX_V2: read_cortex_v2,
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,8 +138,7 @@ def load_memories(
         # the result only if nothing on disk moved meanwhile.
         before = signature(path)
         try:
-            load = with_retry(lambda: _read_once(path, project, now, immutable=True), name, sleep=sleep,
-                              delays=delays)
+            load = with_retry(lambda: _read_once(path, project, now, immutable=True), name, sleep=sleep, delays=delays)
         except MemorySourceError:
             if signature(path) == before and not os.path.exists(wal_path(path)):
                 raise
@@ -175,13 +198,12 @@ def _read_in_transaction(conn, path, project, now, problems: list[Problem]) -> M
                 pass  # the original failure is the one worth reporting
         raise
     conn.execute("COMMIT")
-    return MemoryLoad(str(path), shape.schema, records, report.problems, data_version, signature(path),
-                      shape.user_version)
+    return MemoryLoad(
+        str(path), shape.schema, records, report.problems, data_version, signature(path), shape.user_version
+    )
 
 
 def _latest_date(now: datetime | None) -> str:
     if now is None:
         return MAX_DATE
     return min(MAX_DATE, (now + timedelta(days=1)).date().isoformat())
-
-

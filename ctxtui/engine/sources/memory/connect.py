@@ -24,7 +24,12 @@ from pathlib import Path
 from typing import TypeVar
 
 from ctxtui.engine.sources.memory.errors import (
-    CORRUPT, LOCKED, MISSING, NOT_SQLITE, UNREADABLE, MemorySourceError,
+    CORRUPT,
+    LOCKED,
+    MISSING,
+    NOT_SQLITE,
+    UNREADABLE,
+    MemorySourceError,
 )
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -157,8 +162,7 @@ def classify(exc: sqlite3.Error, path: str | Path) -> MemorySourceError:
     if code == _CANTOPEN:
         return MemorySourceError(str(path), f"cannot be opened: {detail}", UNREADABLE)
     if code == _READONLY:
-        return MemorySourceError(
-            str(path), f"needs recovery by a writer before it can be read: {detail}", UNREADABLE)
+        return MemorySourceError(str(path), f"needs recovery by a writer before it can be read: {detail}", UNREADABLE)
     if code in (_PERM, _AUTH):
         return MemorySourceError(str(path), f"permission denied: {detail}", UNREADABLE)
     if code == _IOERR:

@@ -134,8 +134,9 @@ class CortexStore:
     signature: FileSignature | None = None
 
 
-def read_cortex_store(path: str | Path, *, sleep: Callable[[float], None] = time.sleep,
-                      delays: tuple[float, ...] = DEFAULT_DELAYS) -> CortexStore:
+def read_cortex_store(
+    path: str | Path, *, sleep: Callable[[float], None] = time.sleep, delays: tuple[float, ...] = DEFAULT_DELAYS
+) -> CortexStore:
     """Read what `why` reads, never writing. MemorySourceError when the file is missing or unreadable.
 
     A zero-byte file is an empty store (SQLite creates the schema in it), a
@@ -155,8 +156,9 @@ def read_cortex_store(path: str | Path, *, sleep: Callable[[float], None] = time
     if not header:
         return CortexStore(name, (), (), (), signature=signature(path))
     if not header.startswith(SQLITE_MAGIC):
-        return CortexStore(name, (), (), (), init_error=INIT_FAILED + "SqliteError: file is not a database",
-                           signature=signature(path))
+        return CortexStore(
+            name, (), (), (), init_error=INIT_FAILED + "SqliteError: file is not a database", signature=signature(path)
+        )
     if quiet(path, header):
         before = signature(path)
         try:
@@ -186,8 +188,10 @@ def _read(path: str | Path, *, immutable: bool) -> CortexStore:
 
 
 def _tables(conn: sqlite3.Connection) -> dict[str, str]:
-    return {str(name).lower(): str(kind) for kind, name in conn.execute(
-        "SELECT type, name FROM sqlite_master WHERE type IN ('table', 'view')")}
+    return {
+        str(name).lower(): str(kind)
+        for kind, name in conn.execute("SELECT type, name FROM sqlite_master WHERE type IN ('table', 'view')")
+    }
 
 
 def _columns(conn: sqlite3.Connection, table: str) -> list[str]:
@@ -234,14 +238,26 @@ def _read_in_transaction(conn: sqlite3.Connection, path: str | Path) -> CortexSt
             analyzed = conn.execute("SELECT count(*) FROM sqlite_stat1 WHERE tbl = 'memories'").fetchone()[0] > 0
         query_error = None
         try:
-            recent = tuple(map(CortexRow._make, conn.execute(
-                f"SELECT {rowid}, id, content FROM memories WHERE archived = 0 "
-                f"ORDER BY last_accessed DESC{_ties(conn, 'last_accessed', has_rowid, analyzed)} LIMIT ?",
-                (CANDIDATE_LIMIT,))))
-            newest = tuple(map(CortexRow._make, conn.execute(
-                f"SELECT {rowid}, id, content FROM memories WHERE archived = 0 "
-                f"ORDER BY created_at DESC{_ties(conn, 'created_at', has_rowid, analyzed)} LIMIT ?",
-                (FALLBACK_POOL,))))
+            recent = tuple(
+                map(
+                    CortexRow._make,
+                    conn.execute(
+                        f"SELECT {rowid}, id, content FROM memories WHERE archived = 0 "
+                        f"ORDER BY last_accessed DESC{_ties(conn, 'last_accessed', has_rowid, analyzed)} LIMIT ?",
+                        (CANDIDATE_LIMIT,),
+                    ),
+                )
+            )
+            newest = tuple(
+                map(
+                    CortexRow._make,
+                    conn.execute(
+                        f"SELECT {rowid}, id, content FROM memories WHERE archived = 0 "
+                        f"ORDER BY created_at DESC{_ties(conn, 'created_at', has_rowid, analyzed)} LIMIT ?",
+                        (FALLBACK_POOL,),
+                    ),
+                )
+            )
         except sqlite3.OperationalError as exc:
             if "decode" in str(exc).lower():
                 raise
@@ -250,17 +266,27 @@ def _read_in_transaction(conn: sqlite3.Connection, path: str | Path) -> CortexSt
         fields = ("id", "type", "summary", "archived", "last_accessed", "created_at", "superseded_by")
         exprs = ", ".join(f'"{f}"' if f in columns else "NULL" for f in fields)
         with gc_paused():
-            listing = tuple(map(CortexListing._make, conn.execute(
-                f"SELECT {rowid}, {exprs} FROM memories" + (" ORDER BY rowid" if has_rowid else ""))))
+            listing = tuple(
+                map(
+                    CortexListing._make,
+                    conn.execute(f"SELECT {rowid}, {exprs} FROM memories" + (" ORDER BY rowid" if has_rowid else "")),
+                )
+            )
         problems: list[Problem] = []
         if analyzed:
-            problems.append(Problem(str(path), "the database has been ANALYZEd: tied last_accessed values follow "
-                                                f"this SQLite's ({sqlite3.sqlite_version}) query plan, which may "
-                                                "differ from the one Cortex's SQLite (3.49.2) picks"))
+            problems.append(
+                Problem(
+                    str(path),
+                    "the database has been ANALYZEd: tied last_accessed values follow "
+                    f"this SQLite's ({sqlite3.sqlite_version}) query plan, which may "
+                    "differ from the one Cortex's SQLite (3.49.2) picks",
+                )
+            )
     finally:
         conn.execute("COMMIT")
-    return CortexStore(str(path), recent, newest, listing, None, query_error, analyzed, tuple(problems),
-                       signature(path))
+    return CortexStore(
+        str(path), recent, newest, listing, None, query_error, analyzed, tuple(problems), signature(path)
+    )
 
 
 def _ties(conn: sqlite3.Connection, column: str, has_rowid: bool, analyzed: bool) -> str:
@@ -274,8 +300,12 @@ def _ties(conn: sqlite3.Connection, column: str, has_rowid: bool, analyzed: bool
     if not has_rowid:
         return ""
     if analyzed:
-        plan = " ".join(str(row[-1]) for row in conn.execute(
-            f"EXPLAIN QUERY PLAN SELECT id, content FROM memories WHERE archived = 0 ORDER BY {column} desc LIMIT 1"))
+        plan = " ".join(
+            str(row[-1])
+            for row in conn.execute(
+                f"EXPLAIN QUERY PLAN SELECT id, content FROM memories WHERE archived = 0 ORDER BY {column} desc LIMIT 1"
+            )
+        )
         if f"USING INDEX idx_memories_{column}" in plan:
             return ", rowid DESC"
     return ", rowid ASC"

@@ -34,7 +34,6 @@ class StoreShape:
     has_rowid: bool
 
 
-
 def detect_schema(conn: sqlite3.Connection, path) -> StoreShape:
     """Which store this is, from its tables and columns; MemorySourceError if none."""
     rows = conn.execute("SELECT type, name, sql FROM sqlite_master WHERE type = 'table'").fetchall()
@@ -48,7 +47,8 @@ def detect_schema(conn: sqlite3.Connection, path) -> StoreShape:
     except sqlite3.OperationalError as exc:
         if "no such module" in str(exc):
             raise MemorySourceError(
-                str(path), f"unknown schema: `memories` is a virtual table ({exc})", UNKNOWN_SCHEMA) from exc
+                str(path), f"unknown schema: `memories` is a virtual table ({exc})", UNKNOWN_SCHEMA
+            ) from exc
         raise
     has_rowid = "without rowid" not in tables["memories"].lower()
     if "origin" in columns and user_version >= 1 and {"id", "kind", "title"} <= columns:
@@ -58,7 +58,8 @@ def detect_schema(conn: sqlite3.Connection, path) -> StoreShape:
     elif {"id", "type", "content"} <= columns and ({"archived", "importance"} & columns):
         schema = SCHEMA_CORTEX
     elif {"id", "memory_type", "content", "content_hash"} <= columns and (
-            "transaction_time" in columns or "schema_version" in tables):
+        "transaction_time" in columns or "schema_version" in tables
+    ):
         schema = SCHEMA_CORTEX_V2
     else:
         shown = ", ".join(sorted(columns)[:12])
@@ -93,9 +94,8 @@ def project_filter(shape: StoreShape, column: str, project: str | None, report):
     if project is None:
         return "", ()
     if column not in shape.columns:
-        report.note(f"this {shape.schema} store has no project column: "
-                    f"the project filter {v.show(project)} was ignored")
+        report.note(
+            f"this {shape.schema} store has no project column: the project filter {v.show(project)} was ignored"
+        )
         return "", ()
     return f' WHERE "{column}" = ?', (project,)
-
-

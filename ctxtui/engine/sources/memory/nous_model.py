@@ -206,6 +206,7 @@ class NousRow:
 
 # -- JSON cells → dataclasses (tolerant: a log row is evidence, not a contract) --
 
+
 def _int(value: Any) -> int | None:
     if isinstance(value, bool) or value is None:
         return None
@@ -248,9 +249,18 @@ def parse_legs(value: Any) -> tuple[Leg, ...]:
     legs = []
     for item in items:
         if isinstance(item, dict) and item.get("name"):
-            legs.append(Leg(str(item["name"]), bool(item.get("attempted")), _int(item.get("n_returned")) or 0,
-                            _int(item.get("n_deduped")) or 0, _float(item.get("score_min")),
-                            _float(item.get("score_max")), _str(item.get("error")), _str(item.get("skip_reason"))))
+            legs.append(
+                Leg(
+                    str(item["name"]),
+                    bool(item.get("attempted")),
+                    _int(item.get("n_returned")) or 0,
+                    _int(item.get("n_deduped")) or 0,
+                    _float(item.get("score_min")),
+                    _float(item.get("score_max")),
+                    _str(item.get("error")),
+                    _str(item.get("skip_reason")),
+                )
+            )
     return tuple(legs)
 
 
@@ -266,17 +276,30 @@ def parse_candidates(value: Any) -> tuple[Candidate, ...] | None:
         if not isinstance(item, dict) or item.get("id") in (None, "") or not item.get("type"):
             continue
         mutations = tuple(
-            Mutation(str(m.get("stage") or ""), _float(m.get("score_before")), _float(m.get("score_after")),
-                     _str(m.get("reason")))
-            for m in (item.get("mutations") or []) if isinstance(m, dict))
-        out.append(Candidate(
-            id=str(item["id"]), type=str(item["type"]), entry_leg=_str(item.get("entry_leg")),
-            entry_score=_float(item.get("entry_score")), entry_rank=_int(item.get("entry_rank")),
-            snippet=_str(item.get("snippet")), final_rank=_int(item.get("final_rank")),
-            disposition=str(item.get("disposition") or "unaccounted"),
-            disposition_stage=_str(item.get("disposition_stage")), restored_from=_str(item.get("restored_from")),
-            mutations=mutations,
-        ))
+            Mutation(
+                str(m.get("stage") or ""),
+                _float(m.get("score_before")),
+                _float(m.get("score_after")),
+                _str(m.get("reason")),
+            )
+            for m in (item.get("mutations") or [])
+            if isinstance(m, dict)
+        )
+        out.append(
+            Candidate(
+                id=str(item["id"]),
+                type=str(item["type"]),
+                entry_leg=_str(item.get("entry_leg")),
+                entry_score=_float(item.get("entry_score")),
+                entry_rank=_int(item.get("entry_rank")),
+                snippet=_str(item.get("snippet")),
+                final_rank=_int(item.get("final_rank")),
+                disposition=str(item.get("disposition") or "unaccounted"),
+                disposition_stage=_str(item.get("disposition_stage")),
+                restored_from=_str(item.get("restored_from")),
+                mutations=mutations,
+            )
+        )
     return tuple(out)
 
 

@@ -48,11 +48,27 @@ from ctxtui.engine.model import Problem
 from ctxtui.engine.sources.memory import values as v
 from ctxtui.engine.sources.memory.adapters import MAX_DATE, MemoryLoad
 from ctxtui.engine.sources.memory.errors import (
-    BAD_URL, MISSING, PERMISSION, UNKNOWN_SCHEMA, UNREACHABLE, UNREADABLE, MemorySourceError,
+    BAD_URL,
+    MISSING,
+    PERMISSION,
+    UNKNOWN_SCHEMA,
+    UNREACHABLE,
+    UNREADABLE,
+    MemorySourceError,
 )
 from ctxtui.engine.sources.memory.nous_model import (
-    SCHEMA_OF_TABLE, TABLE_OF_TYPE, Candidate, ContextCall, NousRow, Retrieval, Turn, TurnSummary, iso,
-    parse_candidates, parse_counts, parse_legs,
+    SCHEMA_OF_TABLE,
+    TABLE_OF_TYPE,
+    Candidate,
+    ContextCall,
+    NousRow,
+    Retrieval,
+    Turn,
+    TurnSummary,
+    iso,
+    parse_candidates,
+    parse_counts,
+    parse_legs,
 )
 from ctxtui.engine.sources.memory.records import ORIGIN_NOUS, MemoryRecord
 from ctxtui.engine.sources.memory.rows import Report, make_record
@@ -68,9 +84,12 @@ APPLICATION_NAME = "ctxtui"
 MEMORY_TABLES = ("brain.decisions", "heart.facts", "heart.procedures", "heart.episodes")
 LOG_TABLES = ("nous_system.context_log", "nous_system.retrieval_log")
 WHERE_FROM = {
-    "brain.decisions": "nous's sql/init.sql", "heart.facts": "nous's sql/init.sql",
-    "heart.procedures": "nous's sql/init.sql", "heart.episodes": "nous's sql/init.sql",
-    "nous_system.context_log": "nous migration 026", "nous_system.retrieval_log": "nous migration 070",
+    "brain.decisions": "nous's sql/init.sql",
+    "heart.facts": "nous's sql/init.sql",
+    "heart.procedures": "nous's sql/init.sql",
+    "heart.episodes": "nous's sql/init.sql",
+    "nous_system.context_log": "nous migration 026",
+    "nous_system.retrieval_log": "nous migration 070",
 }
 # Columns without which a table is not the one ctxtui knows.
 REQUIRED = {
@@ -89,8 +108,9 @@ def _psycopg():
     try:
         import psycopg
     except ImportError as exc:  # pragma: no cover - psycopg is a dependency
-        raise MemorySourceError("postgresql", f"PostgreSQL support needs psycopg 3 ({exc}): "
-                                "pip install 'psycopg[binary]'", UNREADABLE) from exc
+        raise MemorySourceError(
+            "postgresql", f"PostgreSQL support needs psycopg 3 ({exc}): pip install 'psycopg[binary]'", UNREADABLE
+        ) from exc
     return psycopg
 
 
@@ -112,8 +132,9 @@ class NousStore:
     Not for two threads at once; `NousSource` adds a lock for the app's workers.
     """
 
-    def __init__(self, url: str, *, connect_timeout: int = CONNECT_TIMEOUT,
-                 statement_timeout_ms: int = STATEMENT_TIMEOUT_MS) -> None:
+    def __init__(
+        self, url: str, *, connect_timeout: int = CONNECT_TIMEOUT, statement_timeout_ms: int = STATEMENT_TIMEOUT_MS
+    ) -> None:
         self.url = url.strip()
         self.name = redact(self.url)  # the "path" of every problem and error
         self.connect_timeout = connect_timeout
@@ -177,7 +198,7 @@ class NousStore:
         if conn is not None:
             try:
                 conn.close()
-            except Exception:  # noqa: BLE001 - closing a broken connection must never raise
+            except Exception:
                 pass
 
     @property
@@ -191,8 +212,11 @@ class NousStore:
         user = params.get("user") or "(the OS user)"
         dbname = params.get("dbname") or user
         if "connection refused" in low:
-            return self._error(f"connection refused: no PostgreSQL server is listening for {where} "
-                               "(is it running, on that host and port?)", UNREACHABLE)
+            return self._error(
+                f"connection refused: no PostgreSQL server is listening for {where} "
+                "(is it running, on that host and port?)",
+                UNREACHABLE,
+            )
         if "no such file or directory" in low and "socket" in low:
             return self._error(f"no PostgreSQL server socket for {where} (is it running?)", UNREACHABLE)
         if "failed to resolve host" in low or "could not translate host name" in low:
@@ -202,15 +226,20 @@ class NousStore:
         if "password authentication failed" in low or "authentication failed" in low:
             return self._error(f"authentication failed for user {user}", PERMISSION)
         if "no password supplied" in low:
-            return self._error(f"the server asks user {user} for a password and none was given "
-                               "(put it in the URL, ~/.pgpass or $PGPASSWORD)", PERMISSION)
+            return self._error(
+                f"the server asks user {user} for a password and none was given "
+                "(put it in the URL, ~/.pgpass or $PGPASSWORD)",
+                PERMISSION,
+            )
         if "does not exist" in low and "database" in low:
             return self._error(f"database {dbname} does not exist on {where.split(' on ', 1)[-1]}", MISSING)
         if "does not exist" in low and "role" in low:
             return self._error(f"user {user} does not exist on that server", PERMISSION)
         if "permission denied for database" in low or "not permitted to log in" in low:
-            return self._error(f"user {user} may not connect to database {dbname} "
-                               f"(GRANT CONNECT ON DATABASE {dbname} TO {user})", PERMISSION)
+            return self._error(
+                f"user {user} may not connect to database {dbname} (GRANT CONNECT ON DATABASE {dbname} TO {user})",
+                PERMISSION,
+            )
         if "no pg_hba.conf entry" in low:
             return self._error(f"the server's pg_hba.conf refuses user {user} from here", PERMISSION)
         return self._error(f"cannot connect to {where}: {_first_line(exc)}", UNREACHABLE)
@@ -236,7 +265,8 @@ class NousStore:
         except psycopg.Error as exc:
             broken = bool(conn.closed) or (
                 isinstance(exc, psycopg.OperationalError | psycopg.InterfaceError)
-                and not isinstance(exc, psycopg.errors.QueryCanceled | psycopg.errors.LockNotAvailable))
+                and not isinstance(exc, psycopg.errors.QueryCanceled | psycopg.errors.LockNotAvailable)
+            )
             if broken:
                 self.close()
             else:
@@ -247,15 +277,18 @@ class NousStore:
         try:
             if self._conn is not None and not self._conn.closed:
                 self._conn.rollback()
-        except Exception:  # noqa: BLE001
+        except Exception:
             self.close()
 
     def _classify_read(self, exc: Exception, broken: bool) -> MemorySourceError:
         psycopg = _psycopg()
         errors = psycopg.errors
         if isinstance(exc, errors.QueryCanceled):
-            return self._error(f"a query took longer than {self.statement_timeout_ms / 1000:g} s "
-                               "(statement timeout): the server is busy or the tables are large", UNREACHABLE)
+            return self._error(
+                f"a query took longer than {self.statement_timeout_ms / 1000:g} s "
+                "(statement timeout): the server is busy or the tables are large",
+                UNREACHABLE,
+            )
         if isinstance(exc, errors.LockNotAvailable):
             return self._error("a table is locked by another session (a nous migration running?)", UNREACHABLE)
         if isinstance(exc, errors.InsufficientPrivilege):
@@ -278,40 +311,60 @@ class NousStore:
         user, database = cur.execute("SELECT current_user::text, current_database()::text").fetchone()
         self.user, self.database = user, database
         schemas = sorted({t.split(".")[0] for t in missing})
-        found = {name: usable for name, usable in cur.execute(
-            "SELECT nspname::text, has_schema_privilege(oid, 'USAGE') FROM pg_catalog.pg_namespace "
-            "WHERE nspname = ANY(%s)", (schemas,))}
+        found = {
+            name: usable
+            for name, usable in cur.execute(
+                "SELECT nspname::text, has_schema_privilege(oid, 'USAGE') FROM pg_catalog.pg_namespace "
+                "WHERE nspname = ANY(%s)",
+                (schemas,),
+            )
+        }
         if not found and set(schemas) >= {"brain", "heart"}:
-            raise self._error(f"not a nous database: database {database} has no schemas brain and heart "
-                              "(is this the right database?)", UNKNOWN_SCHEMA)
+            raise self._error(
+                f"not a nous database: database {database} has no schemas brain and heart "
+                "(is this the right database?)",
+                UNKNOWN_SCHEMA,
+            )
         for schema in schemas:
             if schema not in found:
                 needed = ", ".join(t for t in missing if t.startswith(schema + "."))
-                raise self._error(f"schema {schema} does not exist in database {database} "
-                                  f"(needed for {needed}): not a nous database, or an older one", UNKNOWN_SCHEMA)
+                raise self._error(
+                    f"schema {schema} does not exist in database {database} "
+                    f"(needed for {needed}): not a nous database, or an older one",
+                    UNKNOWN_SCHEMA,
+                )
             if not found[schema]:
-                raise self._error(f"permission denied: user {user} has no USAGE on schema {schema} "
-                                  f"(GRANT USAGE ON SCHEMA {schema} TO {user})", PERMISSION)
+                raise self._error(
+                    f"permission denied: user {user} has no USAGE on schema {schema} "
+                    f"(GRANT USAGE ON SCHEMA {schema} TO {user})",
+                    PERMISSION,
+                )
         rows = cur.execute(
             "SELECT n.nspname::text || '.' || c.relname::text, has_table_privilege(c.oid, 'SELECT'), "
             "  array(SELECT a.attname::text FROM pg_catalog.pg_attribute a "
             "        WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped) "
             "FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace "
             "WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f') AND n.nspname::text || '.' || c.relname::text = ANY(%s)",
-            (list(missing),)).fetchall()
+            (list(missing),),
+        ).fetchall()
         by_name = {name: (can_select, frozenset(cols)) for name, can_select, cols in rows}
         for table in missing:
             if table not in by_name:
-                raise self._error(f"table {table} does not exist in database {database} "
-                                  f"({WHERE_FROM.get(table, 'nous')} creates it)", UNKNOWN_SCHEMA)
+                raise self._error(
+                    f"table {table} does not exist in database {database} ({WHERE_FROM.get(table, 'nous')} creates it)",
+                    UNKNOWN_SCHEMA,
+                )
             can_select, cols = by_name[table]
             if not can_select:
-                raise self._error(f"permission denied: user {user} may not read {table} "
-                                  f"(GRANT SELECT ON {table} TO {user})", PERMISSION)
+                raise self._error(
+                    f"permission denied: user {user} may not read {table} (GRANT SELECT ON {table} TO {user})",
+                    PERMISSION,
+                )
             lacking = [c for c in REQUIRED.get(table, ()) if c not in cols]
             if lacking:
-                raise self._error(f"{table} has no column {', '.join(lacking)}: not the nous schema ctxtui knows",
-                                  UNKNOWN_SCHEMA)
+                raise self._error(
+                    f"{table} has no column {', '.join(lacking)}: not the nous schema ctxtui knows", UNKNOWN_SCHEMA
+                )
             self._shapes[table] = TableShape(table, cols)
         return {t: self._shapes[t] for t in tables}
 
@@ -378,18 +431,24 @@ class NousStore:
         version whose xmin is the newest. One index scan per table.
         """
         shapes = self.shapes(cur, MEMORY_TABLES)
-        parts = [f"(SELECT count(*)::bigint || ':' || coalesce(max(xmin::text::bigint), 0) FROM {t} "
-                 "WHERE agent_id = %s)" for t in shapes]
+        parts = [
+            f"(SELECT count(*)::bigint || ':' || coalesce(max(xmin::text::bigint), 0) FROM {t} WHERE agent_id = %s)"
+            for t in shapes
+        ]
         return tuple(cur.execute("SELECT " + ", ".join(parts), (agent,) * len(parts)).fetchone())
 
     def log_token(self, cur, agent: str) -> tuple:
         """The newest row of each log table for the agent (through their time indexes)."""
         self.shapes(cur, LOG_TABLES)
-        return tuple(cur.execute(
-            "SELECT (SELECT id || '@' || \"timestamp\"::text FROM nous_system.context_log WHERE agent_id = %s "
-            "        ORDER BY \"timestamp\" DESC LIMIT 1), "
-            "       (SELECT id || '@' || \"timestamp\"::text FROM nous_system.retrieval_log WHERE agent_id = %s "
-            "        ORDER BY \"timestamp\" DESC LIMIT 1)", (agent, agent)).fetchone())
+        return tuple(
+            cur.execute(
+                "SELECT (SELECT id || '@' || \"timestamp\"::text FROM nous_system.context_log WHERE agent_id = %s "
+                '        ORDER BY "timestamp" DESC LIMIT 1), '
+                "       (SELECT id || '@' || \"timestamp\"::text FROM nous_system.retrieval_log WHERE agent_id = %s "
+                '        ORDER BY "timestamp" DESC LIMIT 1)',
+                (agent, agent),
+            ).fetchone()
+        )
 
     # -- the turn log -----------------------------------------------------
 
@@ -405,8 +464,9 @@ class NousStore:
         """
         self.shapes(cur, LOG_TABLES)
         limit = max(0, int(limit))
-        rows = cur.execute(_TURNS_SQL.format(keys=_RECENT_KEYS),
-                           {"agent": agent, "limit": limit, "scan": limit * SCAN_PER_TURN}).fetchall()
+        rows = cur.execute(
+            _TURNS_SQL.format(keys=_RECENT_KEYS), {"agent": agent, "limit": limit, "scan": limit * SCAN_PER_TURN}
+        ).fetchall()
         return [_summary(agent, row) for row in rows]
 
     def turn(self, cur, agent: str | None, key: str) -> Turn:
@@ -416,15 +476,23 @@ class NousStore:
         found = self._locate(cur, agent, key)
         if found is None:
             scope = f" for agent {agent}" if agent else ""
-            raise self._error(f"no logged turn {key!r}{scope}: `ctxtui turns --db URL` lists them (the key is "
-                              "a retrieval_log id, a context_log id or SESSION#TURN)", MISSING)
+            raise self._error(
+                f"no logged turn {key!r}{scope}: `ctxtui turns --db URL` lists them (the key is "
+                "a retrieval_log id, a context_log id or SESSION#TURN)",
+                MISSING,
+            )
         agent_id, session_id, turn_number, retrieval_id = found
         params = {"agent": agent_id, "session": session_id, "turn": turn_number, "rid": retrieval_id}
         rows = cur.execute(_TURNS_SQL.format(keys=_ONE_KEY), params).fetchall()
         summary = _summary(agent_id, rows[0]) if rows else None
-        calls = tuple(_call(row) for row in cur.execute(
-            _CALL_SQL + ' WHERE agent_id = %(agent)s AND session_id IS NOT DISTINCT FROM %(session)s '
-            'AND turn_number IS NOT DISTINCT FROM %(turn)s ORDER BY "timestamp", id', params).fetchall())
+        calls = tuple(
+            _call(row)
+            for row in cur.execute(
+                _CALL_SQL + " WHERE agent_id = %(agent)s AND session_id IS NOT DISTINCT FROM %(session)s "
+                'AND turn_number IS NOT DISTINCT FROM %(turn)s ORDER BY "timestamp", id',
+                params,
+            ).fetchall()
+        )
         retrieval = None
         rid = retrieval_id or (summary.retrieval_id if summary else None)
         if rid is not None:
@@ -438,20 +506,26 @@ class NousStore:
         """(agent, session, turn, retrieval id or None) for a turn key; None when nothing matches."""
         scope = " AND agent_id = %(agent)s" if agent else ""
         params = {"key": key, "agent": agent}
-        row = cur.execute("SELECT agent_id, session_id, turn_number, path FROM nous_system.retrieval_log "
-                          "WHERE id = %(key)s" + scope, params).fetchone()
+        row = cur.execute(
+            "SELECT agent_id, session_id, turn_number, path FROM nous_system.retrieval_log WHERE id = %(key)s" + scope,
+            params,
+        ).fetchone()
         if row is not None:
             return row[0], row[1], row[2], key if row[3] == "context" else None
-        row = cur.execute("SELECT agent_id, session_id, turn_number FROM nous_system.context_log "
-                          "WHERE id = %(key)s" + scope, params).fetchone()
+        row = cur.execute(
+            "SELECT agent_id, session_id, turn_number FROM nous_system.context_log WHERE id = %(key)s" + scope, params
+        ).fetchone()
         if row is not None:
             return row[0], row[1], row[2], None
         session, sep, number = key.rpartition("#")
         if sep and number.strip().lstrip("-").isdigit():
             params.update(session=session, turn=int(number))
             for table in LOG_TABLES:
-                row = cur.execute(f"SELECT agent_id FROM {table} WHERE session_id = %(session)s "
-                                  f"AND turn_number = %(turn)s{scope} LIMIT 1", params).fetchone()
+                row = cur.execute(
+                    f"SELECT agent_id FROM {table} WHERE session_id = %(session)s "
+                    f"AND turn_number = %(turn)s{scope} LIMIT 1",
+                    params,
+                ).fetchone()
                 if row is not None:
                     return row[0], session, int(number), None
         return None
@@ -469,8 +543,9 @@ class NousStore:
             shape = shapes[table]
             names = _ROW_COLUMNS[mem_type]
             exprs = ", ".join(_row_expr(shape, name) for name in names)
-            for row in cur.execute(f"SELECT id::text, {exprs} FROM {table} WHERE id = ANY(%s::uuid[])",
-                                   (ids,)).fetchall():
+            for row in cur.execute(
+                f"SELECT id::text, {exprs} FROM {table} WHERE id = ANY(%s::uuid[])", (ids,)
+            ).fetchall():
                 values = {name: _plain(value) for name, value in zip(names, row[1:], strict=True)}
                 found[(mem_type, row[0])] = NousRow(mem_type, row[0], values)
         # Keyed as the log spells the ids (nous logs str(uuid): lower case, dashes).
@@ -551,56 +626,145 @@ FROM nous_system.retrieval_log
 
 
 def _summary(agent: str, row) -> TurnSummary:
-    (key, session, number, when, frame, model, n_calls, tokens, total, rid, n_cand, n_rend, sampled, query,
-     recalls) = row
-    return TurnSummary(key=key, agent_id=agent, session_id=session, turn_number=number, timestamp=iso(when),
-                       frame_id=frame, model=model, calls=int(n_calls or 0), tokens=parse_counts(tokens),
-                       total_tokens_est=total, retrieval_id=rid, n_candidates=n_cand, n_rendered=n_rend,
-                       sampled=bool(sampled), query=query, recall_calls=int(recalls or 0))
+    (key, session, number, when, frame, model, n_calls, tokens, total, rid, n_cand, n_rend, sampled, query, recalls) = (
+        row
+    )
+    return TurnSummary(
+        key=key,
+        agent_id=agent,
+        session_id=session,
+        turn_number=number,
+        timestamp=iso(when),
+        frame_id=frame,
+        model=model,
+        calls=int(n_calls or 0),
+        tokens=parse_counts(tokens),
+        total_tokens_est=total,
+        retrieval_id=rid,
+        n_candidates=n_cand,
+        n_rendered=n_rend,
+        sampled=bool(sampled),
+        query=query,
+        recall_calls=int(recalls or 0),
+    )
 
 
 def _summary_of(agent, session, number, calls: tuple[ContextCall, ...], retrieval: Retrieval | None) -> TurnSummary:
     first = calls[0] if calls else None
     key = retrieval.id if retrieval is not None else (first.id if first else f"{session}#{number}")
     return TurnSummary(
-        key=key, agent_id=agent, session_id=session, turn_number=number,
+        key=key,
+        agent_id=agent,
+        session_id=session,
+        turn_number=number,
         timestamp=first.timestamp if first else (retrieval.timestamp if retrieval else ""),
-        frame_id=first.frame_id if first else None, model=first.model if first else None, calls=len(calls),
-        tokens=dict(first.token_breakdown) if first else {}, total_tokens_est=first.total_tokens_est if first else None,
-        retrieval_id=retrieval.id if retrieval else None, n_candidates=retrieval.n_candidates if retrieval else None,
-        n_rendered=retrieval.n_rendered if retrieval else None, sampled=bool(retrieval and retrieval.sampled),
-        query=retrieval.query if retrieval else None)
+        frame_id=first.frame_id if first else None,
+        model=first.model if first else None,
+        calls=len(calls),
+        tokens=dict(first.token_breakdown) if first else {},
+        total_tokens_est=first.total_tokens_est if first else None,
+        retrieval_id=retrieval.id if retrieval else None,
+        n_candidates=retrieval.n_candidates if retrieval else None,
+        n_rendered=retrieval.n_rendered if retrieval else None,
+        sampled=bool(retrieval and retrieval.sampled),
+        query=retrieval.query if retrieval else None,
+    )
 
 
 def _call(row) -> ContextCall:
-    (cid, when, call_type, model, frame, tokens, total, window, util, present, lf, ld, lp, le, rc, inp, out, cache_read,
-     cache_creation, duration, stop, trace) = row
+    (
+        cid,
+        when,
+        call_type,
+        model,
+        frame,
+        tokens,
+        total,
+        window,
+        util,
+        present,
+        lf,
+        ld,
+        lp,
+        le,
+        rc,
+        inp,
+        out,
+        cache_read,
+        cache_creation,
+        duration,
+        stop,
+        trace,
+    ) = row
     return ContextCall(
-        id=cid, timestamp=iso(when), call_type=call_type, model=model, frame_id=frame,
-        token_breakdown=parse_counts(tokens), total_tokens_est=int(total or 0), context_window_size=int(window or 0),
-        utilization_pct=float(util or 0.0), sections_present=tuple(present or ()),
+        id=cid,
+        timestamp=iso(when),
+        call_type=call_type,
+        model=model,
+        frame_id=frame,
+        token_breakdown=parse_counts(tokens),
+        total_tokens_est=int(total or 0),
+        context_window_size=int(window or 0),
+        utilization_pct=float(util or 0.0),
+        sections_present=tuple(present or ()),
         loaded={"facts": lf, "decisions": ld, "procedures": lp, "episodes": le, "recent_conversations": rc},
-        input_tokens_actual=inp, output_tokens=out, cache_read=cache_read, cache_creation=cache_creation,
-        duration_ms=duration, stop_reason=stop, trace_id=trace)
+        input_tokens_actual=inp,
+        output_tokens=out,
+        cache_read=cache_read,
+        cache_creation=cache_creation,
+        duration_ms=duration,
+        stop_reason=stop,
+        trace_id=trace,
+    )
 
 
 def _retrieval(row) -> Retrieval:
     (rid, when, query, duration, legs, n_cand, n_rend, counts, candidates, truncated, excluded, trace) = row
-    excluded_items = tuple(item for item in (excluded or []) if isinstance(item, dict)) \
-        if isinstance(excluded, list) else ()
-    return Retrieval(id=rid, timestamp=iso(when), query=query, duration_ms=duration, legs=parse_legs(legs),
-                     n_candidates=int(n_cand or 0), n_rendered=int(n_rend or 0),
-                     disposition_counts=parse_counts(counts), candidates=parse_candidates(candidates),
-                     truncated=bool(truncated), excluded_types=excluded_items, trace_id=trace)
+    excluded_items = (
+        tuple(item for item in (excluded or []) if isinstance(item, dict)) if isinstance(excluded, list) else ()
+    )
+    return Retrieval(
+        id=rid,
+        timestamp=iso(when),
+        query=query,
+        duration_ms=duration,
+        legs=parse_legs(legs),
+        n_candidates=int(n_cand or 0),
+        n_rendered=int(n_rend or 0),
+        disposition_counts=parse_counts(counts),
+        candidates=parse_candidates(candidates),
+        truncated=bool(truncated),
+        excluded_types=excluded_items,
+        trace_id=trace,
+    )
 
 
 # Columns each rebuild reads, by type (see notes/nous.md §2.4 step 2).
 _ROW_COLUMNS = {
     "decision": ("description", "outcome", "confidence", "context", "pattern", "created_at"),
-    "fact": ("content", "subject", "confidence", "category", "active", "superseded_by", "overrides_prior",
-             "created_at"),
-    "procedure": ("name", "domain", "description", "implementation_notes", "core_patterns", "goals", "tags",
-                  "activation_count", "active", "kind", "created_at"),
+    "fact": (
+        "content",
+        "subject",
+        "confidence",
+        "category",
+        "active",
+        "superseded_by",
+        "overrides_prior",
+        "created_at",
+    ),
+    "procedure": (
+        "name",
+        "domain",
+        "description",
+        "implementation_notes",
+        "core_patterns",
+        "goals",
+        "tags",
+        "activation_count",
+        "active",
+        "kind",
+        "created_at",
+    ),
     "episode": ("title", "summary", "outcome", "started_at", "structured_summary", "active", "tags", "created_at"),
 }
 _TIME_COLUMNS = frozenset({"created_at", "started_at"})
@@ -610,7 +774,7 @@ def _row_expr(shape: TableShape, name: str) -> str:
     if name not in shape.columns:
         return "NULL"
     if name in _TIME_COLUMNS:
-        return f'("{name}" AT TIME ZONE \'UTC\')'  # naive UTC, as asyncpg hands nous its datetimes
+        return f"(\"{name}\" AT TIME ZONE 'UTC')"  # naive UTC, as asyncpg hands nous its datetimes
     if name == "superseded_by":
         return f'"{name}"::text'
     return f'"{name}"'
@@ -637,38 +801,90 @@ def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _record(report: Report, kind: str, table: str, mid: str, title: str, body: str, summary: str | None,
-            tags: str | None, confidence, status: str, superseded_by: str | None, created: str | None,
-            updated: str | None, accessed: str | None) -> MemoryRecord | None:
-    return make_record(report, ORIGIN_NOUS, None, f"{table}:{mid}", kind, title, body, summary, tags, None, 0.5,
-                       confidence, status, superseded_by, created, updated or created or "", accessed, 0, 0, (),
-                       title_is_derived=True)
+def _record(
+    report: Report,
+    kind: str,
+    table: str,
+    mid: str,
+    title: str,
+    body: str,
+    summary: str | None,
+    tags: str | None,
+    confidence,
+    status: str,
+    superseded_by: str | None,
+    created: str | None,
+    updated: str | None,
+    accessed: str | None,
+) -> MemoryRecord | None:
+    return make_record(
+        report,
+        ORIGIN_NOUS,
+        None,
+        f"{table}:{mid}",
+        kind,
+        title,
+        body,
+        summary,
+        tags,
+        None,
+        0.5,
+        confidence,
+        status,
+        superseded_by,
+        created,
+        updated or created or "",
+        accessed,
+        0,
+        0,
+        (),
+        title_is_derived=True,
+    )
 
 
 def _decisions(shape: TableShape):
     t = TEXT_TIME
-    sql = (f"SELECT id::text, description, {shape.col('context')}, {shape.col('pattern')}, "
-           f"{shape.col('outcome_result')}, {shape.col('outcome')}, "
-           f"{shape.col('superseded_by', 'superseded_by::text')}, "
-           f"{shape.col('confidence')}, {shape.col('category', 'json_build_array(category)::text')}, "
-           f"{shape.col('created_at', t.format('created_at'))}, {shape.col('updated_at', t.format('updated_at'))} "
-           "FROM brain.decisions WHERE agent_id = %s ORDER BY created_at, id")
+    sql = (
+        f"SELECT id::text, description, {shape.col('context')}, {shape.col('pattern')}, "
+        f"{shape.col('outcome_result')}, {shape.col('outcome')}, "
+        f"{shape.col('superseded_by', 'superseded_by::text')}, "
+        f"{shape.col('confidence')}, {shape.col('category', 'json_build_array(category)::text')}, "
+        f"{shape.col('created_at', t.format('created_at'))}, {shape.col('updated_at', t.format('updated_at'))} "
+        "FROM brain.decisions WHERE agent_id = %s ORDER BY created_at, id"
+    )
 
     def build(report: Report, row) -> MemoryRecord | None:
         mid, description, context, pattern, result, outcome, superseded_by, confidence, tags, created, updated = row
         line = _one_line(description)
         title = _clip(line, 120)
         parts = [description] if (title != line or "\n" in (description or "")) else []
-        parts += [p for p in (context, f"Pattern: {pattern}" if pattern else None,
-                              f"Outcome: {result}" if result else None) if p]
+        parts += [
+            p
+            for p in (context, f"Pattern: {pattern}" if pattern else None, f"Outcome: {result}" if result else None)
+            if p
+        ]
         if outcome == "superseded" or superseded_by:
             status = "superseded"
         elif outcome == "noise":
             status = "archived"
         else:
             status = "active"
-        return _record(report, "decision", "decisions", mid, title, "\n\n".join(parts), description, tags,
-                       confidence, status, superseded_by, created, updated, None)
+        return _record(
+            report,
+            "decision",
+            "decisions",
+            mid,
+            title,
+            "\n\n".join(parts),
+            description,
+            tags,
+            confidence,
+            status,
+            superseded_by,
+            created,
+            updated,
+            None,
+        )
 
     return sql, build
 
@@ -676,31 +892,49 @@ def _decisions(shape: TableShape):
 def _facts(shape: TableShape):
     t = TEXT_TIME
     created = "coalesce(created_at, learned_at)" if "created_at" in shape.columns else "learned_at"
-    sql = (f"SELECT id::text, content, {shape.col('subject')}, {shape.col('confidence')}, {shape.col('active')}, "
-           f"{shape.col('superseded_by', 'superseded_by::text')}, {shape.col('tags', 'array_to_json(tags)::text')}, "
-           f"{t.format(created) if 'learned_at' in shape.columns or 'created_at' in shape.columns else 'NULL'}, "
-           f"{shape.col('updated_at', t.format('updated_at'))}, "
-           f"{shape.col('last_recalled_at', t.format('last_recalled_at'))} "
-           "FROM heart.facts WHERE agent_id = %s ORDER BY 8, id")
+    sql = (
+        f"SELECT id::text, content, {shape.col('subject')}, {shape.col('confidence')}, {shape.col('active')}, "
+        f"{shape.col('superseded_by', 'superseded_by::text')}, {shape.col('tags', 'array_to_json(tags)::text')}, "
+        f"{t.format(created) if 'learned_at' in shape.columns or 'created_at' in shape.columns else 'NULL'}, "
+        f"{shape.col('updated_at', t.format('updated_at'))}, "
+        f"{shape.col('last_recalled_at', t.format('last_recalled_at'))} "
+        "FROM heart.facts WHERE agent_id = %s ORDER BY 8, id"
+    )
 
     def build(report: Report, row) -> MemoryRecord | None:
         mid, content, subject, confidence, active, superseded_by, tags, created, updated, recalled = row
         title = _one_line(subject) or v.first_line(content)
         status = "superseded" if superseded_by else ("archived" if active is False else "active")
-        return _record(report, "fact", "facts", mid, title, content or "", None, tags, confidence, status,
-                       superseded_by, created, updated, recalled)
+        return _record(
+            report,
+            "fact",
+            "facts",
+            mid,
+            title,
+            content or "",
+            None,
+            tags,
+            confidence,
+            status,
+            superseded_by,
+            created,
+            updated,
+            recalled,
+        )
 
     return sql, build
 
 
 def _procedures(shape: TableShape):
     t = TEXT_TIME
-    sql = (f"SELECT id::text, name, {shape.col('description')}, {shape.col('implementation_notes')}, "
-           f"{shape.col('active')}, {shape.col('superseded_by', 'superseded_by::text')}, "
-           f"{shape.col('archived_at', 'archived_at IS NOT NULL')}, {shape.col('tags', 'array_to_json(tags)::text')}, "
-           f"{shape.col('created_at', t.format('created_at'))}, {shape.col('updated_at', t.format('updated_at'))}, "
-           f"{shape.col('last_activated', t.format('last_activated'))} "
-           "FROM heart.procedures WHERE agent_id = %s ORDER BY created_at, id")
+    sql = (
+        f"SELECT id::text, name, {shape.col('description')}, {shape.col('implementation_notes')}, "
+        f"{shape.col('active')}, {shape.col('superseded_by', 'superseded_by::text')}, "
+        f"{shape.col('archived_at', 'archived_at IS NOT NULL')}, {shape.col('tags', 'array_to_json(tags)::text')}, "
+        f"{shape.col('created_at', t.format('created_at'))}, {shape.col('updated_at', t.format('updated_at'))}, "
+        f"{shape.col('last_activated', t.format('last_activated'))} "
+        "FROM heart.procedures WHERE agent_id = %s ORDER BY created_at, id"
+    )
 
     def build(report: Report, row) -> MemoryRecord | None:
         mid, name, description, notes, active, superseded_by, archived, tags, created, updated, activated = row
@@ -712,8 +946,22 @@ def _procedures(shape: TableShape):
             status = "archived"
         else:
             status = "active"
-        return _record(report, "procedure", "procedures", mid, _one_line(name), body, description, tags, None, status,
-                       superseded_by, created, updated, activated)
+        return _record(
+            report,
+            "procedure",
+            "procedures",
+            mid,
+            _one_line(name),
+            body,
+            description,
+            tags,
+            None,
+            status,
+            superseded_by,
+            created,
+            updated,
+            activated,
+        )
 
     return sql, build
 
@@ -721,24 +969,44 @@ def _procedures(shape: TableShape):
 def _episodes(shape: TableShape):
     t = TEXT_TIME
     created = "coalesce(started_at, created_at)" if "created_at" in shape.columns else "started_at"
-    sql = (f"SELECT id::text, {shape.col('title')}, summary, {shape.col('active')}, "
-           f"{shape.col('tags', 'array_to_json(tags)::text')}, "
-           f"{t.format(created) if 'started_at' in shape.columns else 'NULL'} "
-           "FROM heart.episodes WHERE agent_id = %s ORDER BY 6, id")
+    sql = (
+        f"SELECT id::text, {shape.col('title')}, summary, {shape.col('active')}, "
+        f"{shape.col('tags', 'array_to_json(tags)::text')}, "
+        f"{t.format(created) if 'started_at' in shape.columns else 'NULL'} "
+        "FROM heart.episodes WHERE agent_id = %s ORDER BY 6, id"
+    )
 
     def build(report: Report, row) -> MemoryRecord | None:
         mid, title, summary, active, tags, created = row
         # nous's own fallback for an untitled episode (context.py:1492): the summary's first 60 characters.
         heading = _one_line(title) or _one_line((summary or "")[:60]) or "Untitled"
         status = "archived" if active is False else "active"
-        return _record(report, "episode", "episodes", mid, heading, summary or "", None, tags, None, status, None,
-                       created, None, None)
+        return _record(
+            report,
+            "episode",
+            "episodes",
+            mid,
+            heading,
+            summary or "",
+            None,
+            tags,
+            None,
+            status,
+            None,
+            created,
+            None,
+            None,
+        )
 
     return sql, build
 
 
-_MEMORY_READERS = {"brain.decisions": _decisions, "heart.facts": _facts, "heart.procedures": _procedures,
-                   "heart.episodes": _episodes}
+_MEMORY_READERS = {
+    "brain.decisions": _decisions,
+    "heart.facts": _facts,
+    "heart.procedures": _procedures,
+    "heart.episodes": _episodes,
+}
 
 
 def _first_line(exc: Exception) -> str:
@@ -754,8 +1022,10 @@ def _latest_date(now: datetime | None) -> str:
 
 # -- one-shot and live readers ------------------------------------------------
 
-def load_nous_memories(url: str, agent: str | None = None, *, now: datetime | None = None,
-                       project: str | None = None) -> MemoryLoad:
+
+def load_nous_memories(
+    url: str, agent: str | None = None, *, now: datetime | None = None, project: str | None = None
+) -> MemoryLoad:
     """Every memory of one agent, read once (the CLI's join); MemorySourceError when it cannot be read."""
     store = NousStore(url)
     try:
@@ -777,8 +1047,13 @@ def _load(store: NousStore, agent: str | None, now: datetime | None, project: st
 
     who, snapshot, token, records = store.read(work)
     if project is not None:
-        problems.append(Problem(store.name, f"nous keeps no project column: the project filter {v.show(project)} "
-                                            f"was ignored (nous scopes memories by agent: --agent)"))
+        problems.append(
+            Problem(
+                store.name,
+                f"nous keeps no project column: the project filter {v.show(project)} "
+                f"was ignored (nous scopes memories by agent: --agent)",
+            )
+        )
     if agent and not records:
         problems.append(Problem(store.name, f"agent {agent} has no memories here"))
     load = MemoryLoad(store.name, SCHEMA_NOUS, records, problems, None, None, 0)
@@ -800,8 +1075,15 @@ class NousSource:
     read after the server is back reconnects. Thread-safe: one lock.
     """
 
-    def __init__(self, url: str, agent: str | None = None, project: str | None = None, *,
-                 connect_timeout: int = CONNECT_TIMEOUT, statement_timeout_ms: int = STATEMENT_TIMEOUT_MS) -> None:
+    def __init__(
+        self,
+        url: str,
+        agent: str | None = None,
+        project: str | None = None,
+        *,
+        connect_timeout: int = CONNECT_TIMEOUT,
+        statement_timeout_ms: int = STATEMENT_TIMEOUT_MS,
+    ) -> None:
         self.store = NousStore(url, connect_timeout=connect_timeout, statement_timeout_ms=statement_timeout_ms)
         self.path = self.store.name
         self.requested_agent = agent
@@ -945,6 +1227,7 @@ def read_turn(url: str, key: str, agent: str | None = None) -> tuple[Turn, dict[
     """One turn and the memory rows of its candidates, read once (the CLI's way)."""
     store = NousStore(url)
     try:
+
         def work(cur):
             turn = store.turn(cur, agent, key)
             cands = turn.retrieval.candidates if turn.retrieval and turn.retrieval.candidates else ()
@@ -959,6 +1242,7 @@ def list_turns(url: str, agent: str | None = None, limit: int = 50) -> tuple[str
     """The agent (resolved) and its newest turns, read once."""
     store = NousStore(url)
     try:
+
         def work(cur):
             who = store.resolve_agent(cur, agent, [])
             return who, store.turns(cur, who, limit)
@@ -972,12 +1256,15 @@ def newest_sampled_turn(url: str, agent: str | None = None) -> str | None:
     """The key of the agent's newest turn whose candidates were sampled, if any."""
     store = NousStore(url)
     try:
+
         def work(cur):
             who = store.resolve_agent(cur, agent, [])
             store.shapes(cur, LOG_TABLES)
-            row = cur.execute("SELECT id FROM nous_system.retrieval_log WHERE agent_id = %s AND path = 'context' "
-                              "AND candidates IS NOT NULL ORDER BY \"timestamp\" DESC, id DESC LIMIT 1",
-                              (who,)).fetchone()
+            row = cur.execute(
+                "SELECT id FROM nous_system.retrieval_log WHERE agent_id = %s AND path = 'context' "
+                'AND candidates IS NOT NULL ORDER BY "timestamp" DESC, id DESC LIMIT 1',
+                (who,),
+            ).fetchone()
             return row[0] if row else None
 
         return store.read(work)

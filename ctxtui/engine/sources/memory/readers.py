@@ -20,36 +20,77 @@ CORTEX_TITLE_KEYS = ("title", "topic", "name", "patternName", "decisionSummary")
 CORTEX_IMPORTANCE = {"low": 0.2, "normal": 0.5, "medium": 0.5, "high": 0.8, "critical": 1.0}
 
 NATIVE_FIELDS = (
-    "id", "origin", "origin_id", "kind", "title", "body", "summary", "tags", "project", "importance",
-    "confidence", "status", "superseded_by", "created_at", "updated_at", "last_accessed",
+    "id",
+    "origin",
+    "origin_id",
+    "kind",
+    "title",
+    "body",
+    "summary",
+    "tags",
+    "project",
+    "importance",
+    "confidence",
+    "status",
+    "superseded_by",
+    "created_at",
+    "updated_at",
+    "last_accessed",
 )
 
 
 def read_native(conn, shape: StoreShape, project, report: Report) -> list[MemoryRecord]:
     """ctxtui's own rows, with usage events grouped per memory and counted in SQL."""
     if shape.user_version > NATIVE_VERSION:
-        report.note(f"schema version {shape.user_version} is newer than this ctxtui reads "
-                    f"({NATIVE_VERSION}): known columns only")
+        report.note(
+            f"schema version {shape.user_version} is newer than this ctxtui reads "
+            f"({NATIVE_VERSION}): known columns only"
+        )
     where, params = project_filter(shape, "project", project, report)
     rows = conn.execute(select(shape, NATIVE_FIELDS, where), params).fetchall()
     events: dict = {}
     counts: dict = {}
     if "usage_events" in shape.tables and {"memory_id", "at", "event"} <= columns_of(conn, "usage_events", report):
-        events = _grouped_events(conn.execute(
-            "SELECT memory_id, CAST(at AS TEXT), CAST(event AS TEXT) FROM usage_events "
-            "WHERE at IS NOT NULL AND event IS NOT NULL ORDER BY memory_id, at").fetchall())
-        counts = {mid: (got or 0, used or 0) for mid, got, used in conn.execute(
-            "SELECT memory_id, sum(event = 'retrieved'), sum(event = 'referenced') FROM usage_events "
-            "WHERE at IS NOT NULL GROUP BY memory_id")}
+        events = _grouped_events(
+            conn.execute(
+                "SELECT memory_id, CAST(at AS TEXT), CAST(event AS TEXT) FROM usage_events "
+                "WHERE at IS NOT NULL AND event IS NOT NULL ORDER BY memory_id, at"
+            ).fetchall()
+        )
+        counts = {
+            mid: (got or 0, used or 0)
+            for mid, got, used in conn.execute(
+                "SELECT memory_id, sum(event = 'retrieved'), sum(event = 'referenced') FROM usage_events "
+                "WHERE at IS NOT NULL GROUP BY memory_id"
+            )
+        }
     stats: dict = {}
     if "usage_stats" in shape.tables and {"memory_id", "times_retrieved", "times_referenced"} <= columns_of(
-            conn, "usage_stats", report):
+        conn, "usage_stats", report
+    ):
         for mid, got, used in conn.execute("SELECT memory_id, times_retrieved, times_referenced FROM usage_stats"):
             stats[mid] = (got, used)
     records = []
     append = records.append
-    for (rowid, mid, origin, origin_id, kind, title, body, summary, tags, proj, importance, confidence,
-         status, superseded_by, created, updated, accessed) in rows:
+    for (
+        rowid,
+        mid,
+        origin,
+        origin_id,
+        kind,
+        title,
+        body,
+        summary,
+        tags,
+        proj,
+        importance,
+        confidence,
+        status,
+        superseded_by,
+        created,
+        updated,
+        accessed,
+    ) in rows:
         evs = events.get(mid, ())
         retrieved, referenced = counts.get(mid, _NONE)
         stat = stats.get(mid)
@@ -63,8 +104,27 @@ def read_native(conn, shape: StoreShape, project, report: Report) -> list[Memory
             retrieved, referenced = max(retrieved, got), max(referenced, used)
         imported = f"{origin}:{origin_id}" if origin_id is not None and origin not in (None, "native") else None
         record = make_record(
-            report, ORIGIN_NATIVE, rowid, mid, kind, title, body, summary, tags, proj, importance,
-            confidence, status, superseded_by, created, updated, accessed, retrieved, referenced, evs, imported,
+            report,
+            ORIGIN_NATIVE,
+            rowid,
+            mid,
+            kind,
+            title,
+            body,
+            summary,
+            tags,
+            proj,
+            importance,
+            confidence,
+            status,
+            superseded_by,
+            created,
+            updated,
+            accessed,
+            retrieved,
+            referenced,
+            evs,
+            imported,
         )
         if record is not None:
             append(record)
@@ -85,8 +145,18 @@ def _grouped_events(rows: list) -> dict:
 
 
 SHABKA_FIELDS = (
-    "id", "kind", "title", "content", "summary", "tags", "project_id", "importance", "status",
-    "created_at", "updated_at", "accessed_at",
+    "id",
+    "kind",
+    "title",
+    "content",
+    "summary",
+    "tags",
+    "project_id",
+    "importance",
+    "status",
+    "created_at",
+    "updated_at",
+    "accessed_at",
 )
 
 
@@ -96,15 +166,35 @@ def read_shabka(conn, shape: StoreShape, project, report: Report) -> list[Memory
     rows = conn.execute(select(shape, SHABKA_FIELDS, where), params).fetchall()
     superseded_by: dict = {}
     if "relations" in shape.tables and {"source_id", "target_id", "relation_type"} <= columns_of(
-            conn, "relations", report):
+        conn, "relations", report
+    ):
         for source, target in conn.execute(
-                "SELECT source_id, target_id FROM relations WHERE lower(relation_type) = 'supersedes' ORDER BY rowid"):
+            "SELECT source_id, target_id FROM relations WHERE lower(relation_type) = 'supersedes' ORDER BY rowid"
+        ):
             superseded_by.setdefault(target, source)
     records = []
     for rowid, mid, kind, title, content, summary, tags, proj, importance, status, created, updated, accessed in rows:
         record = make_record(
-            report, ORIGIN_SHABKA, rowid, mid, kind, title, content, summary, tags, proj, importance, None,
-            status, superseded_by.get(mid), created, updated, accessed, 0, 0, (),
+            report,
+            ORIGIN_SHABKA,
+            rowid,
+            mid,
+            kind,
+            title,
+            content,
+            summary,
+            tags,
+            proj,
+            importance,
+            None,
+            status,
+            superseded_by.get(mid),
+            created,
+            updated,
+            accessed,
+            0,
+            0,
+            (),
         )
         if record is not None:
             records.append(record)
@@ -115,8 +205,20 @@ def read_shabka(conn, shape: StoreShape, project, report: Report) -> list[Memory
 
 
 CORTEX_FIELDS = (
-    "id", "type", "content", "summary", "importance", "confidence", "archived", "superseded_by",
-    "access_count", "created_at", "recorded_at", "updated_at", "last_accessed", "tags",
+    "id",
+    "type",
+    "content",
+    "summary",
+    "importance",
+    "confidence",
+    "archived",
+    "superseded_by",
+    "access_count",
+    "created_at",
+    "recorded_at",
+    "updated_at",
+    "last_accessed",
+    "tags",
 )
 
 
@@ -127,18 +229,41 @@ def read_cortex(conn, shape: StoreShape, project, report: Report) -> list[Memory
     history: dict = {}
     counts: dict = {}
     if "memory_usage_history" in shape.tables and {"memory_id", "used_at", "outcome"} <= columns_of(
-            conn, "memory_usage_history", report):
+        conn, "memory_usage_history", report
+    ):
         used = "outcome IN ('accepted', 'modified')"
-        history = _grouped_events(conn.execute(
-            "SELECT memory_id, CAST(used_at AS TEXT), 'retrieved' FROM memory_usage_history WHERE used_at IS NOT NULL "
-            f"UNION ALL SELECT memory_id, CAST(used_at AS TEXT), 'referenced' FROM memory_usage_history "
-            f"WHERE used_at IS NOT NULL AND {used} ORDER BY 1, 2, 3 DESC").fetchall())
-        counts = {mid: (got, ok or 0) for mid, got, ok in conn.execute(
-            f"SELECT memory_id, count(*), sum({used}) FROM memory_usage_history "
-            "WHERE used_at IS NOT NULL GROUP BY memory_id")}
+        history = _grouped_events(
+            conn.execute(
+                "SELECT memory_id, CAST(used_at AS TEXT), 'retrieved' FROM memory_usage_history WHERE used_at IS NOT NULL "
+                f"UNION ALL SELECT memory_id, CAST(used_at AS TEXT), 'referenced' FROM memory_usage_history "
+                f"WHERE used_at IS NOT NULL AND {used} ORDER BY 1, 2, 3 DESC"
+            ).fetchall()
+        )
+        counts = {
+            mid: (got, ok or 0)
+            for mid, got, ok in conn.execute(
+                f"SELECT memory_id, count(*), sum({used}) FROM memory_usage_history "
+                "WHERE used_at IS NOT NULL GROUP BY memory_id"
+            )
+        }
     records = []
-    for (rowid, mid, kind, content, summary, importance, confidence, archived, superseded_by, access_count,
-         created, recorded, updated, accessed, tags) in rows:
+    for (
+        rowid,
+        mid,
+        kind,
+        content,
+        summary,
+        importance,
+        confidence,
+        archived,
+        superseded_by,
+        access_count,
+        created,
+        recorded,
+        updated,
+        accessed,
+        tags,
+    ) in rows:
         title, body, complaint = _cortex_content(content)
         if complaint:
             report.row(rowid, mid, complaint)
@@ -168,9 +293,27 @@ def read_cortex(conn, shape: StoreShape, project, report: Report) -> list[Memory
         if got > retrieved:
             retrieved = got
         record = make_record(
-            report, ORIGIN_CORTEX, rowid, mid, kind, title, body, summary, tags, None, importance, confidence,
-            status, superseded_by, created if created is not None else recorded, updated, accessed,
-            retrieved, referenced, history.get(mid, ()), title_is_derived=True,
+            report,
+            ORIGIN_CORTEX,
+            rowid,
+            mid,
+            kind,
+            title,
+            body,
+            summary,
+            tags,
+            None,
+            importance,
+            confidence,
+            status,
+            superseded_by,
+            created if created is not None else recorded,
+            updated,
+            accessed,
+            retrieved,
+            referenced,
+            history.get(mid, ()),
+            title_is_derived=True,
         )
         if record is not None:
             records.append(record)

@@ -33,29 +33,74 @@ V2_IMPORTANCE = {"low": 0.2, "normal": 0.5, "high": 0.8, "critical": 1.0}
 
 # The field that names a memory of each type, when its summary is empty.
 TITLE_FIELDS = {
-    "procedural": "title", "reference": "title", "goal": "title", "incident": "title", "meeting": "title",
-    "core": "project_name", "pattern_rationale": "pattern_name", "constraint_override": "constraint_name",
-    "code_smell": "smell_name", "agent_spawn": "agent_name", "entity": "entity_name", "skill": "skill_name",
-    "workflow": "name", "environment": "name", "decision": "decision", "decision_context": "decision",
-    "insight": "observation", "preference": "preference", "tribal": "knowledge", "semantic": "knowledge",
-    "episodic": "interaction", "feedback": "feedback", "conversation": "summary",
+    "procedural": "title",
+    "reference": "title",
+    "goal": "title",
+    "incident": "title",
+    "meeting": "title",
+    "core": "project_name",
+    "pattern_rationale": "pattern_name",
+    "constraint_override": "constraint_name",
+    "code_smell": "smell_name",
+    "agent_spawn": "agent_name",
+    "entity": "entity_name",
+    "skill": "skill_name",
+    "workflow": "name",
+    "environment": "name",
+    "decision": "decision",
+    "decision_context": "decision",
+    "insight": "observation",
+    "preference": "preference",
+    "tribal": "knowledge",
+    "semantic": "knowledge",
+    "episodic": "interaction",
+    "feedback": "feedback",
+    "conversation": "summary",
 }
 
 # The fields whose text makes up the body, per type (lists of steps by their text field).
 BODY_FIELDS: dict[str, tuple[str, ...]] = {
-    "tribal": ("knowledge",), "semantic": ("knowledge",), "episodic": ("interaction", "context", "outcome"),
-    "decision": ("rationale",), "decision_context": ("context",), "pattern_rationale": ("rationale",),
-    "constraint_override": ("override_reason",), "code_smell": ("description",), "procedural": ("steps",),
-    "workflow": ("steps",), "conversation": ("summary",), "incident": ("root_cause", "impact", "resolution"),
-    "meeting": ("notes",), "feedback": ("feedback",), "reference": ("citation",), "goal": ("description",),
-    "entity": ("description",), "agent_spawn": ("purpose",), "skill": ("domain", "proficiency"),
-    "environment": ("config",), "preference": ("value",), "core": ("description",), "insight": ("evidence",),
+    "tribal": ("knowledge",),
+    "semantic": ("knowledge",),
+    "episodic": ("interaction", "context", "outcome"),
+    "decision": ("rationale",),
+    "decision_context": ("context",),
+    "pattern_rationale": ("rationale",),
+    "constraint_override": ("override_reason",),
+    "code_smell": ("description",),
+    "procedural": ("steps",),
+    "workflow": ("steps",),
+    "conversation": ("summary",),
+    "incident": ("root_cause", "impact", "resolution"),
+    "meeting": ("notes",),
+    "feedback": ("feedback",),
+    "reference": ("citation",),
+    "goal": ("description",),
+    "entity": ("description",),
+    "agent_spawn": ("purpose",),
+    "skill": ("domain", "proficiency"),
+    "environment": ("config",),
+    "preference": ("value",),
+    "core": ("description",),
+    "insight": ("evidence",),
 }
 STEP_TEXT = {"procedural": "instruction", "workflow": "action"}
 
 V2_FIELDS = (
-    "id", "memory_type", "content", "summary", "transaction_time", "valid_until", "confidence", "importance",
-    "last_accessed", "access_count", "tags", "archived", "superseded_by", "updated_at",
+    "id",
+    "memory_type",
+    "content",
+    "summary",
+    "transaction_time",
+    "valid_until",
+    "confidence",
+    "importance",
+    "last_accessed",
+    "access_count",
+    "tags",
+    "archived",
+    "superseded_by",
+    "updated_at",
 )
 
 
@@ -79,7 +124,7 @@ def content_parts(kind: str, content: Any) -> tuple[str | None, str, str | None]
     except ValueError:
         return None, raw, "content is not valid JSON: shown as text"
     if not isinstance(data, dict) or not isinstance(data.get("data"), dict):
-        return None, _text_of(data), "content is not {\"type\": ..., \"data\": {...}}: shown as text"
+        return None, _text_of(data), 'content is not {"type": ..., "data": {...}}: shown as text'
     fields = data["data"]
     name = fields.get(TITLE_FIELDS.get(kind, ""))
     name = name if isinstance(name, str) and name.strip() else None
@@ -106,14 +151,30 @@ def _expired(valid_until: Any, report: Report) -> bool:
     return day < today
 
 
-def read_cortex_v2(conn: sqlite3.Connection, shape: StoreShape, project: str | None,
-                   report: Report) -> list[MemoryRecord]:
+def read_cortex_v2(
+    conn: sqlite3.Connection, shape: StoreShape, project: str | None, report: Report
+) -> list[MemoryRecord]:
     """Cortex v2's rows (never written to; FTS5 and embedding tables are not needed)."""
     project_filter(shape, "project", project, report)
     rows = conn.execute(select(shape, V2_FIELDS)).fetchall()
     records = []
-    for (rowid, mid, kind, content, summary, recorded, valid_until, confidence, importance, accessed, access_count,
-         tags, archived, superseded_by, updated) in rows:
+    for (
+        rowid,
+        mid,
+        kind,
+        content,
+        summary,
+        recorded,
+        valid_until,
+        confidence,
+        importance,
+        accessed,
+        access_count,
+        tags,
+        archived,
+        superseded_by,
+        updated,
+    ) in rows:
         kind_text = v.text(kind) or ""
         name, body, complaint = content_parts(kind_text, content)
         if complaint:
@@ -130,8 +191,26 @@ def read_cortex_v2(conn: sqlite3.Connection, shape: StoreShape, project: str | N
         if note:
             report.row(rowid, mid, note)
         record = make_record(
-            report, ORIGIN_CORTEX, rowid, mid, kind, title, body, summary_text, tags, None, importance, confidence,
-            status, superseded_by, recorded, updated if updated is not None else recorded, accessed, retrieved, 0, (),
+            report,
+            ORIGIN_CORTEX,
+            rowid,
+            mid,
+            kind,
+            title,
+            body,
+            summary_text,
+            tags,
+            None,
+            importance,
+            confidence,
+            status,
+            superseded_by,
+            recorded,
+            updated if updated is not None else recorded,
+            accessed,
+            retrieved,
+            0,
+            (),
             title_is_derived=summary_text is None,
         )
         if record is not None:

@@ -22,8 +22,21 @@ STATUSES = ("active", "pending", "archived", "superseded")
 # The kinds `ctxtui memory add` accepts: the peers' kinds that mean something
 # to the packet (decision → Recent Decisions; learning-like → Key Learnings;
 # the rest → Memories). Readers accept any kind a store holds.
-KINDS = ("decision", "learning", "lesson", "fix", "error", "gotcha", "fact", "note", "observation", "pattern",
-         "preference", "procedure", "todo")
+KINDS = (
+    "decision",
+    "learning",
+    "lesson",
+    "fix",
+    "error",
+    "gotcha",
+    "fact",
+    "note",
+    "observation",
+    "pattern",
+    "preference",
+    "procedure",
+    "todo",
+)
 
 # Usage event names in ctxtui's own schema. Only "retrieved" and "referenced"
 # count for the usage boost; "included" is kept for display.

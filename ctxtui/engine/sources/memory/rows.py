@@ -8,15 +8,15 @@ timestamp, derived title, skipped row) leaves a problem naming file and row.
 
 from __future__ import annotations
 
+from ctxtui.engine.model import Problem
 from ctxtui.engine.sources.memory import values as v
 from ctxtui.engine.sources.memory.records import STATUSES, MemoryRecord
-from ctxtui.engine.model import Problem
 
 
 class Report:
     """Collects problems, each naming the file and the row."""
 
-    __slots__ = ("path", "problems", "latest_date", "seen", "tag_cache", "dates")
+    __slots__ = ("dates", "latest_date", "path", "problems", "seen", "tag_cache")
 
     def __init__(self, path: str, problems: list[Problem], latest_date: str):
         self.path = path
@@ -37,9 +37,27 @@ class Report:
 
 
 def make_record(
-    report: Report, origin: str, rowid, mid, kind, title, body, summary, tags_raw, project,
-    importance_raw, confidence_raw, status_raw, superseded_by, created_raw, updated_raw,
-    last_accessed, retrieved: int, referenced: int, events: tuple, imported_from: str | None = None,
+    report: Report,
+    origin: str,
+    rowid,
+    mid,
+    kind,
+    title,
+    body,
+    summary,
+    tags_raw,
+    project,
+    importance_raw,
+    confidence_raw,
+    status_raw,
+    superseded_by,
+    created_raw,
+    updated_raw,
+    last_accessed,
+    retrieved: int,
+    referenced: int,
+    events: tuple,
+    imported_from: str | None = None,
     title_is_derived: bool = False,
 ) -> MemoryRecord | None:
     """Clean one row's values into a record, reporting every bend; None skips it.
@@ -48,13 +66,24 @@ def make_record(
     checks types; anything odd goes through `_record_careful`.
     """
     if (
-        type(mid) is str and mid and type(title) is str and title and not title.isspace()
-        and type(kind) is str and kind and not kind.isspace() and status_raw in _STATUSES
-        and type(importance_raw) is float and 0.0 <= importance_raw <= 1.0
-        and (body is None or type(body) is str) and (summary is None or type(summary) is str)
-        and (project is None or type(project) is str) and (superseded_by is None or type(superseded_by) is str)
+        type(mid) is str
+        and mid
+        and type(title) is str
+        and title
+        and not title.isspace()
+        and type(kind) is str
+        and kind
+        and not kind.isspace()
+        and status_raw in _STATUSES
+        and type(importance_raw) is float
+        and 0.0 <= importance_raw <= 1.0
+        and (body is None or type(body) is str)
+        and (summary is None or type(summary) is str)
+        and (project is None or type(project) is str)
+        and (superseded_by is None or type(superseded_by) is str)
         and (confidence_raw is None or (type(confidence_raw) is float and 0.0 <= confidence_raw <= 1.0))
-        and type(created_raw) is str and type(updated_raw) is str
+        and type(created_raw) is str
+        and type(updated_raw) is str
         and (last_accessed is None or type(last_accessed) is str)
         and mid not in report.seen
     ):
@@ -81,14 +110,51 @@ def make_record(
                 status = "superseded"
             report.seen.add(mid)
             return MemoryRecord(
-                origin, mid, kind, title, body or "", summary or None, tags, project or None, importance_raw,
-                status, superseded_by, created_raw, date, updated_raw, last_accessed or None,
-                retrieved, referenced, events, rowid, confidence_raw, imported_from,
+                origin,
+                mid,
+                kind,
+                title,
+                body or "",
+                summary or None,
+                tags,
+                project or None,
+                importance_raw,
+                status,
+                superseded_by,
+                created_raw,
+                date,
+                updated_raw,
+                last_accessed or None,
+                retrieved,
+                referenced,
+                events,
+                rowid,
+                confidence_raw,
+                imported_from,
             )
     return _record_careful(
-        report, origin, rowid, mid, kind, title, body, summary, tags_raw, project, importance_raw, confidence_raw,
-        status_raw, superseded_by, created_raw, updated_raw, last_accessed, retrieved, referenced, events,
-        imported_from, title_is_derived,
+        report,
+        origin,
+        rowid,
+        mid,
+        kind,
+        title,
+        body,
+        summary,
+        tags_raw,
+        project,
+        importance_raw,
+        confidence_raw,
+        status_raw,
+        superseded_by,
+        created_raw,
+        updated_raw,
+        last_accessed,
+        retrieved,
+        referenced,
+        events,
+        imported_from,
+        title_is_derived,
     )
 
 
@@ -97,9 +163,27 @@ _DATE_ENDS = frozenset(("", "T", "t", " "))
 
 
 def _record_careful(
-    report: Report, origin: str, rowid, mid, kind, title, body, summary, tags_raw, project,
-    importance_raw, confidence_raw, status_raw, superseded_by, created_raw, updated_raw,
-    last_accessed, retrieved: int, referenced: int, events: tuple, imported_from: str | None,
+    report: Report,
+    origin: str,
+    rowid,
+    mid,
+    kind,
+    title,
+    body,
+    summary,
+    tags_raw,
+    project,
+    importance_raw,
+    confidence_raw,
+    status_raw,
+    superseded_by,
+    created_raw,
+    updated_raw,
+    last_accessed,
+    retrieved: int,
+    referenced: int,
+    events: tuple,
+    imported_from: str | None,
     title_is_derived: bool,
 ) -> MemoryRecord | None:
     if mid is None or mid == "":
@@ -146,9 +230,27 @@ def _record_careful(
     project = v.text(project) or None
     report.seen.add(mid)
     return MemoryRecord(
-        origin, mid, kind, title, body, summary, tags, project, importance, status, superseded_by,
-        v.timestamp(created_raw), date, v.timestamp(updated_raw), v.text(last_accessed) or None,
-        retrieved, referenced, events, rowid, confidence, imported_from,
+        origin,
+        mid,
+        kind,
+        title,
+        body,
+        summary,
+        tags,
+        project,
+        importance,
+        status,
+        superseded_by,
+        v.timestamp(created_raw),
+        date,
+        v.timestamp(updated_raw),
+        v.text(last_accessed) or None,
+        retrieved,
+        referenced,
+        events,
+        rowid,
+        confidence,
+        imported_from,
     )
 
 
@@ -161,5 +263,3 @@ def _status(report: Report, rowid, mid, raw) -> str:
     else:
         report.row(rowid, mid, f"unknown status {v.show(raw)}: treated as active")
     return "active"
-
-

@@ -23,12 +23,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from ctxtui.engine.model import Problem
 from ctxtui.engine.sources.memory.adapters import SCHEMA_CTXTUI, load_memories
 from ctxtui.engine.sources.memory.connect import check_header, open_readonly, quiet, with_retry
 from ctxtui.engine.sources.memory.errors import MemorySourceError, MemoryWriteError
 from ctxtui.engine.sources.memory.records import EVENT_INCLUDED, EVENT_REFERENCED, EVENT_RETRIEVED, STATUSES
 from ctxtui.engine.sources.memory.values import parse_when
-from ctxtui.engine.model import Problem
 
 SCHEMA_VERSION = 1
 EVENTS = (EVENT_RETRIEVED, EVENT_INCLUDED, EVENT_REFERENCED)
@@ -83,8 +83,23 @@ CREATE TABLE relations (
 """
 
 _COLUMNS = (
-    "id", "origin", "origin_id", "kind", "title", "body", "summary", "tags", "project", "importance",
-    "confidence", "status", "superseded_by", "created_at", "updated_at", "last_accessed", "extra",
+    "id",
+    "origin",
+    "origin_id",
+    "kind",
+    "title",
+    "body",
+    "summary",
+    "tags",
+    "project",
+    "importance",
+    "confidence",
+    "status",
+    "superseded_by",
+    "created_at",
+    "updated_at",
+    "last_accessed",
+    "extra",
 )
 _UPSERT = (
     f"INSERT INTO memories ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))}) "
@@ -143,6 +158,7 @@ def check_writable(path: Path) -> bool:
         info = None
     if info is not None and info.st_size == 0 and os.path.isfile(path):
         return False
+
     def read_schema() -> tuple[int, set[str], set[str]]:
         conn = open_readonly(path, immutable=quiet(path, header))
         try:
@@ -162,14 +178,19 @@ def check_writable(path: Path) -> bool:
         raise MemoryWriteError(str(path), f"{exc.message}: not written", exc.kind) from None
     if "memories" in tables and "origin" in columns:
         if version > SCHEMA_VERSION:
-            raise MemoryWriteError(str(path), f"was made by a newer ctxtui (schema version {version}; this one "
-                                              f"knows {SCHEMA_VERSION}): not written")
+            raise MemoryWriteError(
+                str(path),
+                f"was made by a newer ctxtui (schema version {version}; this one knows {SCHEMA_VERSION}): not written",
+            )
         if version < 1:
             raise MemoryWriteError(str(path), "has ctxtui's tables but no schema version: not written")
         return True
     if "memories" in tables:
-        raise MemoryWriteError(str(path), "is another tool's memory store, not ctxtui's: not written "
-                                          "(copy its memories with `ctxtui memory import FILE` instead)")
+        raise MemoryWriteError(
+            str(path),
+            "is another tool's memory store, not ctxtui's: not written "
+            "(copy its memories with `ctxtui memory import FILE` instead)",
+        )
     raise MemoryWriteError(str(path), "is an SQLite database but not a ctxtui memory database: not written")
 
 
@@ -205,10 +226,22 @@ def add_memory(
     retrieved, included, referenced. Creates the database if needed.
     """
     memory = dict(
-        title=title, created_at=created_at, kind=kind, body=body, id=id, summary=summary, tags=tuple(tags),
-        project=project, importance=importance, confidence=confidence, status=status,
-        superseded_by=superseded_by, updated_at=updated_at, last_accessed=last_accessed,
-        events=tuple(events), extra=extra,
+        title=title,
+        created_at=created_at,
+        kind=kind,
+        body=body,
+        id=id,
+        summary=summary,
+        tags=tuple(tags),
+        project=project,
+        importance=importance,
+        confidence=confidence,
+        status=status,
+        superseded_by=superseded_by,
+        updated_at=updated_at,
+        last_accessed=last_accessed,
+        events=tuple(events),
+        extra=extra,
     )
     return add_memories(path, [memory])[0]
 
@@ -257,9 +290,23 @@ def _validated(m: Mapping) -> tuple:
     mid = m.get("id") or memory_id(kind, title, created_at)
     extra = m.get("extra")
     return (
-        mid, "native", None, kind, title, m.get("body") or "", m.get("summary"), json.dumps(list(tags)),
-        m.get("project"), float(importance), confidence, status, m.get("superseded_by"), created_at,
-        updated_at, m.get("last_accessed"), json.dumps(dict(extra)) if extra else None,
+        mid,
+        "native",
+        None,
+        kind,
+        title,
+        m.get("body") or "",
+        m.get("summary"),
+        json.dumps(list(tags)),
+        m.get("project"),
+        float(importance),
+        confidence,
+        status,
+        m.get("superseded_by"),
+        created_at,
+        updated_at,
+        m.get("last_accessed"),
+        json.dumps(dict(extra)) if extra else None,
     )
 
 
@@ -271,14 +318,18 @@ def _write(path, rows, events, stats, relations) -> None:
             conn.execute("BEGIN IMMEDIATE")
             try:
                 conn.executemany(_UPSERT, rows)
-                conn.executemany("INSERT OR IGNORE INTO usage_events (memory_id, at, event, session_id) "
-                                 "VALUES (?, ?, ?, ?)", events)
+                conn.executemany(
+                    "INSERT OR IGNORE INTO usage_events (memory_id, at, event, session_id) VALUES (?, ?, ?, ?)", events
+                )
                 conn.executemany(
                     "INSERT INTO usage_stats (memory_id, times_retrieved, times_referenced) VALUES (?, ?, ?) "
                     "ON CONFLICT(memory_id) DO UPDATE SET times_retrieved = excluded.times_retrieved, "
-                    "times_referenced = excluded.times_referenced", stats)
-                conn.executemany("INSERT OR IGNORE INTO relations (source_id, target_id, relation) VALUES (?, ?, ?)",
-                                 relations)
+                    "times_referenced = excluded.times_referenced",
+                    stats,
+                )
+                conn.executemany(
+                    "INSERT OR IGNORE INTO relations (source_id, target_id, relation) VALUES (?, ?, ?)", relations
+                )
             except BaseException:
                 conn.execute("ROLLBACK")
                 raise
@@ -306,12 +357,27 @@ def import_db(target: str | Path, source: str | Path, project: str | None = None
     for record in load.records:
         mid = _imported_id(record.origin, record.id)
         superseded_by = _imported_id(record.origin, record.superseded_by) if record.superseded_by else None
-        rows.append((
-            mid, record.origin, record.id, record.kind, record.title, record.body, record.summary,
-            json.dumps(list(record.tags)), record.project, record.importance, record.confidence, record.status,
-            superseded_by, record.created_at, record.updated_at or record.created_at, record.last_accessed,
-            json.dumps({"schema": load.schema}),
-        ))
+        rows.append(
+            (
+                mid,
+                record.origin,
+                record.id,
+                record.kind,
+                record.title,
+                record.body,
+                record.summary,
+                json.dumps(list(record.tags)),
+                record.project,
+                record.importance,
+                record.confidence,
+                record.status,
+                superseded_by,
+                record.created_at,
+                record.updated_at or record.created_at,
+                record.last_accessed,
+                json.dumps({"schema": load.schema}),
+            )
+        )
         events.extend((mid, at, event, None) for at, event in record.usage_events)
         if record.times_retrieved or record.times_referenced:
             stats.append((mid, record.times_retrieved, record.times_referenced))
@@ -327,6 +393,13 @@ def _imported_id(origin: str, origin_id: str) -> str:
 
 
 __all__ = [
-    "DDL", "SCHEMA_VERSION", "ImportReport", "MemoryWriteError", "add_memories", "add_memory", "import_db",
-    "init_db", "memory_id",
+    "DDL",
+    "SCHEMA_VERSION",
+    "ImportReport",
+    "MemoryWriteError",
+    "add_memories",
+    "add_memory",
+    "import_db",
+    "init_db",
+    "memory_id",
 ]

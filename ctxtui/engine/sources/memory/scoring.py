@@ -9,7 +9,7 @@ always the caller's.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from ctxtui.engine.sources.memory.records import EVENT_REFERENCED, EVENT_RETRIEVED, MemoryRecord
 from ctxtui.engine.sources.memory.values import DEFAULT_IMPORTANCE, parse_when
@@ -71,7 +71,7 @@ def usage_boost(
 
 def _decayed_ratio(events: Iterable[tuple[str, str]], now: datetime) -> float | None:
     if now.tzinfo is None:
-        now = now.replace(tzinfo=timezone.utc)
+        now = now.replace(tzinfo=UTC)
     retrieved = referenced = 0.0
     for at, event in events:
         if event != EVENT_RETRIEVED and event != EVENT_REFERENCED:
@@ -80,7 +80,7 @@ def _decayed_ratio(events: Iterable[tuple[str, str]], now: datetime) -> float | 
         if when is None:
             continue
         if when.tzinfo is None:
-            when = when.replace(tzinfo=timezone.utc)
+            when = when.replace(tzinfo=UTC)
         age_days = max(0.0, (now - when).total_seconds() / 86400.0)
         weight = 0.5 ** (age_days / HALF_LIFE_DAYS)
         if event == EVENT_RETRIEVED:

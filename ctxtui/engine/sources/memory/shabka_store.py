@@ -32,7 +32,14 @@ from pathlib import Path
 from typing import Any
 
 from ctxtui.engine.sources.memory.connect import (
-    DEFAULT_DELAYS, FileSignature, check_header, open_readonly, quiet, signature, wal_path, with_retry,
+    DEFAULT_DELAYS,
+    FileSignature,
+    check_header,
+    open_readonly,
+    quiet,
+    signature,
+    wal_path,
+    with_retry,
 )
 from ctxtui.engine.sources.memory.detect import SCHEMA_SHABKA, detect_schema
 from ctxtui.engine.sources.memory.errors import UNKNOWN_SCHEMA, MemorySourceError
@@ -40,9 +47,26 @@ from ctxtui.engine.sources.memory.errors import UNKNOWN_SCHEMA, MemorySourceErro
 DEFAULT_DIMS = 128  # `unwrap_or(128)` when no embedding row (or no usable dimension) exists
 
 # The `memories` columns `row_to_memory` reads (`core/storage/sqlite.rs:527-623`), in the order a row carries them.
-COLUMNS = ("id", "kind", "title", "content", "summary", "tags", "source", "scope", "importance", "status",
-           "privacy", "verification", "project_id", "session_id", "created_by", "created_at", "updated_at",
-           "accessed_at")
+COLUMNS = (
+    "id",
+    "kind",
+    "title",
+    "content",
+    "summary",
+    "tags",
+    "source",
+    "scope",
+    "importance",
+    "status",
+    "privacy",
+    "verification",
+    "project_id",
+    "session_id",
+    "created_by",
+    "created_at",
+    "updated_at",
+    "accessed_at",
+)
 
 
 class Missing:
@@ -128,14 +152,16 @@ def _read(conn: sqlite3.Connection, path: str | Path) -> ShabkaStore:
     if "relations" in shape.tables:
         relations = _counts(conn, "SELECT source_id, COUNT(*) FROM relations GROUP BY source_id")
         contradictions = _counts(
-            conn, "SELECT source_id, COUNT(*) FROM relations WHERE relation_type = 'contradicts' GROUP BY source_id")
+            conn, "SELECT source_id, COUNT(*) FROM relations WHERE relation_type = 'contradicts' GROUP BY source_id"
+        )
     else:  # Shabka creates the table on open: nothing to count
         relations, contradictions = {}, {}
     return ShabkaStore(str(path), rows, embeddings, relations, contradictions, signature(path), tuple(notes))
 
 
-def _memories(conn: sqlite3.Connection, columns: frozenset[str], has_rowid: bool,
-              notes: list[str]) -> list[tuple[Any, ...]]:
+def _memories(
+    conn: sqlite3.Connection, columns: frozenset[str], has_rowid: bool, notes: list[str]
+) -> list[tuple[Any, ...]]:
     present = [c for c in COLUMNS if c in columns]
     missing = [c for c in COLUMNS if c not in columns]
     if missing:
@@ -177,7 +203,8 @@ def _embeddings(conn: sqlite3.Connection, tables: frozenset[str], notes: list[st
         return Embeddings(DEFAULT_DIMS)
     try:
         picked = conn.execute(
-            "SELECT dimensions FROM embeddings GROUP BY dimensions ORDER BY COUNT(*) DESC LIMIT 1").fetchone()
+            "SELECT dimensions FROM embeddings GROUP BY dimensions ORDER BY COUNT(*) DESC LIMIT 1"
+        ).fetchone()
     except sqlite3.OperationalError:
         return Embeddings(DEFAULT_DIMS)
     dims = picked[0] if picked is not None and type(picked[0]) is int else DEFAULT_DIMS
@@ -186,8 +213,9 @@ def _embeddings(conn: sqlite3.Connection, tables: frozenset[str], notes: list[st
     others: dict[Any, Any] = {}
     total = 0
     try:
-        cursor = conn.execute("SELECT memory_id, vector, dimensions = ?1, dimensions FROM embeddings ORDER BY rowid",
-                              (dims,))
+        cursor = conn.execute(
+            "SELECT memory_id, vector, dimensions = ?1, dimensions FROM embeddings ORDER BY rowid", (dims,)
+        )
     except sqlite3.OperationalError:  # a WITHOUT ROWID table: scanned in key order
         cursor = conn.execute("SELECT memory_id, vector, dimensions = ?1, dimensions FROM embeddings", (dims,))
     for memory_id, vector, selected, dimensions in cursor:

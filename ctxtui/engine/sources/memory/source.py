@@ -27,7 +27,12 @@ from pathlib import Path
 
 from ctxtui.engine.sources.memory.adapters import MemoryLoad, read_load
 from ctxtui.engine.sources.memory.connect import (
-    DEFAULT_DELAYS, check_header, open_readonly, signature, wal_path, with_retry,
+    DEFAULT_DELAYS,
+    check_header,
+    open_readonly,
+    signature,
+    wal_path,
+    with_retry,
 )
 from ctxtui.engine.sources.memory.errors import MemorySourceError
 
@@ -94,7 +99,7 @@ class MemorySource:
             self._conn = None
             self._ident = None
 
-    def __enter__(self) -> "MemorySource":
+    def __enter__(self) -> MemorySource:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import math
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 
 # Dates before this are a zero value or garbage, not a memory's birthday.
 MIN_YEAR = 1970
@@ -49,7 +49,7 @@ def parse_when(value: object) -> datetime | None:
             return None
         seconds = value / 1000 if abs(value) > 1e11 else value
         try:
-            return datetime.fromtimestamp(seconds, timezone.utc)
+            return datetime.fromtimestamp(seconds, UTC)
         except (OverflowError, OSError, ValueError):
             return None
     if isinstance(value, bytes):

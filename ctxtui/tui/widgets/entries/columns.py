@@ -75,8 +75,13 @@ def _age_cell(outcome: Outcome) -> str:
 
 COLUMNS: tuple[Column, ...] = (
     Column("fate", " ", 1, lambda o: FATE_ORDER[o.fate]),
-    Column("section", "section", 12, lambda o: _SECTION_ORDER.get(o.entry.section, len(_SECTION_ORDER)),
-           lambda o: clean_line(o.entry.section)),
+    Column(
+        "section",
+        "section",
+        12,
+        lambda o: _SECTION_ORDER.get(o.entry.section, len(_SECTION_ORDER)),
+        lambda o: clean_line(o.entry.section),
+    ),
     Column("title", "title", 0, lambda o: clean_line(o.entry.title).casefold(), lambda o: clean_line(o.entry.title)),
     Column("age", "age", 5, _age, _age_cell, "right"),
     Column("recency", "rec", 4, _recency, _decimal(_recency), "right", True),

@@ -33,7 +33,7 @@ class Row:
     `order` is the engine's packet order.
     """
 
-    __slots__ = ("key", "fate", "tier", "order", "outcome", "_cells", "_haystack")
+    __slots__ = ("_cells", "_haystack", "fate", "key", "order", "outcome", "tier")
 
     def __init__(self, outcome: Outcome, order: int) -> None:
         self.outcome = outcome
@@ -105,7 +105,8 @@ class RowFilter:
             return list(range(len(rows)))
         fates, sections, needle = self.fates, self.sections, self.text.casefold()
         return [
-            index for index, row in enumerate(rows)
+            index
+            for index, row in enumerate(rows)
             if (not fates or row.fate in fates)
             and (not sections or row.outcome.entry.section in sections)
             and (not needle or needle in row.haystack)

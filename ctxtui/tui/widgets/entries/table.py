@@ -116,8 +116,15 @@ class EntriesTable(ScrollView, can_focus=True):
     row_filter: var[RowFilter] = var(RowFilter, init=False)
     """Which rows show; a new value re-filters and keeps the selection."""
 
-    def __init__(self, rows: Sequence[Row] = (), *, name: str | None = None, id: str | None = None,
-                 classes: str | None = None, disabled: bool = False) -> None:
+    def __init__(
+        self,
+        rows: Sequence[Row] = (),
+        *,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+        disabled: bool = False,
+    ) -> None:
         super().__init__(name=name, id=id, classes=classes, disabled=disabled)
         self._rows: list[Row] = list(rows)
         self._ready = False
@@ -162,8 +169,9 @@ class EntriesTable(ScrollView, can_focus=True):
         if view is not None:
             self.set_rows(rows_of(view), version=(view.generation, view.budget))
 
-    def set_filter(self, row_filter: RowFilter | None = None, *, fates=None, sections=None,
-                   text: str | None = None) -> None:
+    def set_filter(
+        self, row_filter: RowFilter | None = None, *, fates=None, sections=None, text: str | None = None
+    ) -> None:
         """Show only matching rows: pass a `RowFilter`, or change parts of the current one."""
         spec = row_filter if row_filter is not None else self.row_filter
         if fates is not None or sections is not None or text is not None:

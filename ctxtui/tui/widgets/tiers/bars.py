@@ -107,8 +107,15 @@ class TierBars(Widget):
     tiers: reactive[tuple[Bucket, ...]] = reactive((), layout=True)
     view: var[View | None] = var(None, init=False)
 
-    def __init__(self, tiers: Sequence[Bucket] = (), *, budget: int | None = None,
-                 name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+    def __init__(
+        self,
+        tiers: Sequence[Bucket] = (),
+        *,
+        budget: int | None = None,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self.budget = budget
         self.set_reactive(TierBars.tiers, tuple(tiers))

@@ -29,9 +29,16 @@ if TYPE_CHECKING:
 MAX_TEXT_LINES = 80
 
 
-def render_why(outcome: Outcome | None, threshold: Threshold | None, *, thresholds_ready: bool,
-               blocker_title: str | None, colors: dict[Fate, str], muted: str = "grey50",
-               symbols: dict[Fate, str] | None = None) -> Text:
+def render_why(
+    outcome: Outcome | None,
+    threshold: Threshold | None,
+    *,
+    thresholds_ready: bool,
+    blocker_title: str | None,
+    colors: dict[Fate, str],
+    muted: str = "grey50",
+    symbols: dict[Fate, str] | None = None,
+) -> Text:
     """The panel's content for one outcome; `symbols` are the theme's fate glyphs (the table's)."""
     if outcome is None:
         return Text("Select an entry to see why it landed where it did.", style=muted)
@@ -138,10 +145,15 @@ class WhyPanel(VerticalScroll):
         threshold = loaded.thresholds().get(key) if loaded.thresholds_ready and outcome else None
         blocker = view.plan.outcome(outcome.blocked_by) if outcome and outcome.blocked_by else None
         variables = self.app.theme_colors()
-        return render_why(outcome, threshold, thresholds_ready=loaded.thresholds_ready,
-                          blocker_title=blocker.entry.title if blocker else None,
-                          colors=fate_colors(variables), muted=muted_color(variables),
-                          symbols=fate_symbols(self.app.theme))
+        return render_why(
+            outcome,
+            threshold,
+            thresholds_ready=loaded.thresholds_ready,
+            blocker_title=blocker.entry.title if blocker else None,
+            colors=fate_colors(variables),
+            muted=muted_color(variables),
+            symbols=fate_symbols(self.app.theme),
+        )
 
     def refresh_explanation(self) -> None:
         """Draw the explanation again: the view, the selection, the theme or the view's thresholds changed."""

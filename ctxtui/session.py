@@ -26,7 +26,7 @@ from ctxtui.engine.sources.ctxrc import resolve_budget
 from ctxtui.engine.sources.workspace import Workspace, load_workspace
 
 MIN_BUDGET = 0
-MAX_BUDGET = 200_000
+MAX_BUDGET = 2_000_000  # tokens: 1M-token context windows exist; the slider's log scale keeps it usable
 LOAD_STEPS = 4
 THRESHOLD_SECONDS = 5.0
 THRESHOLD_SECONDS_LARGE = 2.0

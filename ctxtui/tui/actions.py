@@ -196,8 +196,10 @@ ACTIONS: tuple[Action, ...] = (
         for budget in BUDGET_PRESETS
     ),
     # The budget slider, focused.
-    Action("slider.fine_down", "left", "step(-1)", "−step", SLIDER, show=False),
-    Action("slider.fine_up", "right", "step(1)", "+step", SLIDER, show=False),
+    Action("slider.step_down", "left", "step(-1)", "−one cell", SLIDER, show=False),
+    Action("slider.step_up", "right", "step(1)", "+one cell", SLIDER, show=False),
+    Action("slider.fine_down", "shift+left", "fine(-1)", "−1", SLIDER, show=False),
+    Action("slider.fine_up", "shift+right", "fine(1)", "+1", SLIDER, show=False),
     Action("slider.coarse_down", "pagedown", "coarse(-1)", "−coarse", SLIDER, show=False),
     Action("slider.coarse_up", "pageup", "coarse(1)", "+coarse", SLIDER, show=False),
     Action("slider.minimum", "home", "to_end(-1)", "minimum", SLIDER, show=False),
@@ -243,7 +245,12 @@ class HelpLine:
 
 
 HELP_FOCUSED: tuple[HelpLine, ...] = (
-    HelpLine("← →", "budget fine step (slider focused)", ("slider.fine_down", "slider.fine_up")),
+    HelpLine(
+        "← →",
+        "budget one cell of the slider, to a round number (slider focused)",
+        ("slider.step_down", "slider.step_up"),
+    ),
+    HelpLine("shift+← →", "budget −1 / +1 token (slider focused)", ("slider.fine_down", "slider.fine_up")),
     HelpLine("PgUp PgDn", "budget coarse step (slider focused)", ("slider.coarse_up", "slider.coarse_down")),
     HelpLine("Home End", "budget minimum / maximum (slider focused)", ("slider.minimum", "slider.maximum")),
     HelpLine("Tab", "move focus"),

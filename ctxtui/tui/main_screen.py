@@ -36,7 +36,7 @@ from ctxtui.tui.screens.prompts import FilterScreen
 from ctxtui.tui.screens.quirks import QuirksScreen
 from ctxtui.tui.screens.why import WhyScreen
 from ctxtui.tui.themes import fate_symbols
-from ctxtui.tui.widgets.budget.slider import BudgetSlider
+from ctxtui.tui.widgets.budget.slider import BudgetSlider, LogScale
 from ctxtui.tui.widgets.budget.status import StatusLine
 from ctxtui.tui.widgets.entries.rows import RowFilter, rows_of
 from ctxtui.tui.widgets.entries.table import EntriesTable
@@ -49,6 +49,9 @@ NARROW = 110  # columns below which the why panel becomes a dialog (Enter)
 LARGE_WORKSPACE = 5000  # entries; above this, recompute off the UI thread
 FATE_CYCLE: tuple[Fate | None, ...] = (None, *Fate)
 SECTION_CYCLE: tuple[str | None, ...] = (None, *SECTIONS)
+# Near-linear up to ~100 tokens, logarithmic above: on a 100-cell track each cell is ~10% more than the
+# last, and 1,000..32,000 (most packets) sit in the middle of the track, with 2,000,000 at the end.
+BUDGET_SCALE = LogScale(knee=100)
 
 
 def _following(cycle: tuple, chosen: frozenset) -> object:
@@ -82,7 +85,7 @@ class MainScreen(Screen):
         yield StatusLine(self.session.project.name, REAL_TOKENIZER, id="status").data_bind(MainScreen.view)
         with Horizontal(id="budget-row"):
             yield Label("Budget")
-            yield BudgetSlider(8000, minimum=MIN_BUDGET, maximum=MAX_BUDGET, id="slider")
+            yield BudgetSlider(8000, minimum=MIN_BUDGET, maximum=MAX_BUDGET, scale=BUDGET_SCALE, id="slider")
         yield ProblemBanner(id="banner")
         yield LoadingBar(id="loading")
         yield TierBars(id="tiers").data_bind(MainScreen.view)

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from textual.widgets import Label
 from ctxtui.session import MAX_BUDGET, MIN_BUDGET
 from ctxtui.tui.screens.budget import BudgetInputScreen
 from ctxtui.tui.widgets.budget.input import BudgetInput
 from ctxtui.tui.widgets.budget.slider import BudgetSlider
 from ctxtui.tui.widgets.tiers.bars import TierBars
+from textual.widgets import Label
 
 from tests.app.helpers import SIZE, fates, make_app, settle, status_text
 from tests.conftest import corpus_path, needs_corpus

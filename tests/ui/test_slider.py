@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from ctxtui.tui.widgets.budget.slider import BudgetSlider, LinearScale, LogScale
 from textual import events
@@ -75,7 +77,7 @@ async def test_arrow_steps_are_one_cell_each_way_and_reach_both_ends():
             seen.append(slider.value)
             cells.append(slider.thumb_x())
         assert seen == sorted(set(seen))  # always on, never back
-        assert all(b - a <= 1 for a, b in zip(cells, cells[1:]))  # never skips a cell
+        assert all(b - a <= 1 for a, b in itertools.pairwise(cells))  # never skips a cell
         assert len(seen) <= slider.content_region.width + 1
         while slider.value > 0:
             await pilot.press("left")

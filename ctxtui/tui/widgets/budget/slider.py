@@ -33,7 +33,7 @@ def round_budget(value: float, direction: int = 0, digits: int = 2) -> int:
     """
     if value == 0:
         return 0
-    unit = 10 ** max(0, int(math.floor(math.log10(abs(value)))) - digits + 1)
+    unit = 10 ** max(0, math.floor(math.log10(abs(value))) - digits + 1)
     ratio = value / unit
     whole = math.floor(ratio) if direction < 0 else math.ceil(ratio) if direction > 0 else round(ratio)
     return int(whole * unit)

@@ -31,6 +31,9 @@ LOAD_STEPS = 4
 THRESHOLD_SECONDS = 5.0
 THRESHOLD_SECONDS_LARGE = 2.0
 LARGE_FOR_THRESHOLDS = 5000  # entries
+# Where `ctxtui memory add` writes by default. ctx itself never reads it, so the app offers to join it
+# (`Session.memory_db_found`) rather than joining it unasked: the default packet stays ctx's.
+PROJECT_MEMORY_DB = Path(".context") / "memory.db"
 
 T = TypeVar("T")
 
@@ -253,6 +256,31 @@ class Session:
     @property
     def entry_count(self) -> int:
         return self.loaded.entry_count if self.loaded else 0
+
+    @property
+    def joins_memories(self) -> bool:
+        """A memory store is joined to the packet (`--db`, or `join_found_memories`)."""
+        return self.db is not None or self.db_url is not None
+
+    @property
+    def memory_db_found(self) -> Path | None:
+        """The project's `.context/memory.db` when it exists and no store is joined; else None."""
+        if self.joins_memories:
+            return None
+        found = self.project / PROJECT_MEMORY_DB
+        return found if found.is_file() else None
+
+    def join_found_memories(self) -> Path | None:
+        """Join `.context/memory.db` from the next load on (`reload(None)`); the database joined, or None."""
+        found = self.memory_db_found
+        if found is not None:
+            self.db, self.memory_join = found, None
+        return found
+
+    @property
+    def memory_count(self) -> int:
+        """How many memories the loaded packet was given (0 without a store)."""
+        return len(self.loaded.workspace.memories) if self.loaded is not None else 0
 
     def set_budget(self, budget: int) -> None:
         self.budget = max(MIN_BUDGET, min(MAX_BUDGET, int(budget)))

@@ -154,6 +154,15 @@ ACTIONS: tuple[Action, ...] = (
         palette_help="re-read .context/ and the memory database",
     ),
     Action(
+        "app.join_memories",
+        "m",
+        "main.join_memories",
+        "Join memory.db",
+        show=False,
+        palette="Join .context/memory.db",
+        palette_help="add the project's memory database to ctx's packet (ctx itself never reads it)",
+    ),
+    Action(
         "app.clear_filters",
         "escape",
         "main.clear_filters",

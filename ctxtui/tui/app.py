@@ -24,7 +24,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from ctxtui.engine.sources.context import ContextMissing
 from ctxtui.safe_text import clean_block, clean_line
 from ctxtui.session import Session
-from ctxtui.tui.actions import APP, bindings, help_lines
+from ctxtui.tui.actions import ACTION_BY_ID, APP, bindings, help_lines
 from ctxtui.tui.commands import CtxtuiCommands
 from ctxtui.tui.main_screen import REAL_TOKENIZER, MainScreen
 from ctxtui.tui.messages import FORMAT_NAMES, CopyPacket, LoadFailed, LoadProgress, ProjectLoaded, SavePacket
@@ -213,6 +213,12 @@ class CtxtuiApp(ThemeVariablesMixin, App):
             self.load_project(changed=missed)
 
     # -- what any screen may ask ------------------------------------------------------------
+
+    def key_for(self, action_id: str) -> str:
+        """The key that runs an action, as the footer shows it (the user's remapping included)."""
+        # Textual keeps the active keymap (normalised key names) in `_keymap`; no public getter in 8.2.8.
+        keys = self._keymap.get(action_id) or ACTION_BY_ID[action_id].keys
+        return self.get_key_display(Binding(keys.split(",")[0].strip(), ""))
 
     def action_help(self) -> None:
         # Textual keeps the active keymap (normalised key names) in `_keymap`; there is no public getter in 8.2.8.

@@ -28,7 +28,7 @@ from ctxtui.engine.gcpause import gc_paused
 from ctxtui.engine.model import Fate
 from ctxtui.engine.packers.ctx.sections import SECTIONS
 from ctxtui.safe_text import clean_line
-from ctxtui.session import LOAD_STEPS, MAX_BUDGET, MIN_BUDGET, Loaded, Session, View
+from ctxtui.session import LOAD_STEPS, MAX_BUDGET, MIN_BUDGET, PROJECT_MEMORY_DB, Loaded, Session, View
 from ctxtui.tui.messages import CopyPacket, LoadFailed, LoadProgress, ProjectLoaded, SavePacket
 from ctxtui.tui.screens.budget import BudgetInputScreen
 from ctxtui.tui.screens.preview import PreviewScreen
@@ -37,6 +37,7 @@ from ctxtui.tui.screens.quirks import QuirksScreen
 from ctxtui.tui.screens.why import WhyScreen
 from ctxtui.tui.themes import fate_symbols
 from ctxtui.tui.widgets.budget.slider import BudgetSlider, LogScale
+from ctxtui.tui.widgets.budget.memory_note import MemoryNote
 from ctxtui.tui.widgets.budget.status import StatusLine
 from ctxtui.tui.widgets.entries.rows import RowFilter, rows_of
 from ctxtui.tui.widgets.entries.table import EntriesTable
@@ -132,7 +133,17 @@ class MainScreen(Screen):
         if self.view is None:
             self._slider.set_value(self.session.budget)
             self._slider.focus()
+        self._show_memory_note()
         self.refresh_view()
+
+    def _show_memory_note(self) -> None:
+        session = self.session
+        found = session.memory_db_found
+        self.query_one(StatusLine).memory_note = MemoryNote(
+            joined=session.memory_count if session.joins_memories else None,
+            found=str(PROJECT_MEMORY_DB) if found is not None else None,
+            key=self.app.key_for("app.join_memories"),  # type: ignore[attr-defined]
+        )
 
     # -- the slider path ------------------------------------------------------------
 
@@ -302,6 +313,19 @@ class MainScreen(Screen):
     def action_save(self, fmt: str = "md") -> None:
         if self.view is not None:
             self.post_message(SavePacket(self.view, fmt))
+
+    def action_join_memories(self) -> None:
+        """Join `.context/memory.db` (ctx never reads it, so it is offered, not joined unasked)."""
+        session = self.session
+        if session.joins_memories:
+            self.app.notify("A memory database is already joined", timeout=3)
+            return
+        joined = session.join_found_memories()
+        if joined is None:
+            self.app.notify(f"No {PROJECT_MEMORY_DB} in this project (ctxtui memory add creates it)", timeout=4)
+            return
+        self.app.notify(f"Joining {PROJECT_MEMORY_DB}: the packet is ctx's plus its memories", timeout=4)
+        self.app.load_project(changed=None)  # type: ignore[attr-defined]
 
     def action_quirks(self) -> None:
         if self.view is not None:

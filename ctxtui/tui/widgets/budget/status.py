@@ -17,6 +17,7 @@ from textual.widget import Widget
 from ctxtui.engine.model import Fate
 from ctxtui.safe_text import clean_line
 from ctxtui.tui.themes import fate_colors
+from ctxtui.tui.widgets.budget.memory_note import MemoryNote
 
 if TYPE_CHECKING:
     from ctxtui.session import View
@@ -26,6 +27,8 @@ class StatusLine(Widget):
     """One line about the view's packet; `refresh()` after the view's real-token count arrives."""
 
     view: reactive[View | None] = reactive(None, init=False)
+    memory_note: reactive[MemoryNote] = reactive(MemoryNote, init=False)
+    """Whose packet it is, or a memory database waiting to be joined (`memory_note.py`)."""
 
     def __init__(self, project: str, tokenizer: str, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -62,4 +65,5 @@ class StatusLine(Widget):
         else:
             text.append(f"… {tokenizer}", style="dim")
         text.append(f"{gap}● {counts['included']:,} ◐ {counts['summarized']:,} ✕ {counts['dropped']:,}")
+        text.append_text(self.memory_note.text(compact, style=f"bold {colors[Fate.SUMMARIZED]}"))
         return text

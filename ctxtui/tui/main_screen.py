@@ -36,8 +36,8 @@ from ctxtui.tui.screens.prompts import FilterScreen
 from ctxtui.tui.screens.quirks import QuirksScreen
 from ctxtui.tui.screens.why import WhyScreen
 from ctxtui.tui.themes import fate_symbols
-from ctxtui.tui.widgets.budget.slider import BudgetSlider, LogScale
 from ctxtui.tui.widgets.budget.memory_note import MemoryNote
+from ctxtui.tui.widgets.budget.slider import BudgetSlider, LogScale
 from ctxtui.tui.widgets.budget.status import StatusLine
 from ctxtui.tui.widgets.entries.rows import RowFilter, rows_of
 from ctxtui.tui.widgets.entries.table import EntriesTable

@@ -10,6 +10,7 @@ computes, and it keeps no copies of what a view already knows.
 from __future__ import annotations
 
 import os
+import shlex
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -21,8 +22,11 @@ from ctxtui.engine.explain.quirks import Quirk, find_quirks
 from ctxtui.engine.explain.thresholds import Threshold, thresholds
 from ctxtui.engine.model import Plan, Problem
 from ctxtui.engine.packers.ctx.assemble import CtxPacker, packer_for
-from ctxtui.engine.packers.ctx.memories import JoinedMemories, MemoryJoin
+from ctxtui.engine.packers.ctx.memories import JoinedMemories, MemoryJoin, attach_memories
+from ctxtui.engine.packers.ctx.versions import DEFAULT_VERSION
+from ctxtui.engine.sources.ctx_gates import refusal_0_8_1
 from ctxtui.engine.sources.ctxrc import resolve_budget
+from ctxtui.engine.sources.memory.urls import redact
 from ctxtui.engine.sources.workspace import Workspace, load_workspace
 
 MIN_BUDGET = 0
@@ -199,7 +203,7 @@ class Session:
         memories_changed: bool,
         joined: JoinedMemories | None = None,
     ) -> list[Problem]:
-        now = self.clock()
+        now = self.now()
         if self.db is not None or self.db_url is not None:
             report("loading memories", 1)
             if self.memory_join is None:
@@ -208,7 +212,7 @@ class Session:
                 joined = self.memory_join.load(now, refresh=memories_changed)
             workspace.memories, workspace.memory_problems = joined.entries, joined.problems
         report("scoring", 2)
-        packer = packer_for(workspace, now=now, root_path=self.root_path)
+        packer = self._packer(workspace, now)
         problems = list(workspace.problems)
         if not keep_budget:
             self.budget, _, more = resolve_budget(budget, os.environ, workspace.config)
@@ -233,7 +237,7 @@ class Session:
         if self.loaded is None or self.memory_join is None or not self.memory_join.changed():
             return None
         old = self.loaded.workspace
-        joined = self.memory_join.load(self.clock())
+        joined = self.memory_join.load(self.now())
         if not joined.fresh and [str(p) for p in joined.problems] == [str(p) for p in old.memory_problems]:
             return None  # the same failure as last time (a server still away): nothing to redraw
         workspace = Workspace(old.project, old.config, old.parsed)
@@ -256,6 +260,49 @@ class Session:
     @property
     def entry_count(self) -> int:
         return self.loaded.entry_count if self.loaded else 0
+
+    def now(self) -> datetime:
+        """The clock, to the whole second: packets print whole seconds, so `--now` with that time is exact."""
+        return self.clock().replace(microsecond=0)
+
+    def _packer(self, workspace: Workspace, now: datetime) -> CtxPacker:
+        return packer_for(workspace, now=now, root_path=self.root_path)
+
+    def packet_now(self, budget: int, fmt: str) -> tuple[str, datetime]:
+        """The packet at `budget` as `pack_command(budget, fmt, now)` prints it, and that `now`.
+
+        What a saved packet is: the sources read again and the clock read now,
+        so its `Generated:` line is the time of saving. (The screen's packet was
+        made at load time; with the same sources and clock the bytes are equal.)
+        Raises ContextMissing or OSError as a load does.
+        """
+        now = self.now()
+        workspace = load_workspace(self.project)
+        if self.joins_memories:
+            attach_memories(workspace, self.db_url or self.db, project=self.db_project, now=now, agent=self.db_agent)  # type: ignore[arg-type]
+        return self._packer(workspace, now).plan(budget).render(fmt), now
+
+    def pack_command(self, budget: int, fmt: str, now: datetime) -> str:
+        """The `ctxtui pack` command line that prints this session's packet at `budget`, made at `now`."""
+        packer = DEFAULT_VERSION.packer_name
+        root = self.root_path if self.root_path is not None else str(self.project)
+        words = ["ctxtui", "pack", str(self.project), "--now", now.isoformat(timespec="seconds")]
+        words += ["--budget", str(budget), "--packer", packer]
+        if fmt == "json":
+            words += ["--format", "json"]
+        if self.db_url is not None:
+            words += ["--db", redact(self.db_url)]
+        elif self.db is not None:
+            words += ["--db", str(self.db)]
+        if self.db_project:
+            words += ["--project", self.db_project]
+        if self.db_agent:
+            words += ["--agent", self.db_agent]
+        if self.root_path is not None:
+            words += ["--root-path", self.root_path]
+        if refusal_0_8_1(self.project, root) is not None:  # ctx would refuse; the app shows the packet anyway
+            words.append("--ignore-refusal")
+        return shlex.join(words)
 
     @property
     def joins_memories(self) -> bool:

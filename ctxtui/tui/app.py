@@ -14,7 +14,9 @@ import asyncio
 import gc
 import os
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.app import App
@@ -30,6 +32,9 @@ from ctxtui.tui.main_screen import REAL_TOKENIZER, MainScreen
 from ctxtui.tui.messages import FORMAT_NAMES, CopyPacket, LoadFailed, LoadProgress, ProjectLoaded, SavePacket
 from ctxtui.tui.screens.help import HelpScreen
 from ctxtui.tui.themes import ThemeVariablesMixin, apply_theme
+
+if TYPE_CHECKING:
+    from ctxtui.tui.screens.save import SaveScreen
 
 
 class CtxtuiApp(ThemeVariablesMixin, App):
@@ -241,30 +246,51 @@ class CtxtuiApp(ThemeVariablesMixin, App):
 
     @on(SavePacket)
     def _save_packet(self, intent: SavePacket) -> None:
-        from ctxtui.tui.screens.prompts import SaveScreen
+        """Ask where (`SaveScreen` checks the path and asks before replacing), then write in a worker."""
+        from ctxtui.tui.screens.save import SaveScreen
 
-        view, fmt = intent.view, intent.fmt
-        default = Path.cwd() / f"context-packet-{view.budget}.{fmt}"
+        budget, fmt = intent.view.budget, intent.fmt
+        default = Path.cwd() / f"context-packet-{budget}.{fmt}"
+        context_dirs = [self.session.project / ".context"]
+        screen = SaveScreen(
+            str(default),
+            lambda path: self.run_in_thread("save", partial(self._write_packet, screen, budget, fmt, path)),
+            context_dirs=context_dirs,
+            what=f"the {FORMAT_NAMES[fmt]} packet",
+        )
+        self.push_screen(screen)
 
-        def save(path: str | None) -> None:
-            from ctxtui.safe_write import WriteRefused, write_atomically
+    def _write_packet(self, screen: SaveScreen, budget: int, fmt: str, path: str) -> None:
+        """In a worker: the packet made now (its `Generated:` is the time of saving), written atomically."""
+        from ctxtui.safe_write import WriteRefused, os_error_words, write_atomically
 
-            if not path:
-                return
-            try:
-                # Bytes as `ctxtui pack` writes them: invalid UTF-8 from the inputs passes through unchanged.
-                written = write_atomically(
-                    path,
-                    view.plan.render(fmt).encode("utf-8", "surrogateescape"),
-                    context_dirs=[self.session.project / ".context"],
-                )
-            except WriteRefused as exc:
-                self.notify(f"Not saved: {exc}", severity="error")
-                return
-            given = Path(os.path.abspath(Path(path).expanduser()))
-            self.notify(f"Saved {path}" if given == written else f"Saved {path} → {written}", timeout=4)
+        try:
+            text, now = self.session.packet_now(budget, fmt)
+            # Bytes as `ctxtui pack` writes them: invalid UTF-8 from the inputs passes through unchanged.
+            written = write_atomically(
+                path,
+                text.encode("utf-8", "surrogateescape"),
+                context_dirs=[self.session.project / ".context"],
+            )
+        except WriteRefused as exc:
+            self.call_from_thread(screen.failed, str(exc))
+            return
+        except ContextMissing as exc:
+            self.call_from_thread(screen.failed, str(exc))
+            return
+        except OSError as exc:  # reading the sources again failed
+            self.call_from_thread(screen.failed, f"could not read the project again: {os_error_words(exc)}")
+            return
+        except Exception as exc:  # never leave the dialog saying "Saving…"
+            self.call_from_thread(screen.failed, f"{type(exc).__name__}: {exc}")
+            raise
+        self.call_from_thread(self._packet_saved, screen, path, written, self.session.pack_command(budget, fmt, now))
 
-        self.push_screen(SaveScreen(str(default)), save)
+    def _packet_saved(self, screen: SaveScreen, path: str, written: Path, command: str) -> None:
+        screen.saved(written)
+        given = Path(os.path.abspath(Path(path).expanduser()))
+        where = path if given == written else f"{path} → {written}"
+        self.notify(f"Saved {where} — stamped with the time of saving; {command} prints it again", timeout=8)
 
     async def action_quit(self) -> None:
         self._stop_watch.set()

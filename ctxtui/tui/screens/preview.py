@@ -23,13 +23,17 @@ from ctxtui.tui.actions import PREVIEW, bindings
 from ctxtui.tui.messages import FORMAT_NAMES, CopyPacket, SavePacket
 
 if TYPE_CHECKING:
-    from ctxtui.session import View
+    from ctxtui.session import Session, View
 
 
 def title(view: View) -> str:
-    return (
-        f"Packet at budget {view.budget:,} · used ~{view.plan.tokens_used:,} tokens · exactly what `ctxtui pack` prints"
-    )
+    return f"Packet at budget {view.budget:,} tokens · used ~{view.plan.tokens_used:,} tokens (ctx's estimate)"
+
+
+def reproduce(view: View, session: Session, fmt: str) -> str:
+    """The `ctxtui pack` line that prints exactly this packet (it was made at load time; a save is made anew)."""
+    command = session.pack_command(view.budget, fmt, view.loaded.packer.now)
+    return f"{command} prints exactly this · a saved packet is stamped with the time of saving"
 
 
 class PreviewScreen(Screen):
@@ -38,6 +42,8 @@ class PreviewScreen(Screen):
     BINDINGS = bindings(PREVIEW)
     DEFAULT_CSS = """
     PreviewScreen #preview-title { height: 1; padding: 0 1; background: $panel; }
+    PreviewScreen #preview-reproduce { height: 1; padding: 0 1; background: $panel; color: $text-muted;
+                                       text-wrap: nowrap; text-overflow: ellipsis; }
     PreviewScreen TabbedContent { height: 1fr; }  /* auto height overflowed the screen by the title's line */
     PreviewScreen ContentSwitcher, PreviewScreen TabPane { height: 1fr; }
     PreviewScreen TextArea { height: 1fr; border: none; }
@@ -53,9 +59,14 @@ class PreviewScreen(Screen):
     def view(self) -> View:
         return self._source.view  # type: ignore[attr-defined]
 
+    @property
+    def session(self) -> Session:
+        return self._source.session  # type: ignore[attr-defined]
+
     def compose(self) -> ComposeResult:
         view = self.view
         yield Static(clean_line(title(view)), id="preview-title", markup=False)
+        yield Static(clean_line(reproduce(view, self.session, self._initial)), id="preview-reproduce", markup=False)
         with TabbedContent(initial=f"tab-{self._initial}"):
             for fmt, name in FORMAT_NAMES.items():
                 with TabPane(name, id=f"tab-{fmt}"):
@@ -75,6 +86,11 @@ class PreviewScreen(Screen):
         for fmt in FORMAT_NAMES:
             self.query_one(f"#text-{fmt}", TextArea).load_text(clean_block(view.plan.render(fmt)))
         self.query_one("#preview-title", Static).update(clean_line(title(view)))
+        self._show_reproduce()
+
+    def _show_reproduce(self) -> None:
+        line = reproduce(self.view, self.session, self.current_format)
+        self.query_one("#preview-reproduce", Static).update(clean_line(line))
 
     @property
     def current_format(self) -> str:
@@ -84,6 +100,11 @@ class PreviewScreen(Screen):
     def action_show(self, fmt: str) -> None:
         self.query_one(TabbedContent).active = f"tab-{fmt}"
         self.query_one(f"#text-{fmt}", TextArea).focus()
+        self._show_reproduce()
+
+    def on_tabbed_content_tab_activated(self) -> None:
+        """A click on a tab changes the format too."""
+        self._show_reproduce()
 
     def action_copy(self) -> None:
         self.post_message(CopyPacket(self.view, self.current_format))

@@ -29,6 +29,13 @@ PREVIEW, HELP, WHY, QUIRKS, PROMPT, BUDGET_INPUT = "preview", "help", "why", "qu
 
 BUDGET_PRESETS = (1000, 2000, 4000, 8000, 16000, 32000)
 
+# Main-screen actions ("main.NAME") about what only the main screen shows (the table, its filters) or that
+# another screen does its own way (the preview saves and previews its visible format): while another screen
+# is on top they are off, and the footer leaves them out (`MainScreen.check_action`).
+MAIN_SCREEN_ONLY = frozenset(
+    {"filter_text", "cycle_fate", "cycle_section", "clear_filters", "cycle_sort", "sort", "preview", "save", "quirks"}
+)
+
 
 @dataclass(frozen=True, slots=True)
 class Action:
@@ -229,6 +236,8 @@ ACTIONS: tuple[Action, ...] = (
     Action("preview.save", "s", "save", "Save…", PREVIEW),
     Action("preview.markdown", "m", "show('md')", "Markdown", PREVIEW),
     Action("preview.json", "j", "show('json')", "JSON", PREVIEW),
+    Action("preview.find", "slash", "find", "Find", PREVIEW, key_display="/"),
+    Action("preview.find_next", "n", "find_next", "Next match", PREVIEW),
     Action("help.close", "escape,q,question_mark", "close", "Close help", HELP, show=False),
     Action("why.close", "escape,enter,q", "dismiss", "Close", WHY),
     Action("quirks.close", "escape,q,exclamation_mark", "dismiss", "Close", QUIRKS),

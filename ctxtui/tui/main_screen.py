@@ -29,6 +29,7 @@ from ctxtui.engine.model import Fate
 from ctxtui.engine.packers.ctx.sections import SECTIONS
 from ctxtui.safe_text import clean_line
 from ctxtui.session import LOAD_STEPS, MAX_BUDGET, MIN_BUDGET, PROJECT_MEMORY_DB, Loaded, Session, View
+from ctxtui.tui.actions import MAIN_SCREEN_ONLY
 from ctxtui.tui.messages import CopyPacket, LoadFailed, LoadProgress, ProjectLoaded, SavePacket
 from ctxtui.tui.screens.budget import BudgetInputScreen
 from ctxtui.tui.screens.preview import PreviewScreen
@@ -261,6 +262,16 @@ class MainScreen(Screen):
                 self.app.push_screen(WhyScreen(content))
 
     # -- actions (see actions.py for their keys) ---------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Table and filter actions only while this screen is the one shown: `/` in the preview is the
+        preview's own find, and Esc there goes back, never to the hidden table."""
+        if action in MAIN_SCREEN_ONLY:
+            # The topmost full screen, under any dialog or the command palette (Screen.is_current would
+            # also count this screen when it shows through behind the preview).
+            shown = next((screen for screen in reversed(self.app.screen_stack) if not screen.is_modal), None)
+            return shown is self
+        return True
 
     def action_nudge(self, delta: int) -> None:
         # From the applied budget, not a request still waiting: a held key moves one step per frame.

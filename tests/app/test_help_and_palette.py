@@ -34,7 +34,8 @@ async def test_help_lists_every_key_and_closes(tmp_path):
                 ("w", "Save"),
                 ("r", "Reload"),
                 ("q", "Quit"),
-                ("← →", "budget fine step (slider focused)"),
+                ("← →", "budget one cell of the slider, to a round number (slider focused)"),
+                ("shift+← →", "budget −1 / +1 token (slider focused)"),
                 ("ctrl+p", "command palette"),
             ]:
                 assert f"{key}  {description}" in lines, (key, description)

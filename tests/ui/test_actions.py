@@ -66,5 +66,5 @@ def test_palette_and_help_read_the_registry():
     assert "Sort by score" in {a.palette for a in PALETTE} and "Budget 16,000" in {a.palette for a in PALETTE}
     lines = help_lines({"app.preview": "v", "slider.fine_down": "a"}, lambda key: key.upper())
     assert ("V", "Preview") in lines and ("q", "Quit") in lines
-    assert ("A RIGHT", "budget fine step (slider focused)") in lines  # a remapped focus key shows too
+    assert ("A SHIFT+RIGHT", "budget −1 / +1 token (slider focused)") in lines  # a remapped focus key shows too
     assert ("Tab", "move focus") in lines

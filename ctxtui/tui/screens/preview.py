@@ -6,21 +6,24 @@ line can never reach the terminal; a read-only TextArea never interprets
 markup. The preview follows the view of the node it was opened from (the main
 screen), so `[`/`]` and live reload update it. Copy and save act on the visible
 format and keep the exact bytes: they ask the App for the view's packet, never
-the widget's text.
+the widget's text. `/` finds text in the visible format (`n`: the next match).
 """
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.widgets import Footer, Static, TabbedContent, TabPane, TextArea
+from textual.widgets.text_area import Selection
 
 from ctxtui.safe_text import clean_block, clean_line
 from ctxtui.tui.actions import PREVIEW, bindings
 from ctxtui.tui.messages import FORMAT_NAMES, CopyPacket, SavePacket
+from ctxtui.tui.screens.prompts import PromptScreen
 
 if TYPE_CHECKING:
     from ctxtui.session import Session, View
@@ -54,6 +57,7 @@ class PreviewScreen(Screen):
         super().__init__()
         self._source = source
         self._initial = initial
+        self._query = ""  # the last text looked for with `/`
 
     @property
     def view(self) -> View:
@@ -111,3 +115,36 @@ class PreviewScreen(Screen):
 
     def action_save(self) -> None:
         self.post_message(SavePacket(self.view, self.current_format))
+
+    def action_find(self) -> None:
+        def typed(text: str | None) -> None:
+            if text:
+                self._query = text
+                self._find_next()
+
+        self.app.push_screen(PromptScreen("Find in the packet (then n: next match)", self._query, "text…"), typed)
+
+    def action_find_next(self) -> None:
+        if self._query:
+            self._find_next()
+        else:
+            self.action_find()
+
+    def _find_next(self) -> None:
+        """Select the next match (case-insensitive) after the cursor in the visible format, wrapping round."""
+        area = self.query_one(f"#text-{self.current_format}", TextArea)
+        text, document = area.text, area.document
+        pattern = re.compile(re.escape(self._query), re.IGNORECASE)
+        start = document.get_index_from_location(area.selection.end)
+        found = pattern.search(text, start) or pattern.search(text)
+        if found is None:
+            self.app.notify(f"Not in the {FORMAT_NAMES[self.current_format]} packet: {self._query}", timeout=3)
+            return
+        area.selection = Selection(
+            document.get_location_from_index(found.start()), document.get_location_from_index(found.end())
+        )
+        area.scroll_cursor_visible(center=True)
+        area.focus()
+        number = sum(1 for _ in pattern.finditer(text, 0, found.start())) + 1
+        total = sum(1 for _ in pattern.finditer(text))
+        self.app.notify(f"{self._query}: match {number} of {total} (n: next)", timeout=2)

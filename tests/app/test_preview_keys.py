@@ -60,7 +60,7 @@ async def test_escape_goes_back_from_the_preview_whatever_has_the_focus(tmp_path
         await settle(pilot)
         seen = set()
         for tabs in range(6):
-            preview = await open_preview(pilot)
+            await open_preview(pilot)
             for _ in range(tabs):
                 await pilot.press("tab")
             seen.add(type(app.focused).__name__)

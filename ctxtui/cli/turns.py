@@ -17,7 +17,7 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from ctxtui.cli.common import UsageError, warn
-from ctxtui.cli.peer_nous import SAMPLING, require_url
+from ctxtui.opening.nous import SAMPLING, require_url
 from ctxtui.safe_text import clean_line
 
 if TYPE_CHECKING:
@@ -65,7 +65,7 @@ TRACE_NOTE = (
 
 
 def run(args: argparse.Namespace) -> int:
-    url = require_url(args)
+    url = require_url(getattr(args, "db", None))
     if args.turn:
         return show_turn(args, url)
     from ctxtui.engine.sources.memory.errors import MemorySourceError

@@ -16,7 +16,7 @@ PURE = [
     "ctxtui.engine.sources.memory.nous_model",
     "ctxtui.engine.sources.memory.urls",
     "ctxtui.cli.turns",
-    "ctxtui.cli.peer_nous",
+    "ctxtui.opening.nous",
     "ctxtui.turns_session",
 ]
 

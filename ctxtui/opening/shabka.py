@@ -1,4 +1,4 @@
-"""`--packer shabka`: `shabka context-pack` over `--db`, settings from the command line and Shabka's config.
+"""Opening `--packer shabka`: `shabka context-pack` over `--db`, settings from the request and Shabka's config.
 
     ctxtui pack --packer shabka --db SHABKA.db [--budget N] [--query Q] [--project P]
                 [--kind K] [--tag T]... [--user U] [--now ISO] [--format md|json]
@@ -21,17 +21,16 @@ Where the settings Shabka does not take on its command line come from:
   seconds count; other ISO 8601 forms as the other commands read them), else
   the clock.
 
-`pack` behaves as Shabka does at the edges: an empty pack prints Shabka's
-dimmed line on stderr, nothing on stdout, and exits 0 (no file is written
-for `-o`); an error Shabka exits 1 on (an unknown `--kind`, a row it cannot
-read among the 50 nearest, a vector it cannot load) prints its `Error: …`
-report and exits 1. Notices (a store embedded by another provider) go to
-stderr as `ctxtui: notice: …`.
+`pack` behaves as Shabka does at the edges (`ctxtui/cli/pack.py`): an empty
+pack prints Shabka's dimmed line on stderr, nothing on stdout, and exits 0
+(no file is written for `-o`); an error Shabka exits 1 on (an unknown
+`--kind`, a row it cannot read among the 50 nearest, a vector it cannot
+load) prints its `Error: …` report and exits 1. Notices (a store embedded by
+another provider) come back in `Opened.notices`.
 """
 
 from __future__ import annotations
 
-import argparse
 import os
 import subprocess
 import sys
@@ -41,46 +40,49 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from ctxtui.cli.common import UsageError, parse_now
 from ctxtui.engine.packers.shabka.dates import DAY, NANOS, DateError, Moment, days_from_civil, parse_rfc3339
 from ctxtui.engine.packers.shabka.packer import ShabkaPacker, ShabkaSettings
 from ctxtui.engine.packers.shabka.rank import WHITE_SPACE
 from ctxtui.engine.sources.memory.errors import MemorySourceError
 from ctxtui.engine.sources.memory.shabka_store import read_shabka_store
-from ctxtui.safe_text import clean_line
+from ctxtui.opening.clock import parse_now
+from ctxtui.opening.request import Opened, OpenError, PackRequest
 
 DEFAULT_BUDGET = 2000  # `--tokens` default (`crates/shabka-cli/src/main.rs:174-198`)
 
 
-def load(args: argparse.Namespace) -> tuple[ShabkaPacker, int]:
-    """The Shabka packer over `--db` and the budget; for `pack`, Shabka's empty-pack line and exit 1 too."""
-    budget = DEFAULT_BUDGET if args.budget is None else args.budget
+def open_shabka(request: PackRequest, budget: int | None) -> Opened:
+    """The Shabka packer over the request's store, at `budget` (Shabka's 2000 when None)."""
+    if not request.db:
+        raise OpenError("--packer shabka reads a memory store: give it with --db")
+    budget_source = "default" if budget is None else "flag"
+    budget = DEFAULT_BUDGET if budget is None else budget
     if budget < 0:
-        raise UsageError(f"--budget {budget}: Shabka's --tokens takes a count of tokens, 0 or more")
+        raise OpenError(f"--budget {budget}: Shabka's --tokens takes a count of tokens, 0 or more")
     try:
-        store = read_shabka_store(args.db)
+        store = read_shabka_store(request.db)
     except MemorySourceError as exc:
-        raise UsageError(exc.line) from None
+        raise OpenError(exc.line) from None
     config = shabka_config(Path.cwd())
     sources = {}
-    if args.user is not None:
-        user, sources["user"] = args.user, "--user"
+    if request.user is not None:
+        user, sources["user"] = request.user, "--user"
         default_user, _ = resolve_user_id(config)
     else:
         user, sources["user"] = resolve_user_id(config)
         default_user = user
-    for key, value in (("query", args.query), ("project", args.db_project), ("kind", args.kind)):
+    for key, value in (("query", request.query), ("project", request.db_project), ("kind", request.kind)):
         if value is not None:
             sources[key] = f"--{key}"
-    if args.tag:
+    if request.tags:
         sources["tag"] = "--tag"
     provider = config.get("embedding", {}).get("provider", "hash")
     settings = ShabkaSettings(
-        now=now_moment(args.now),
-        query=args.query or "",
-        project=args.db_project,
-        kind=args.kind,
-        tags=tuple(args.tag or ()),
+        now=now_moment(request.now),
+        query=request.query or "",
+        project=request.db_project,
+        kind=request.kind,
+        tags=tuple(request.tags),
         user=user,
     )
     packer = ShabkaPacker(
@@ -91,16 +93,7 @@ def load(args: argparse.Namespace) -> tuple[ShabkaPacker, int]:
         knob_sources=sources,
         user_default=default_user,
     )
-    for notice in packer.notices:
-        print(f"ctxtui: notice: {clean_line(notice)}", file=sys.stderr)
-    if getattr(args, "command", None) == "pack":
-        plan = packer.plan(budget)
-        err, status = packer.stderr(plan)
-        if err:  # an empty pack or a failure: Shabka prints nothing on stdout and writes no file
-            sys.stderr.write(err)
-            sys.stderr.flush()
-            raise SystemExit(status)
-    return packer, budget
+    return Opened(packer, budget, budget_source, notices=list(packer.notices))
 
 
 def now_moment(text: str | None) -> Moment:

@@ -1,4 +1,4 @@
-"""`--packer cortex`: the options of `drift memory why` from ctxtui's command line.
+"""Opening `--packer cortex`: the options of `drift memory why` from the request.
 
     ctxtui pack --packer cortex --db cortex.db --query FOCUS [--intent I] [--budget N] [--now ISO] [--format md|json]
 
@@ -34,21 +34,19 @@ report). How the options map:
 
 from __future__ import annotations
 
-import argparse
 import os
-import sys
 import time
 from datetime import UTC, datetime, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from ctxtui.cli.common import UsageError, parse_now, warn
-from ctxtui.engine.packers.base import Packer
 from ctxtui.engine.packers.cortex import CortexPacker
 from ctxtui.engine.packers.cortex.fit import DEFAULT_BUDGET
 from ctxtui.engine.packers.cortex.weights import DEFAULT_INTENT
 from ctxtui.engine.sources.memory.cortex_store import read_cortex_store
 from ctxtui.engine.sources.memory.errors import MISSING, MemorySourceError
 from ctxtui.engine.text.js import parse_date
+from ctxtui.opening.clock import parse_now
+from ctxtui.opening.request import Opened, OpenError, PackRequest
 
 EMBED_VALUES = {"works": "works", "model": "works", "fails": "fails", "embed-throws": "fails", "absent": "absent"}
 
@@ -68,50 +66,51 @@ def local_zone(env: dict[str, str] | os._Environ[str] = os.environ) -> tzinfo:
         return UTC
 
 
-def _now(args: argparse.Namespace) -> tuple[datetime | float, str]:
-    if getattr(args, "now", None):
-        return parse_now(args.now), "flag"
+def _now(request: PackRequest) -> tuple[datetime | float, str]:
+    if request.now:
+        return parse_now(request.now), "flag"
     pinned = os.environ.get("CORTEX_NOW", "").strip()
     if pinned:
         if pinned.lstrip("-").isdigit():
             return float(int(pinned)), "environment"
         value = parse_date(pinned)
         if value != value:
-            raise UsageError(f"$CORTEX_NOW: not a date: {pinned!r}")
+            raise OpenError(f"$CORTEX_NOW: not a date: {pinned!r}")
         return value, "environment"
     return datetime.now(UTC), "default"
 
 
-def load(args: argparse.Namespace) -> tuple[Packer, int]:
-    """The cortex packer over `--db`, and the budget (what `--max-tokens` parses to)."""
+def open_cortex(request: PackRequest, budget: int | None) -> Opened:
+    """The cortex packer over the request's store, at `budget` (what `--max-tokens` parses to; 2000 when None)."""
     started = time.perf_counter()
-    if args.query is None:
-        raise UsageError("--packer cortex needs --query FOCUS (the focus of `drift memory why <focus>`)")
+    if not request.db:
+        raise OpenError("--packer cortex reads a memory store: give it with --db")
+    if request.query is None:
+        raise OpenError("--packer cortex needs --query FOCUS (the focus of `drift memory why <focus>`)")
     sources = {"query": "flag"}
-    intent = DEFAULT_INTENT if args.intent is None else args.intent
-    sources["intent"] = "default" if args.intent is None else "flag"
-    budget = DEFAULT_BUDGET if args.budget is None else args.budget
-    now, sources["now"] = _now(args)
+    intent = DEFAULT_INTENT if request.intent is None else request.intent
+    sources["intent"] = "default" if request.intent is None else "flag"
+    budget_source = "default" if budget is None else "flag"
+    budget = DEFAULT_BUDGET if budget is None else budget
+    now, sources["now"] = _now(request)
     embed = os.environ.get("CORTEX_EMBED", "").strip() or "works"
     if embed not in EMBED_VALUES:
-        raise UsageError(f"$CORTEX_EMBED: one of {', '.join(EMBED_VALUES)}, not {embed!r}")
+        raise OpenError(f"$CORTEX_EMBED: one of {', '.join(EMBED_VALUES)}, not {embed!r}")
     sources["embedding"] = "environment" if "CORTEX_EMBED" in os.environ else "default"
     pinned_time = os.environ.get("CORTEX_RETRIEVAL_TIME", "").strip()
     if pinned_time and not pinned_time.isdigit():
-        raise UsageError(f"$CORTEX_RETRIEVAL_TIME: whole milliseconds, not {pinned_time!r}")
+        raise OpenError(f"$CORTEX_RETRIEVAL_TIME: whole milliseconds, not {pinned_time!r}")
     sources["retrieval_time"] = "environment" if pinned_time else "measured"
     try:
-        store = read_cortex_store(args.db)
+        store = read_cortex_store(request.db)
     except MemorySourceError as exc:
         if exc.kind != MISSING:
-            raise UsageError(exc.line) from None
+            raise OpenError(exc.line) from None
         store = None  # the CLI's "Memory system not initialized"
-    if store is not None:
-        for problem in store.problems:
-            warn(str(problem))
+    warnings = [str(problem) for problem in store.problems] if store is not None else []
     packer = CortexPacker(
         store,
-        focus=args.query,
+        focus=request.query,
         intent=intent,
         now=now,
         zone=local_zone(),
@@ -122,6 +121,6 @@ def load(args: argparse.Namespace) -> tuple[Packer, int]:
         packer.set_retrieval_time(int(pinned_time))
     else:
         packer.set_retrieval_time(int((time.perf_counter() - started) * 1000))
-    if getattr(args, "db_project", None):
-        print("ctxtui: warning: Cortex v1 keeps no project column: --project is ignored", file=sys.stderr)
-    return packer, budget
+    if request.db_project:
+        warnings.append("Cortex v1 keeps no project column: --project is ignored")
+    return Opened(packer, budget, budget_source, warnings=warnings)

@@ -272,6 +272,9 @@ HELP_FOCUSED: tuple[HelpLine, ...] = (
     HelpLine("PgUp PgDn", "budget coarse step (slider focused)", ("slider.coarse_up", "slider.coarse_down")),
     HelpLine("Home End", "budget minimum / maximum (slider focused)", ("slider.minimum", "slider.maximum")),
     HelpLine("Tab", "move focus"),
+    HelpLine(
+        "/ n", "in the preview: find text in the packet, then the next match", ("preview.find", "preview.find_next")
+    ),
     HelpLine("↑ ↓", "select entry (table focused)", ("entries.up", "entries.down")),
     HelpLine("Enter", "the why panel as a dialog (narrow terminals)", ("entries.activate",)),
     HelpLine("ctrl+p", "command palette"),

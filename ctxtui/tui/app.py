@@ -227,8 +227,11 @@ class CtxtuiApp(ThemeVariablesMixin, App):
 
     def action_help(self) -> None:
         # Textual keeps the active keymap (normalised key names) in `_keymap`; there is no public getter in 8.2.8.
-        lines = help_lines(self._keymap, lambda key: self.get_key_display(Binding(key, "")))
-        self.push_screen(HelpScreen(lines))
+        from ctxtui.tui.legend import legend
+        from ctxtui.tui.themes import fate_symbols
+
+        keys = help_lines(self._keymap, lambda key: self.get_key_display(Binding(key, "")))
+        self.push_screen(HelpScreen([(None, "Keys"), *keys, *legend(fate_symbols(self.theme))]))
 
     @on(CopyPacket)
     def _copy_packet(self, intent: CopyPacket) -> None:

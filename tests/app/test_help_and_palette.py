@@ -20,7 +20,7 @@ async def test_help_lists_every_key_and_closes(tmp_path):
             await pilot.press("question_mark")
             await pilot.pause()
             assert isinstance(app.screen, HelpScreen)
-            lines = [line.strip() for line in app.screen._text().plain.split("\n")]
+            lines = [f"{key}  {words}" for key, words in app.screen.lines() if key is not None]
             for key, description in [
                 ("?", "Help"),
                 ("b", "Budget…"),
@@ -45,6 +45,43 @@ async def test_help_lists_every_key_and_closes(tmp_path):
             await pilot.pause()
             assert not isinstance(app.screen, HelpScreen)
         assert app.is_running
+
+
+@pytest.mark.asyncio
+async def test_help_explains_every_symbol_column_and_term(tmp_path):
+    app = make_app(small_workspace(tmp_path / "proj"), real_tokens=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        items = app.screen.lines()
+        keys = {key for key, _ in items if key}
+        text = "\n".join(f"{key} {words}" for key, words in items if key is not None)
+        for symbol in ("●", "◐", "✕", "▲ ▼", "█", "▒", "▓", "░"):
+            assert symbol in keys, symbol
+        for column in ("age", "rec", "rel", "imp", "use", "score", "tokens", "section", "reason"):
+            assert column in keys, column
+        assert "other packers" in text
+        for term in ("cap", "share", "full-entry limit", "Also Noted", "misfit", "threshold", "not monotone"):
+            assert term in keys, term
+        assert "budgeted" in keys and "unbudgeted" in text
+        assert "summarized: only its title" in text
+        headings = [words for key, words in items if key is None]
+        assert headings == ["Keys", "Symbols", "Columns", "Words"]
+
+
+@pytest.mark.asyncio
+async def test_help_scrolls_in_a_small_terminal(tmp_path):
+    app = make_app(small_workspace(tmp_path / "proj"), real_tokens=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        box = app.screen.query_one("VerticalScroll")
+        assert box.region.height <= 24 and box.max_scroll_y > 0
+        await pilot.press("end")
+        await pilot.pause()
+        assert box.scroll_y == box.max_scroll_y  # the last words can be read
 
 
 async def palette_hits(pilot, query: str) -> list[str]:
@@ -113,7 +150,7 @@ async def test_help_shows_the_users_remapped_keys(tmp_path):
         await pilot.press("f1")
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
-        lines = [line.strip() for line in app.screen._text().plain.split("\n")]
+        lines = [f"{key}  {words}" for key, words in app.screen.lines() if key is not None]
         assert "v  Preview" in lines and "f1  Help" in lines and "y, ^y  Copy" in lines
         assert "p  Preview" not in lines and "?  Help" not in lines
         await pilot.press("escape", "v")

@@ -24,7 +24,7 @@ def test_formatting_of_scores_tokens_and_reasons():
     assert rows["tasks:2"].reason == "fits 120+1,400≤1,600"
     assert rows["tasks:3"].reason == "over cap 1,520+300>1,600"
     assert rows["tasks:4"].reason == "after misfit"
-    assert rows["decisions:2"].reason == "title only 420+610>800"
+    assert rows["decisions:2"].reason == "summarized 420+610>800"
     memory = rows["memories:7"]
     assert (memory.importance, memory.usage) == ("0.90", "0.35")
     assert rows["tasks:1"].age == "" and rows["tasks:1"].score == ""

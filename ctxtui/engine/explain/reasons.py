@@ -60,7 +60,7 @@ REASON_TEXT: dict[Enum, str] = {
     Reason.NOT_REACHED: "an earlier tier used the whole budget",
     Reason.NO_SHARE: "its section got no share of the budget",
     Reason.FULL: "fits within 80% of the section share",
-    Reason.OVER_FULL_LIMIT: "would pass 80% of the section share: title only",
+    Reason.OVER_FULL_LIMIT: "would pass 80% of the section share: summarized (its title under Also Noted)",
     Reason.SUPERSEDED: "superseded: skipped",
     Reason.ARCHIVED: "archived memory: skipped",
     Reason.STEERING_DISABLED: "a steering file failed to parse: all steering is off",
@@ -111,7 +111,7 @@ REASON_SHORT: dict[Enum, str] = {
     Reason.NOT_REACHED: "not reached",
     Reason.NO_SHARE: "no share",
     Reason.FULL: "full",
-    Reason.OVER_FULL_LIMIT: "title only",
+    Reason.OVER_FULL_LIMIT: "summarized",
     Reason.SUPERSEDED: "superseded",
     Reason.ARCHIVED: "archived",
     Reason.STEERING_DISABLED: "steering off",
@@ -232,14 +232,17 @@ def describe(outcome: Outcome) -> str:
         cap = n.cap or 0
         if n.pct is not None:
             head = (
-                f"{section} cap {_n(cap)} (min of {round(n.pct * 100)}% of {_n(n.budget or 0)} = "
+                f"{section} cap {_n(cap)} tokens (min of {round(n.pct * 100)}% of {_n(n.budget or 0)} = "
                 f"{_n(n.pct_cap or 0)} and {_n(n.remaining or 0)} remaining)"
             )
         else:
-            head = f"{section} cap {_n(cap)} (what was left after tiers 1-5)"
+            head = f"{section} cap {_n(cap)} tokens (what was left after tiers 1-5)"
         used, needs = n.used_before or 0, n.needs or 0
         if reason is Reason.FITS:
-            return f"{head}; {_n(used)} used before it; needs {_n(needs)} → {_n(used + needs)} ≤ {_n(cap)}: included"
+            return (
+                f"{head}; {_n(used)} tokens used before it; needs {_n(needs)} → {_n(used + needs)} ≤ {_n(cap)}: "
+                "included"
+            )
         if reason is Reason.FORCED_FIRST:
             return (
                 f"{head}; needs {_n(needs)}: nothing fits, so ctx forces the first one in "
@@ -247,21 +250,21 @@ def describe(outcome: Outcome) -> str:
             )
         if reason is Reason.OVER_CAP:
             return (
-                f"{head}; {_n(used)} used before it; needs {_n(needs)} → {_n(used + needs)} > {_n(cap)}: "
+                f"{head}; {_n(used)} tokens used before it; needs {_n(needs)} → {_n(used + needs)} > {_n(cap)}: "
                 "the fill stops here"
             )
         where = outcome.blocked_by.split(":", 1)[1] if outcome.blocked_by else "an earlier entry"
-        return f"{head}; the fill stopped at {where} ({_n(used)} used), so later entries are not tried"
+        return f"{head}; the fill stopped at {where} ({_n(used)} tokens used), so later entries are not tried"
     if reason in (Reason.FULL, Reason.OVER_FULL_LIMIT) and isinstance(n, ShareFit):
         share, limit, used, needs = n.share, n.full_limit or 0, n.used_before or 0, n.needs
         head = (
-            f"{section} share {_n(share)}; full-entry limit 80% = {_n(limit)}; {_n(used)} used before it; "
-            f"needs {_n(needs)}"
+            f"{section} share {_n(share)} tokens; full-entry limit 80% = {_n(limit)}; {_n(used)} tokens used "
+            f"before it; needs {_n(needs)}"
         )
         if reason is Reason.FULL:
             return f"{head} → {_n(used + needs)} ≤ {_n(limit)}: included in full (rank {n.rank})"
         return (
-            f"{head} → {_n(used + needs)} > {_n(limit)}: title only under Also Noted "
+            f"{head} → {_n(used + needs)} > {_n(limit)}: summarized, its title under Also Noted "
             f"(+{_n(n.title_tokens or 0)} tokens, charged after the budget)"
         )
     if reason is Reason.SKILL_TOO_BIG and isinstance(n, PrefixFit):
@@ -464,7 +467,7 @@ def describe_nous(outcome: Outcome) -> str:
 
 
 def describe_threshold(threshold: Threshold) -> str:
-    """ "In full from 2,340; as a title from 1,900", or the ranges when not monotone."""
+    """ "in full from a budget of 2,340 tokens; summarized from 1,900", or the budgets when not monotone."""
 
     def span(ranges: list[tuple[int, int | None]]) -> str:
         def one(lo: int, hi: int | None) -> str:
@@ -474,25 +477,30 @@ def describe_threshold(threshold: Threshold) -> str:
 
         return ", ".join(one(lo, hi) for lo, hi in ranges)
 
+    def full_at(ranges: list[tuple[int, int | None]], anywhere: str) -> str:
+        return f"in full at {span(ranges)} tokens" if ranges else f"never in full {anywhere}"
+
     if threshold.scanned_to is not None:
-        limit = f" (budgets above {_n(threshold.scanned_to)} not examined: too many change points)"
+        limit = f" (budgets above {_n(threshold.scanned_to)} tokens not examined: too many change points)"
         if threshold.any_at is None:
-            return f"does not appear at any budget up to {_n(threshold.scanned_to)}" + limit
-        ranges = span(threshold.full_ranges) or "never"
-        return f"in full at {ranges}; at all at {span(threshold.any_ranges)}" + limit
+            return f"not in the packet at any budget up to {_n(threshold.scanned_to)} tokens" + limit
+        up_to = f"up to {_n(threshold.scanned_to)} tokens"
+        return f"{full_at(threshold.full_ranges, up_to)}; in the packet at {span(threshold.any_ranges)}" + limit
     if threshold.any_at is None:
-        return "never appears at any budget"
+        return "not in the packet at any budget"
     if threshold.monotone:
         parts = []
         if threshold.full_at is not None:
-            parts.append(f"in full from budget {_n(threshold.full_at)}")
+            parts.append(f"in full from a budget of {_n(threshold.full_at)} tokens")
         else:
-            parts.append("never in full")
+            parts.append("never in full at any budget")
         if threshold.any_at != threshold.full_at:
-            parts.append(f"at all (as a title) from {_n(threshold.any_at)}")
+            parts.append(f"summarized from {_n(threshold.any_at)} tokens")
         return "; ".join(parts)
-    full = span(threshold.full_ranges) or "never"
-    return f"not monotone in the budget: in full at {full}; at all at {span(threshold.any_ranges)}"
+    return (
+        f"not monotone in the budget: {full_at(threshold.full_ranges, 'at any budget')}; "
+        f"in the packet at {span(threshold.any_ranges)} tokens"
+    )
 
 
 # ---------------------------------------------------------------- Cortex

@@ -32,6 +32,7 @@ class Column:
     cell: Callable[[Outcome], str] | None = None  # None: the table draws the theme's fate glyph
     align: str = "left"  # "left" or "right"
     descending: bool = False  # natural direction when first sorted
+    meaning: str = ""  # what the column says, in words (the `?` help lists it)
 
 
 def _scored(field: str) -> Callable[[Outcome], Any]:
@@ -74,23 +75,100 @@ def _age_cell(outcome: Outcome) -> str:
 
 
 COLUMNS: tuple[Column, ...] = (
-    Column("fate", " ", 1, lambda o: FATE_ORDER[o.fate]),
+    Column("fate", " ", 1, lambda o: FATE_ORDER[o.fate], meaning="what happened to the entry (symbols above)"),
     Column(
         "section",
         "section",
         12,
         lambda o: _SECTION_ORDER.get(o.entry.section, len(_SECTION_ORDER)),
         lambda o: clean_line(o.entry.section),
+        meaning="where in the packet it would be printed",
     ),
-    Column("title", "title", 0, lambda o: clean_line(o.entry.title).casefold(), lambda o: clean_line(o.entry.title)),
-    Column("age", "age", 5, _age, _age_cell, "right"),
-    Column("recency", "rec", 4, _recency, _decimal(_recency), "right", True),
-    Column("relevance", "rel", 4, _relevance, _decimal(_relevance), "right", True),
-    Column("importance", "imp", 4, _importance, _decimal(_importance), "right", True),
-    Column("usage", "use", 4, _usage, _decimal(_usage), "right", True),
-    Column("score", "score", 5, _total, _decimal(_total), "right", True),
-    Column("tokens", "tokens", 7, lambda o: o.entry.tokens, lambda o: f"{o.entry.tokens:,}", "right", True),
-    Column("reason", "reason", 26, lambda o: _REASON_ORDER.get(o.reason, len(_REASON_ORDER)), reason_cell),
+    Column(
+        "title",
+        "title",
+        0,
+        lambda o: clean_line(o.entry.title).casefold(),
+        lambda o: clean_line(o.entry.title),
+        meaning="the entry's first line",
+    ),
+    Column(
+        "age",
+        "age",
+        5,
+        _age,
+        _age_cell,
+        "right",
+        meaning="days since the entry's date (decisions, learnings, memories)",
+    ),
+    Column(
+        "recency",
+        "rec",
+        4,
+        _recency,
+        _decimal(_recency),
+        "right",
+        True,
+        meaning="recency score from the age: 1.0 within 7 days, 0.7 within 30, 0.4 within 90, else 0.2",
+    ),
+    Column(
+        "relevance",
+        "rel",
+        4,
+        _relevance,
+        _decimal(_relevance),
+        "right",
+        True,
+        meaning="relevance to the open tasks: their keywords found in it, 1/3 each, at most 1.0",
+    ),
+    Column(
+        "importance",
+        "imp",
+        4,
+        _importance,
+        _decimal(_importance),
+        "right",
+        True,
+        meaning="a memory's importance, 0 to 1 (memory databases only)",
+    ),
+    Column(
+        "usage",
+        "use",
+        4,
+        _usage,
+        _decimal(_usage),
+        "right",
+        True,
+        meaning="a memory's usage factor: how often the agent referred to it when it was retrieved",
+    ),
+    Column(
+        "score",
+        "score",
+        5,
+        _total,
+        _decimal(_total),
+        "right",
+        True,
+        meaning="what ctx ranks a section by: rec + rel (memories: × (0.5 + imp) × use); 0 when superseded",
+    ),
+    Column(
+        "tokens",
+        "tokens",
+        7,
+        lambda o: o.entry.tokens,
+        lambda o: f"{o.entry.tokens:,}",
+        "right",
+        True,
+        meaning="what the entry costs, in tokens (ctx's estimate: UTF-8 bytes ÷ 4, rounded up)",
+    ),
+    Column(
+        "reason",
+        "reason",
+        26,
+        lambda o: _REASON_ORDER.get(o.reason, len(_REASON_ORDER)),
+        reason_cell,
+        meaning="why, in short, with the numbers in tokens (the why panel says it in full)",
+    ),
 )
 COLUMN_BY_ID: dict[str, Column] = {column.id: column for column in COLUMNS}
 MEMORY_COLUMNS = ("importance", "usage")  # shown only when a memory database gives these values

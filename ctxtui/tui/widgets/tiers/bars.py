@@ -59,18 +59,28 @@ def apportion(values: Sequence[int], cells: int) -> list[int]:
     return counts
 
 
-def describe_tier(tier: Bucket, budget: int | None = None) -> str:
-    """The numbers of a tier in words, e.g. "1,240 / 2,000 cap · 300 summarized · +40 over"."""
+def describe_tier(tier: Bucket, budget: int | None = None, *, compact: bool = False) -> str:
+    """The numbers of a tier in words, e.g. "1,240 / 2,000 tokens (cap) · 300 summarized · +40 over".
+
+    A scored section's limit is its *share*, with a full-entry limit; other
+    tiers have a *cap*; tier 1 has none. `compact` leaves out the unit and the
+    parentheses, for narrow terminals (the `?` help explains the words).
+    """
     if not tier.reached:
         return "not reached"
+    unit = "" if compact else " tokens"
+
+    def of(limit: int, word: str) -> str:
+        return f"{tier.used:,} / {limit:,} {word}" if compact else f"{tier.used:,} / {limit:,}{unit} ({word})"
+
     if tier.cap is not None:
-        parts = [f"{tier.used:,} / {tier.cap:,} cap"]
+        parts = [of(tier.cap, "share" if tier.full_limit is not None else "cap")]
     elif budget is not None:
-        parts = [f"{tier.used:,} of {budget:,} budget", "no cap"]
+        parts = [of(budget, "budget"), "no cap"]
     else:
-        parts = [f"{tier.used:,}", "no cap"]
+        parts = [f"{tier.used:,}{unit}", "no cap"]
     if tier.full_limit is not None:
-        parts.append(f"full ≤ {tier.full_limit:,}")
+        parts.append(f"{'full ≤' if compact else 'full-entry limit'} {tier.full_limit:,}")
     if tier.summarized:
         parts.append(f"{tier.summarized:,} summarized")
     if tier.overrun:
@@ -142,6 +152,9 @@ class TierBars(Widget):
     def render(self) -> Text:
         width = self.size.width
         numbers = [self._numbers(tier) for tier in self.tiers]
+        room = width // 2 if width >= _WIDE else width - _NAME_WIDTH  # beside the bar, or beside the name
+        if max((n.cell_len for n in numbers), default=0) > room:
+            numbers = [self._numbers(tier, compact=True) for tier in self.tiers]
         # One numbers width for all tiers, so the bars line up.
         numbers_width = min(max([24, *(n.cell_len for n in numbers)]), width // 2)
         out = Text(no_wrap=True, overflow="crop", end="")
@@ -176,10 +189,10 @@ class TierBars(Widget):
                 bar.append(glyph * count, self._s(style))
         return bar
 
-    def _numbers(self, tier: Bucket) -> Text:
+    def _numbers(self, tier: Bucket, compact: bool = False) -> Text:
         if not tier.reached:
             return Text("not reached", self._s("tier-bars--unreached"))
-        text = Text(describe_tier(tier, self.budget), self._s("tier-bars--numbers"))
+        text = Text(describe_tier(tier, self.budget, compact=compact), self._s("tier-bars--numbers"))
         if tier.overrun:
             text.highlight_words([f"+{tier.overrun:,} over"], self._s("tier-bars--over-text"))
         return text

@@ -177,6 +177,6 @@ def load_packer(
         raise UsageError(str(exc)) from None
     for notice in opened.notices:
         print(f"ctxtui: notice: {clean_line(notice)}", file=sys.stderr)
-    for warning in opened.warnings:
+    for warning in [*opened.warnings, *map(str, opened.problems)]:
         warn(warning)
     return opened.workspace, opened.packer, opened.budget

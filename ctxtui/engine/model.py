@@ -187,10 +187,11 @@ class Bucket:
     name: str
     cap: int | None  # None: uncapped (tier 1); a section's share for scored sections
     used: int  # tokens of content included in full
-    summarized: int = 0  # tokens charged for "Also Noted" titles
+    summarized: int = 0  # tokens of entries shown shortened (ctx: "Also Noted" titles; Cortex: summaries)
     overrun: int = 0  # tokens forced in past the cap
     reached: bool = True  # False when an earlier step exhausted the budget
     full_limit: int | None = None  # scored sections: 80% of the share
+    unbudgeted: int = 0  # tokens the budget does not govern (ctx's Also Noted, nous's Recent Conversations)
 
 
 class Plan:
@@ -234,7 +235,7 @@ class Plan:
     @property
     def unbudgeted(self) -> int:
         """Tokens the packer adds after the budget was applied (ctx's "Also Noted" titles)."""
-        return sum(bucket.summarized for bucket in self.buckets)
+        return sum(bucket.unbudgeted for bucket in self.buckets)
 
     @property
     def budgeted(self) -> int:

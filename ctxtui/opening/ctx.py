@@ -132,9 +132,9 @@ def open_ctx(
 ) -> Opened:
     """ctx `name`'s packer for the request. `workspace`: already read (the TUI's, memories joined).
 
-    `Opened.refusal` is set whenever ctx would refuse, even when told to
-    ignore it (the TUI shows it above the packet); only the warning and the
-    strict failure follow --ignore-refusal.
+    `Opened.refusal` is set when ctx would refuse and the user did not say
+    to ignore that (--ignore-refusal, $CTXTUI_IGNORE_REFUSAL): the TUI shows
+    it above the packet it still computes.
 
     Raises `Refused` when strict and ctx would refuse (or would not parse
     --budget), `OpenError` for what the user must fix, ContextMissing when
@@ -154,7 +154,9 @@ def open_ctx(
         allow_outside=request.allow_outside_cwd or config_080.allow_outside_cwd,
     )
     warnings: list[str] = []
-    if refusal is not None and not ignores_refusal(request, env):
+    if refusal is not None and ignores_refusal(request, env):
+        refusal = None
+    if refusal is not None:
         if strict:
             raise Refused(refusal)
         warnings.append(
@@ -200,7 +202,6 @@ def open_ctx(
     settings.pop(BUDGET_KEY, None)
     knobs = CtxKnobs.from_config(config).with_values(settings) if settings else None
     budget, budget_source, budget_problems = resolve_budget(explicit, env, config)
-    warnings += [str(problem) for problem in [*workspace.problems, *budget_problems]]
     count = None
     if request.tokenizer != "ctx":
         from ctxtui.engine.text.tokenizers import TokenizerUnavailable, get_tokenizer
@@ -221,4 +222,5 @@ def open_ctx(
         workspace=workspace,
         refusal=refusal,
         warnings=warnings,
+        problems=[*workspace.problems, *budget_problems],
     )

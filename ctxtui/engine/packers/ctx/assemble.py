@@ -42,7 +42,7 @@ from ctxtui.engine.packers.ctx.budget import (
     split_shares,
 )
 from ctxtui.engine.packers.ctx.changes import next_change
-from ctxtui.engine.packers.ctx.knobs import CtxKnobs
+from ctxtui.engine.packers.ctx.knobs import HONOURED, CtxKnobs
 from ctxtui.engine.packers.ctx.render import render_packet
 from ctxtui.engine.packers.ctx.score import Scorer, relevance_of
 from ctxtui.engine.packers.ctx.sections import (
@@ -165,6 +165,12 @@ class CtxPacker(Packer):
     def knobs(self) -> tuple[Knob, ...]:
         """The settings this version honours, with their values and sources."""
         return self.settings.describe(self.name)
+
+    def with_knob(self, key: str, value: Any, source: str = "set here") -> CtxPacker:
+        """This packer with one of the settings its version honours changed."""
+        if key not in HONOURED.get(self.name, ()):
+            raise KeyError(f"{self.name} has no setting {key!r}")
+        return self.rebuilt(knobs=self.settings.with_values({key: value}, source))
 
     def rebuilt(self, **changes: Any) -> CtxPacker:
         """The same packer with some of its inputs changed (parsed, memories, knobs...): what-if questions."""
@@ -337,7 +343,15 @@ class CtxPacker(Packer):
                 bars.append(Bucket(tier, label, 0, 0, reached=False, full_limit=0))
             else:
                 bars.append(
-                    Bucket(tier, label, fill.share, fill.full_tokens, fill.summary_tokens, full_limit=fill.limit)
+                    Bucket(
+                        tier,
+                        label,
+                        fill.share,
+                        fill.full_tokens,
+                        fill.summary_tokens,
+                        full_limit=fill.limit,
+                        unbudgeted=fill.summary_tokens,  # ctx appends "Also Noted" after the budget
+                    )
                 )
         if self.version.steering:
             steering_cap = max(0, state.remaining_before_steering) if stop > 3 else 0

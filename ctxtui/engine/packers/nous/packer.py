@@ -530,6 +530,7 @@ class NousPacker(Packer):
                     state.tokens if state.on else 0,
                     overrun=overrun,
                     reached=state.on,
+                    unbudgeted=(state.tokens if state.on else 0) if cap is None else 0,  # Recent Conversations
                 )
             )
         return bars

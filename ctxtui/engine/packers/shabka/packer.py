@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -158,6 +158,7 @@ class ShabkaPacker(Packer):
         self.provider = provider
         self._knob_sources = dict(knob_sources or {})
         self._user_default = user_default
+        self._provider_source = provider_source
         self.failure: ShabkaFailure | None = None
         self.notices: list[str] = []  # why the pack may not be what the user's Shabka prints (said on stderr)
         self.notes = store.notes  # what reading the store noticed (shown with the outcomes, not on stderr)
@@ -526,6 +527,23 @@ class ShabkaPacker(Packer):
                 help="whose private memories are visible: config user_id, git user.name, $HOSTNAME, "
                 "/etc/hostname, else anonymous",
             ),
+        )
+
+    def with_knob(self, key: str, value: Any, source: str = "set here") -> ShabkaPacker:
+        """The same store packed for another query, project, kind, tags or user (Shabka runs again)."""
+        field = {"query": "query", "project": "project", "kind": "kind", "tag": "tags", "user": "user"}
+        if key not in field:
+            raise KeyError(f"shabka has no setting {key!r}")
+        if key == "query" and value is None:
+            value = ""
+        settings = replace(self.settings, **{field[key]: value})
+        return ShabkaPacker(
+            self.store,
+            settings,
+            provider=self.provider,
+            provider_source=self._provider_source,
+            knob_sources={**self._knob_sources, key: source},
+            user_default=self._user_default,
         )
 
     # ------------------------------------------------------------ entries and outcomes that never change

@@ -43,7 +43,7 @@ def load(args: argparse.Namespace) -> tuple[Packer, int]:
     from ctxtui.engine.packers.nous.budgets import FRAMES
     from ctxtui.engine.packers.nous.build import packer_for_turn
     from ctxtui.engine.sources.memory.errors import MemorySourceError
-    from ctxtui.engine.sources.memory.nous_store import newest_sampled_turn, read_turn
+    from ctxtui.engine.sources.memory.nous_source import newest_sampled_turn, read_turn
     from ctxtui.engine.sources.memory.urls import redact
 
     url = require_url(args)

@@ -128,7 +128,7 @@ def load_memories(
     database is retried along `delays` (seconds, via `sleep`) first.
     """
     if is_db_url(path):  # nous's PostgreSQL store: psycopg is imported only on this branch
-        from ctxtui.engine.sources.memory.nous_store import load_nous_memories
+        from ctxtui.engine.sources.memory.nous_source import load_nous_memories
 
         return load_nous_memories(str(path), agent, now=now, project=project)
     name = str(path)

@@ -13,7 +13,7 @@ from ctxtui.engine.explain.thresholds import Threshold
 from ctxtui.engine.model import Outcome, PatternMiss, PrefixFit, SectionFit, ShareFit
 from ctxtui.engine.packers.cortex.outcomes import CortexNumbers, CortexReason
 from ctxtui.engine.packers.ctx.sections import Reason
-from ctxtui.engine.packers.nous.packer import NousReason
+from ctxtui.engine.packers.nous.fates import NousReason
 from ctxtui.engine.packers.shabka.fates import KNN_SIZE, ShabkaReason
 from ctxtui.engine.packers.shabka.floats import rust_display
 

@@ -14,13 +14,10 @@ kept on the plan, so whoever holds the plan owns those caches.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, Any, NamedTuple
-
-if TYPE_CHECKING:
-    from ctxtui.engine.packers.base import Packer
+from typing import Any, NamedTuple, Protocol
 
 
 class Fate(str, Enum):
@@ -193,6 +190,21 @@ class Bucket:
     full_limit: int | None = None  # scored sections: 80% of the share
 
 
+class PlanMaker(Protocol):
+    """What a `Plan` and its readers ask of the packer that made it.
+
+    `engine.packers.base.Packer` is the interface every packer implements;
+    this is the part of it a plan needs, named here so that the vocabulary
+    imports nothing from the packers (which all import it).
+    """
+
+    def render(self, plan: Plan, fmt: str) -> str: ...
+    def outcomes(self, plan: Plan) -> list[Outcome]: ...
+    def buckets(self, plan: Plan) -> list[Bucket]: ...
+    def candidates(self) -> Sequence[Entry]: ...
+    def fate_vector(self, plan: Plan) -> bytearray: ...
+
+
 class Plan:
     """One packer's decisions at one budget, and everything derived from them, on first use.
 
@@ -203,7 +215,7 @@ class Plan:
 
     __slots__ = ("_buckets", "_by_key", "_outcomes", "_rendered", "budget", "packer", "state", "tokens_used")
 
-    def __init__(self, packer: Packer, budget: int, tokens_used: int, state: Any) -> None:
+    def __init__(self, packer: PlanMaker, budget: int, tokens_used: int, state: Any) -> None:
         self.packer = packer
         self.budget = budget
         self.tokens_used = tokens_used

@@ -1,8 +1,8 @@
 """What every headless command shares: the one-line failure, the clock, source options, loading.
 
-Expected failures raise `UsageError`: one line on stderr, exit status 2,
-never a traceback. Untrusted text (titles, paths, problems) is printed
-through the one sanitiser.
+Expected failures raise `UsageError` (`failures`): one line on stderr, exit
+status 2, never a traceback. Untrusted text (titles, paths, problems) is
+printed through the one sanitiser.
 """
 
 from __future__ import annotations
@@ -10,9 +10,10 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from ctxtui.cli.clock import parse_now
+from ctxtui.cli.failures import Refused, UsageError, warn
 from ctxtui.engine.packers.base import Packer
 from ctxtui.engine.packers.registry import CTX_PACKERS, PACKERS, PEER_PACKERS
 from ctxtui.engine.sources.ctx_gates import Refusal, refusal_0_8_0, refusal_0_8_1, refusal_mcp, usage
@@ -23,34 +24,6 @@ from ctxtui.engine.text.go_strconv import GoNumError, parse_int
 from ctxtui.safe_text import clean_line
 
 TOKENIZERS = ("ctx", "o200k_base", "cl100k_base")
-
-
-class UsageError(Exception):
-    """A failure the user can fix; printed as one line, exit status 2."""
-
-
-def parse_now(text: str | None) -> datetime:
-    """--now as ISO 8601 (a bare date-time is taken as UTC); default: the local clock."""
-    if text is None:
-        return datetime.now().astimezone()
-    try:
-        value = datetime.fromisoformat(text.strip())
-    except ValueError:
-        raise UsageError(f"--now: not an ISO 8601 date-time: {text!r}") from None
-    if value.tzinfo is None:
-        value = value.replace(tzinfo=UTC)
-    try:
-        value.astimezone(UTC)  # 0001-01-01T00:00:00+14:00 lies before the first representable UTC time
-        value + timedelta(days=1)
-    except OverflowError:
-        raise UsageError(
-            f"--now: {text!r} is outside the range of dates ctxtui can compute with (years 1 to 9999, in UTC)"
-        ) from None
-    return value
-
-
-def warn(message: str) -> None:
-    print(f"ctxtui: warning: {clean_line(message)}", file=sys.stderr)
 
 
 PACKER_HELP = (
@@ -168,14 +141,6 @@ def context_dir_for(packer: str, project: Path, args: argparse.Namespace, config
             raise UsageError("--context-dir exists only in ctx 0.8.0 (use --packer ctx-0.8.0)")
         return ".context"
     return given or os.environ.get("CTX_DIR") or config_dir or ".context"
-
-
-class Refused(Exception):
-    """ctx would not build a packet here: `pack` prints what ctx prints and exits as ctx does."""
-
-    def __init__(self, refusal: Refusal) -> None:
-        super().__init__(refusal.reason)
-        self.refusal = refusal
 
 
 def working_path(project: str) -> str:

@@ -41,7 +41,8 @@ import time
 from datetime import UTC, datetime, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from ctxtui.cli.common import UsageError, parse_now, warn
+from ctxtui.cli.clock import parse_now
+from ctxtui.cli.failures import UsageError, warn
 from ctxtui.engine.packers.base import Packer
 from ctxtui.engine.packers.cortex import CortexPacker
 from ctxtui.engine.packers.cortex.fit import DEFAULT_BUDGET

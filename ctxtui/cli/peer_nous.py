@@ -16,7 +16,7 @@ import argparse
 import os
 from typing import TYPE_CHECKING
 
-from ctxtui.cli.common import UsageError, warn
+from ctxtui.cli.failures import UsageError, warn
 
 if TYPE_CHECKING:
     from ctxtui.engine.packers.base import Packer

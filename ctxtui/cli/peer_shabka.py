@@ -41,7 +41,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from ctxtui.cli.common import UsageError, parse_now
+from ctxtui.cli.clock import parse_now
+from ctxtui.cli.failures import UsageError
 from ctxtui.engine.packers.shabka.dates import DAY, NANOS, DateError, Moment, days_from_civil, parse_rfc3339
 from ctxtui.engine.packers.shabka.knobs import ShabkaSettings
 from ctxtui.engine.packers.shabka.packer import ShabkaPacker

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import importlib
 
-from ctxtui.cli.common import UsageError
+from ctxtui.cli.failures import UsageError
 from ctxtui.engine.packers.base import Packer
 
 MODULES = {"shabka": "ctxtui.cli.peer_shabka", "cortex": "ctxtui.cli.peer_cortex", "nous": "ctxtui.cli.peer_nous"}

@@ -6,7 +6,8 @@ import argparse
 from datetime import datetime
 from pathlib import Path
 
-from ctxtui.cli.common import UsageError, parse_now
+from ctxtui.cli.clock import parse_now
+from ctxtui.cli.failures import UsageError
 
 
 def run(args: argparse.Namespace, demo: bool = False) -> int:

@@ -11,7 +11,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from ctxtui.cli.common import UsageError, choose_packer
+from ctxtui.cli.common import choose_packer
+from ctxtui.cli.failures import UsageError
 from ctxtui.engine.packers.ctx.knobs import BUDGET_KEY, KnobError, parse_settings
 from ctxtui.engine.sources.ctxrc import parse_ctxrc
 from ctxtui.engine.sources.ctxrc_edit import set_keys, unified_diff

@@ -16,7 +16,7 @@ import json
 import os
 from typing import TYPE_CHECKING, Any
 
-from ctxtui.cli.common import UsageError, warn
+from ctxtui.cli.failures import UsageError, warn
 from ctxtui.cli.peer_nous import SAMPLING, require_url
 from ctxtui.safe_text import clean_line
 

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from ctxtui.engine.model import Problem
 from ctxtui.engine.sources.memory import values as v
-from ctxtui.engine.sources.memory.adapters import MAX_DATE, MemoryLoad
 from ctxtui.engine.sources.memory.errors import MemorySourceError
+from ctxtui.engine.sources.memory.load import MemoryLoad, latest_date
 from ctxtui.engine.sources.memory.nous_model import Candidate, NousRow, Turn, TurnSummary
 from ctxtui.engine.sources.memory.nous_store import (
     CONNECT_TIMEOUT,
@@ -34,12 +34,6 @@ if TYPE_CHECKING:
 Token: TypeAlias = tuple[Any, ...]
 
 SCHEMA_NOUS = "nous"
-
-
-def _latest_date(now: datetime | None) -> str:
-    if now is None:
-        return MAX_DATE
-    return min(MAX_DATE, (now + timedelta(days=1)).date().isoformat())
 
 
 # -- one-shot and live readers ------------------------------------------------
@@ -66,7 +60,7 @@ def _load(
         who = store.resolve_agent(cur, agent, problems)
         snapshot = store.snapshot(cur)
         token = store.memory_token(cur, who)
-        report = Report(store.name, problems, _latest_date(now))
+        report = Report(store.name, problems, latest_date(now))
         records = store.memories(cur, who, report)
         return who, snapshot, token, records
 

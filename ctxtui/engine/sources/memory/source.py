@@ -25,7 +25,7 @@ from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
-from ctxtui.engine.sources.memory.adapters import MemoryLoad, read_load
+from ctxtui.engine.sources.memory.adapters import read_load
 from ctxtui.engine.sources.memory.connect import (
     DEFAULT_DELAYS,
     check_header,
@@ -35,6 +35,7 @@ from ctxtui.engine.sources.memory.connect import (
     with_retry,
 )
 from ctxtui.engine.sources.memory.errors import MemorySourceError
+from ctxtui.engine.sources.memory.load import MemoryLoad
 
 
 class MemorySource:

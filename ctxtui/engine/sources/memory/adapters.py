@@ -126,7 +126,7 @@ def load_memories(
     return with_retry(lambda: _read_once(path, project, now, immutable=False), name, sleep=sleep, delays=delays)
 
 
-def _read_once(path, project, now, *, immutable: bool) -> MemoryLoad:
+def _read_once(path: str | Path, project: str | None, now: datetime | None, *, immutable: bool) -> MemoryLoad:
     conn = open_readonly(path, immutable=immutable)
     try:
         load = read_load(conn, path, project, now)
@@ -137,7 +137,7 @@ def _read_once(path, project, now, *, immutable: bool) -> MemoryLoad:
     return load
 
 
-def read_load(conn: sqlite3.Connection, path, project: str | None, now: datetime | None) -> MemoryLoad:
+def read_load(conn: sqlite3.Connection, path: str | Path, project: str | None, now: datetime | None) -> MemoryLoad:
     """One consistent read through an open read-only connection.
 
     Raises sqlite3.Error (for the caller's retry and classification) or
@@ -158,7 +158,9 @@ def read_load(conn: sqlite3.Connection, path, project: str | None, now: datetime
         conn.text_factory = str
 
 
-def _read_in_transaction(conn, path, project, now, problems: list[Problem]) -> MemoryLoad:
+def _read_in_transaction(
+    conn: sqlite3.Connection, path: str | Path, project: str | None, now: datetime | None, problems: list[Problem]
+) -> MemoryLoad:
     conn.execute("BEGIN")
     try:
         shape = detect_schema(conn, path)

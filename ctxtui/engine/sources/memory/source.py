@@ -71,7 +71,7 @@ class MemorySource:
         if sig is None or sig.ident != self._ident:
             return True
         try:
-            version = self._conn.execute("PRAGMA data_version").fetchone()[0]
+            version: int | None = self._conn.execute("PRAGMA data_version").fetchone()[0]
         except sqlite3.Error:
             # Busy (a writer is at work) or worse: either way only a reload can tell.
             return True
@@ -103,7 +103,7 @@ class MemorySource:
     def __enter__(self) -> MemorySource:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def _read(self, now: datetime | None) -> MemoryLoad:

@@ -131,7 +131,17 @@ class SectionFit(NamedTuple):
     total: int | None = None  # the total budget this plan shares out
 
 
-Numbers = PrefixFit | ShareFit | AlwaysIn | PatternMiss | ScanLimit | SectionFit | None
+class PackerNumbers(Protocol):
+    """Numbers a packer defines for itself, as a NamedTuple (Cortex's `CortexNumbers`).
+
+    So a new packer's numbers need no change here; the reason texts and the
+    JSON output read them through `isinstance` and `_asdict`.
+    """
+
+    def _asdict(self) -> dict[str, Any]: ...
+
+
+Numbers = PrefixFit | ShareFit | AlwaysIn | PatternMiss | ScanLimit | SectionFit | PackerNumbers | None
 
 
 def numbers_dict(numbers: Numbers) -> dict[str, Any]:

@@ -10,6 +10,7 @@ per-entry outcomes (`outcomes`) are derived from it, on first use.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime, tzinfo
 from typing import Any
 
@@ -50,7 +51,19 @@ class CtxPacker(CtxPrepared, Packer):
 
     def rebuilt(self, **changes: Any) -> CtxPacker:
         """The same packer with some of its inputs changed (parsed, memories, knobs...): what-if questions."""
-        return CtxPacker(**{**self._made_with, **changes})
+        given = replace(self.inputs, **changes)
+        return CtxPacker(
+            given.parsed,
+            now=given.now,
+            root_path=given.root_path,
+            version=given.version,
+            context_dir=given.context_dir,
+            knobs=given.knobs,
+            memories=given.memories,
+            count=given.count,
+            skill=given.skill,
+            zone=given.zone,
+        )
 
     # -- assembly ------------------------------------------------------------
 

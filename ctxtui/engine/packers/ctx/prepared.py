@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, tzinfo
 from functools import partial
 from itertools import accumulate
@@ -32,6 +32,22 @@ from ctxtui.engine.text.tokens import estimate
 DEFAULT_KNOBS = CtxKnobs()  # frozen: one shared default is safe
 
 INACTIVE_STATUSES = {"archived": Reason.ARCHIVED, "superseded": Reason.SUPERSEDED}
+
+
+@dataclass(frozen=True, slots=True)
+class CtxInputs:
+    """What a ctx packer was built from, as given (before any recosting): `rebuilt` changes some of them."""
+
+    parsed: ParsedContext
+    now: datetime
+    root_path: str
+    version: CtxVersion
+    context_dir: str
+    knobs: CtxKnobs
+    memories: Sequence[Entry]
+    count: Callable[[str], int] | None
+    skill: SkillFile | None
+    zone: tzinfo | None
 
 
 class CtxPrepared:
@@ -59,18 +75,7 @@ class CtxPrepared:
         skill: SkillFile | None = None,
         zone: tzinfo | None = None,
     ):
-        self._made_with = dict(
-            parsed=parsed,
-            now=now,
-            root_path=root_path,
-            version=version,
-            context_dir=context_dir,
-            knobs=knobs,
-            memories=memories,
-            count=count,
-            skill=skill,
-            zone=zone,
-        )
+        self.inputs = CtxInputs(parsed, now, root_path, version, context_dir, knobs, memories, count, skill, zone)
         if count is not None:
             parsed, memories = _recost(parsed, list(memories), count)
         self.version = version

@@ -21,6 +21,7 @@ from textual.app import App
 from textual.binding import Binding
 from textual.worker import Worker, WorkerState, get_current_worker
 
+from ctxtui.engine.model import Problem
 from ctxtui.engine.sources.context import ContextMissing
 from ctxtui.safe_text import clean_block, clean_line
 from ctxtui.session import Session
@@ -98,7 +99,7 @@ class CtxtuiApp(ThemeVariablesMixin, App):
 
     # -- workers --------------------------------------------------------------------------
 
-    def run_in_thread(self, group: str, job: Callable[[], None]) -> Worker:
+    def run_in_thread(self, group: str, job: Callable[[], None]) -> Worker[None]:
         """Run `job` in a thread worker, exclusive in `group`: a newer job marks the older one cancelled (it
         keeps running, so a job checks `get_current_worker().is_cancelled` before handing back a result).
         Errors end up in `_worker_failed`, like every worker's.
@@ -134,6 +135,7 @@ class CtxtuiApp(ThemeVariablesMixin, App):
             self.main.post_message(LoadProgress(stage, step))
 
         try:
+            problems: list[Problem] | None
             if first:
                 problems = self.session.load(self._initial_budget, progress=progress)
             else:

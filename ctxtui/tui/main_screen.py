@@ -15,6 +15,7 @@ from __future__ import annotations
 import weakref
 from dataclasses import replace
 from functools import partial
+from typing import TypeVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -29,6 +30,7 @@ from ctxtui.engine.model import Fate
 from ctxtui.engine.packers.ctx.sections import SECTIONS
 from ctxtui.safe_text import clean_line
 from ctxtui.session import LOAD_STEPS, MAX_BUDGET, MIN_BUDGET, Loaded, Session, View
+from ctxtui.tui.host import services
 from ctxtui.tui.messages import CopyPacket, LoadFailed, LoadProgress, ProjectLoaded, SavePacket
 from ctxtui.tui.screens.budget import BudgetInputScreen
 from ctxtui.tui.screens.preview import PreviewScreen
@@ -44,6 +46,8 @@ from ctxtui.tui.widgets.loading import LoadingBar, ProblemBanner
 from ctxtui.tui.widgets.tiers.bars import TierBars
 from ctxtui.tui.widgets.why.panel import WhyPanel
 
+T = TypeVar("T")
+
 REAL_TOKENIZER = "o200k_base"
 NARROW = 110  # columns below which the why panel becomes a dialog (Enter)
 LARGE_WORKSPACE = 5000  # entries; above this, recompute off the UI thread
@@ -51,7 +55,7 @@ FATE_CYCLE: tuple[Fate | None, ...] = (None, *Fate)
 SECTION_CYCLE: tuple[str | None, ...] = (None, *SECTIONS)
 
 
-def _following(cycle: tuple, chosen: frozenset) -> object:
+def _following(cycle: tuple[T | None, ...], chosen: frozenset[T]) -> T | None:
     """The value after the one chosen in `cycle` (none or several chosen: after None, the start)."""
     current = next(iter(chosen)) if len(chosen) == 1 else None
     return cycle[(cycle.index(current) + 1) % len(cycle)]
@@ -169,7 +173,7 @@ class MainScreen(Screen):
         if session.loaded is None:
             return
         if session.entry_count > LARGE_WORKSPACE:
-            self.app.run_in_thread("recompute", partial(self._recompute, session.budget, session.generation))
+            services(self).run_in_thread("recompute", partial(self._recompute, session.budget, session.generation))
             return
         self.show_view(session.view())
 
@@ -189,9 +193,9 @@ class MainScreen(Screen):
         self.view = view
         if shown is None or shown.loaded is not view.loaded:
             # After the widgets have the new load: the scan competes for the GIL with everything else.
-            self.app.run_in_thread("thresholds", partial(self._compute_thresholds, weakref.ref(view.loaded)))
+            services(self).run_in_thread("thresholds", partial(self._compute_thresholds, weakref.ref(view.loaded)))
         if self.real_tokens:
-            self.app.run_in_thread("tokens", partial(self._count_real_tokens, weakref.ref(view)))
+            services(self).run_in_thread("tokens", partial(self._count_real_tokens, weakref.ref(view)))
 
     def _compute_thresholds(self, load: weakref.ref[Loaded]) -> None:
         """In a worker: every entry's thresholds, kept on the load; the why panel then shows them."""

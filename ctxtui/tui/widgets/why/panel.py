@@ -20,6 +20,7 @@ from ctxtui.engine.explain.reasons import describe, describe_threshold
 from ctxtui.engine.explain.thresholds import Threshold
 from ctxtui.engine.model import Fate, Outcome
 from ctxtui.safe_text import clean_block, clean_line
+from ctxtui.tui.host import services
 from ctxtui.tui.themes import FATE_SYMBOL, fate_colors, fate_symbols, muted_color
 from ctxtui.tui.widgets.layout import forget_height
 
@@ -142,9 +143,9 @@ class WhyPanel(VerticalScroll):
             return None
         outcome = view.plan.outcome(key) if key else None
         loaded = view.loaded
-        threshold = loaded.thresholds().get(key) if loaded.thresholds_ready and outcome else None
+        threshold = loaded.thresholds().get(outcome.entry.key) if loaded.thresholds_ready and outcome else None
         blocker = view.plan.outcome(outcome.blocked_by) if outcome and outcome.blocked_by else None
-        variables = self.app.theme_colors()
+        variables = services(self).theme_colors()
         return render_why(
             outcome,
             threshold,

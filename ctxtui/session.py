@@ -299,7 +299,9 @@ class Session:
         if self.db is not None or self.db_url is not None:
             report("loading memories", 1)
             if self.memory_join is None:
-                self.memory_join = MemoryJoin(self.db_url or self.db, self.db_project, live=True, agent=self.db_agent)
+                source = self.db_url or self.db
+                assert source is not None  # one of the two, as the if above says
+                self.memory_join = MemoryJoin(source, self.db_project, live=True, agent=self.db_agent)
             if joined is None:
                 joined = self.memory_join.load(now, refresh=memories_changed)
             workspace.memories, workspace.memory_problems = joined.entries, joined.problems

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import argparse
 
-from ctxtui.cli.common import TOKENIZERS, UsageError, add_source_args
+from ctxtui.cli.common import TOKENIZERS, add_source_args
+from ctxtui.cli.failures import UsageError
 from ctxtui.engine.packers.registry import CTX_PACKERS
 from ctxtui.engine.sources.memory.records import KINDS
 

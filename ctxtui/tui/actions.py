@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 
 APP, SLIDER, ENTRIES = "app", "slider", "entries"
 PREVIEW, HELP, WHY, QUIRKS, PROMPT, BUDGET_INPUT = "preview", "help", "why", "quirks", "prompt", "budget_input"
@@ -292,8 +292,8 @@ ACTION_BY_ID: dict[str, Action] = {action.id: action for action in ACTIONS if ac
 PALETTE: tuple[Action, ...] = tuple(action for action in ACTIONS if action.palette)
 
 
-def bindings(where: str) -> list[Binding]:
-    """The key bindings of one place (`APP`, `SLIDER`...), in registry order."""
+def bindings(where: str) -> list[BindingType]:
+    """The key bindings of one place (`APP`, `SLIDER`...), in registry order (Textual's type for BINDINGS)."""
     return [action.binding() for action in ACTIONS if action.where == where and action.keys]
 
 

@@ -100,7 +100,7 @@ class CtxtuiApp(ThemeVariablesMixin, App):
 
     # -- workers --------------------------------------------------------------------------
 
-    def run_in_thread(self, group: str, job: Callable[[], None]) -> Worker:
+    def run_in_thread(self, group: str, job: Callable[[], None]) -> Worker[None]:
         """Run `job` in a thread worker, exclusive in `group`: a newer job marks the older one cancelled (it
         keeps running, so a job checks `get_current_worker().is_cancelled` before handing back a result).
         Errors end up in `_worker_failed`, like every worker's.
@@ -144,6 +144,7 @@ class CtxtuiApp(ThemeVariablesMixin, App):
             self.main.post_message(LoadProgress(stage, step))
 
         try:
+            problems: list[Problem] | None
             if job is not None:
                 problems = job(progress)
             elif first:

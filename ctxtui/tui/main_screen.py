@@ -18,6 +18,7 @@ from __future__ import annotations
 import weakref
 from dataclasses import replace
 from functools import partial
+from typing import TypeVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -34,6 +35,7 @@ from ctxtui.engine.packers.ctx.sections import SECTIONS
 from ctxtui.engine.packers.ctx.versions import VERSIONS
 from ctxtui.safe_text import clean_line
 from ctxtui.session import LOAD_STEPS, MAX_BUDGET, MIN_BUDGET, Loaded, Session, View
+from ctxtui.tui.host import services
 from ctxtui.tui.messages import CopyPacket, LoadFailed, LoadProgress, ProjectLoaded, SavePacket
 from ctxtui.tui.screens.budget import BudgetInputScreen
 from ctxtui.tui.screens.preview import PreviewScreen
@@ -41,7 +43,7 @@ from ctxtui.tui.screens.prompts import FilterScreen
 from ctxtui.tui.screens.quirks import QuirksScreen
 from ctxtui.tui.screens.why import WhyScreen
 from ctxtui.tui.themes import fate_symbols
-from ctxtui.tui.tuning import TuningActions
+from ctxtui.tui.tuning import PIN_FILTER, STEP_FILTER, TuningActions
 from ctxtui.tui.widgets.budget.settings import SettingsLine
 from ctxtui.tui.widgets.budget.slider import BudgetSlider
 from ctxtui.tui.widgets.budget.status import StatusLine
@@ -52,6 +54,8 @@ from ctxtui.tui.widgets.loading import LoadingBar, ProblemBanner, RefusalBanner
 from ctxtui.tui.widgets.tiers.bars import TierBars
 from ctxtui.tui.widgets.why.panel import WhyPanel
 
+T = TypeVar("T")
+
 REAL_TOKENIZER = "o200k_base"
 NARROW = 110  # columns below which the why panel becomes a dialog (Enter)
 LARGE_WORKSPACE = 5000  # entries; above this, recompute off the UI thread
@@ -60,8 +64,6 @@ SECTION_CYCLE: tuple[str | None, ...] = (None, *SECTIONS)
 
 
 SAME_ENTRIES = frozenset(VERSIONS)  # ctx-0.8.1, ctx-0.8.0: one entry per task, decision, learning...
-PIN_FILTER = "differ from the pin"
-STEP_FILTER = "moved on the last step"
 
 
 def _comparable(before: str, after: str) -> bool:
@@ -70,7 +72,7 @@ def _comparable(before: str, after: str) -> bool:
     return before == after or {before, after} <= SAME_ENTRIES
 
 
-def _following(cycle: tuple, chosen: frozenset) -> object:
+def _following(cycle: tuple[T | None, ...], chosen: frozenset[T]) -> T | None:
     """The value after the one chosen in `cycle` (none or several chosen: after None, the start)."""
     current = next(iter(chosen)) if len(chosen) == 1 else None
     return cycle[(cycle.index(current) + 1) % len(cycle)]
@@ -196,7 +198,7 @@ class MainScreen(TuningActions, Screen):
         if session.loaded is None:
             return
         if session.entry_count > LARGE_WORKSPACE:
-            self.app.run_in_thread("recompute", partial(self._recompute, session.budget, session.generation))
+            services(self).run_in_thread("recompute", partial(self._recompute, session.budget, session.generation))
             return
         self.show_view(session.view())
 
@@ -224,9 +226,9 @@ class MainScreen(TuningActions, Screen):
         )
         if shown is None or shown.loaded is not view.loaded:
             # After the widgets have the new load: the scan competes for the GIL with everything else.
-            self.app.run_in_thread("thresholds", partial(self._compute_thresholds, weakref.ref(view.loaded)))
+            services(self).run_in_thread("thresholds", partial(self._compute_thresholds, weakref.ref(view.loaded)))
         if self.real_tokens:
-            self.app.run_in_thread("tokens", partial(self._count_real_tokens, weakref.ref(view)))
+            services(self).run_in_thread("tokens", partial(self._count_real_tokens, weakref.ref(view)))
 
     def _compare(self, shown: View | None, view: View) -> None:
         """Marks and summaries for the view about to be shown: its step from `shown`, and the pin."""

@@ -19,6 +19,8 @@ if TYPE_CHECKING:
     from ctxtui.session import Session, View
     from ctxtui.tui.widgets.entries.rows import RowFilter
 
+PIN_FILTER = "differ from the pin"  # the filter label while only pin-differing entries are shown
+STEP_FILTER = "moved on the last step"  # ... only entries the last step moved
 OTHER_VERSION = {"ctx-0.8.1": "ctx-0.8.0", "ctx-0.8.0": "ctx-0.8.1", "ctx-mcp": "ctx-0.8.1"}
 
 
@@ -168,7 +170,6 @@ class TuningActions:
         self._filter_keys(self._differs_label())
 
     def _differs_label(self) -> str:
-        from ctxtui.tui.main_screen import PIN_FILTER
 
         return PIN_FILTER
 
@@ -179,7 +180,6 @@ class TuningActions:
             self.show_view(view)  # type: ignore[attr-defined]
 
     def _filter_keys(self, label: str) -> None:
-        from ctxtui.tui.main_screen import PIN_FILTER, STEP_FILTER
 
         comparison = self.against_pin if label == PIN_FILTER else self.step  # type: ignore[attr-defined]
         keys = comparison.keys if comparison is not None else frozenset()
@@ -190,7 +190,6 @@ class TuningActions:
 
     def action_filter_differs(self) -> None:
         """Cycle: entries that differ from the pin → those moved on the last step → all."""
-        from ctxtui.tui.main_screen import PIN_FILTER, STEP_FILTER
 
         current = self.row_filter.keys_label if self.row_filter.keys is not None else ""
         if current == "" and self.pin is not None:

@@ -26,7 +26,8 @@ def _offset_at(zone: tzinfo, unix: int) -> int:
     except (OverflowError, OSError, ValueError):
         # outside datetime's range: Go's LMT/extended rules; only matters for 0.2-bracket dates
         d = _dt.datetime.fromtimestamp(max(min(unix, 253402300799), -62135596800), zone)
-    return int(d.utcoffset().total_seconds())
+    offset = d.utcoffset()  # never None: `d` is aware
+    return int(offset.total_seconds()) if offset is not None else 0
 
 
 _EPOCH_ORD = _dt.date(1970, 1, 1).toordinal()

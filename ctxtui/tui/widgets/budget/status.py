@@ -19,6 +19,7 @@ from textual.widget import Widget
 
 from ctxtui.engine.model import Fate
 from ctxtui.safe_text import clean_line
+from ctxtui.tui.host import services
 from ctxtui.tui.themes import fate_colors
 
 if TYPE_CHECKING:
@@ -50,7 +51,7 @@ class StatusLine(Widget):
 
     def _text(self, view: View, compact: bool) -> Text:
         counts = view.counts
-        colors = fate_colors(self.app.theme_colors())
+        colors = fate_colors(services(self).theme_colors())
         tokenizer = self._tokenizer.removesuffix("_base") if compact else self._tokenizer
         gap = " · " if compact else "  ·  "
         text = Text()

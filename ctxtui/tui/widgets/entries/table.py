@@ -562,6 +562,6 @@ class EntriesTable(ScrollView, can_focus=True):
             # the ▌ and bold mark it without colour too (NO_COLOR, monochrome).
             cursor = self._style("entries-table--cursor" if state == 1 else "entries-table--cursor-blurred")
             segments[0] = Segment("▌", base)
-            segments = Segment.apply_style(segments, post_style=Style(bgcolor=cursor.bgcolor, bold=True))
+            segments = list(Segment.apply_style(segments, post_style=Style(bgcolor=cursor.bgcolor, bold=True)))
             base = base + Style(bgcolor=cursor.bgcolor)
         return Strip(segments).adjust_cell_length(layout.width, base)

@@ -26,6 +26,7 @@ from ctxtui.engine.explain.reasons import describe, describe_threshold
 from ctxtui.engine.explain.thresholds import Threshold
 from ctxtui.engine.model import Fate, Outcome, ScoreBreakdown
 from ctxtui.safe_text import clean_block, clean_line
+from ctxtui.tui.host import services
 from ctxtui.tui.themes import FATE_SYMBOL, fate_colors, fate_symbols, muted_color
 from ctxtui.tui.widgets.layout import forget_height
 
@@ -184,10 +185,10 @@ class WhyPanel(VerticalScroll):
             return None
         outcome = view.plan.outcome(key) if key else None
         loaded = view.loaded
-        threshold = loaded.thresholds().get(key) if loaded.thresholds_ready and outcome else None
+        threshold = loaded.thresholds().get(outcome.entry.key) if loaded.thresholds_ready and outcome else None
         blocker = view.plan.outcome(outcome.blocked_by) if outcome and outcome.blocked_by else None
-        variables = self.app.theme_colors()
-        advice = view.memo("why.advice", lambda v: {}).get(key) if key else None
+        variables = services(self).theme_colors()
+        advice = _advice_memo(view).get(key) if key else None
         if outcome is not None and outcome.fate is not Fate.INCLUDED and advice is None and loaded.thresholds_ready:
             self._ask_advice(view, outcome.entry.key, threshold)
         return render_why(
@@ -213,10 +214,10 @@ class WhyPanel(VerticalScroll):
             if shown is None:
                 return
             found = describe_advice(advise(shown.loaded.packer, shown.budget, key, threshold))
-            shown.memo("why.advice", lambda v: {})[key] = found
+            _advice_memo(shown)[key] = found
             self.app.call_from_thread(self._advice_ready, ref, key)
 
-        self.app.run_in_thread("advice", job)
+        services(self).run_in_thread("advice", job)
 
     def _advice_ready(self, ref: weakref.ref[View], key: str) -> None:
         if ref() is self.view and key == self.selected_key:
@@ -232,3 +233,9 @@ class WhyPanel(VerticalScroll):
         body = self.query_one("#why-body", Static)
         forget_height(body)
         body.update(content)
+
+
+def _advice_memo(view: View) -> dict[str, str]:
+    """The view's advice texts by entry key (filled by workers; a new view starts empty)."""
+    memo: dict[str, str] = view.memo("why.advice", lambda v: {})
+    return memo

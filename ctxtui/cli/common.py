@@ -17,6 +17,7 @@ from ctxtui.engine.packers.base import Packer
 from ctxtui.engine.packers.registry import CTX_PACKERS, PACKERS, PEER_PACKERS
 from ctxtui.engine.sources.ctx_gates import Refusal, refusal_0_8_0, refusal_0_8_1, refusal_mcp, usage
 from ctxtui.engine.sources.ctxrc import resolve_budget
+from ctxtui.engine.sources.steering import SkillFile
 from ctxtui.engine.sources.workspace import Workspace
 from ctxtui.engine.text.go import go_join
 from ctxtui.engine.text.go_strconv import GoNumError, parse_int
@@ -227,7 +228,7 @@ def load_packer(
     from ctxtui.engine.packers.registry import build_ctx_packer
     from ctxtui.engine.sources.context import ContextMissing
     from ctxtui.engine.sources.ctxrc import read_ctxrc
-    from ctxtui.engine.sources.steering import SkillError, is_dangerous, read_skill
+    from ctxtui.engine.sources.steering import is_dangerous
     from ctxtui.engine.sources.workspace import load_workspace, unreadable_workspace
 
     name = choose_packer(args)
@@ -258,17 +259,8 @@ def load_packer(
             f"{name.replace('-', ' ', 1)} would refuse this workspace ({refusal.reason}); the packet below is "
             "what it would build otherwise"
         )
-    skill = None
-    if getattr(args, "skill", None):
-        if name != "ctx-0.8.1":
-            raise UsageError("--skill exists only in ctx 0.8.1 (use --packer ctx-0.8.1)")
-        try:
-            skill = read_skill(root, args.skill)
-        except SkillError as exc:
-            if strict:
-                message = str(exc)
-                raise Refused(Refusal(message, usage("0.8.1"), f"Error: {message}\n")) from None
-            raise UsageError(str(exc)) from None
+    if getattr(args, "skill", None) and name != "ctx-0.8.1":
+        raise UsageError("--skill exists only in ctx 0.8.1 (use --packer ctx-0.8.1)")
     try:
         if name in ("ctx-0.8.1", "ctx-mcp") and is_dangerous(go_join(shown_root, ".context") + "/"):
             from ctxtui.engine.model import Problem
@@ -284,6 +276,7 @@ def load_packer(
             workspace = load_workspace(project, context_dir)
     except ContextMissing as exc:
         raise UsageError(str(exc)) from None
+    skill = _skill(root, args, workspace, strict=strict)
     now = parse_now(args.now)
     if getattr(args, "db", None):
         from ctxtui.engine.sources.memory.urls import is_db_url
@@ -319,6 +312,28 @@ def load_packer(
         name, workspace, now=now, root_path=shown_root, count=count, knobs=knobs, skill=skill, zone=local_zone()
     )
     return workspace, packer, budget
+
+
+def _skill(root: Path, args: argparse.Namespace, workspace: Workspace, *, strict: bool) -> SkillFile | None:
+    """--skill NAME as ctx 0.8.1 reads it; a bad one fails as ctx fails.
+
+    ctx loads steering before the skill (`agent/cmd/root/cmd.go:68-78` at
+    ce5a832), so its "skipping unfilled steering file" warnings are on stderr
+    before the skill's error.
+    """
+    from ctxtui.engine.sources.steering import SkillError, read_skill
+
+    if not getattr(args, "skill", None):
+        return None
+    try:
+        return read_skill(root, args.skill)
+    except SkillError as exc:
+        if not strict:
+            raise UsageError(str(exc)) from None
+        message = str(exc)
+        steering = workspace.parsed.files.steering
+        lead = "".join(f"ctx: {warning}\n" for warning in (steering.warnings or [])) if steering else ""
+        raise Refused(Refusal(message, usage("0.8.1"), f"{lead}Error: {message}\n")) from None
 
 
 def ctx_refusal(name: str, project: Path, shown_root: str, context_dir: str, *, allow_outside: bool) -> Refusal | None:

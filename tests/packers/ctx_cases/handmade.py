@@ -73,17 +73,23 @@ def fold_lower_chars() -> list[str]:
     return ["ß", "ẞ", "İ", "ŉ", "ſ", "ǰ", "ẖ", "ẗ", "ẘ", "ẙ", "ẚ", "\u212a", "ﬀ", "ﬁ", "ﬂ", "ﬃ", "ﬄ", "ﬅ", "ﬆ"]
 
 
+def fold_char_decisions(char: str, fold: str, lower: str) -> list[tuple[str, str]]:
+    """Decision Z (unrelated), then one decision per keyword either version takes from `abc<c>def`."""
+    task = f"abc{char}def"
+    words: list[str] = []
+    for text in (task.replace(char, fold), task.replace(char, lower)):
+        words += [w for w in KEYWORD.findall(text) if len(w) >= 3 and w not in words]
+    return [("Z", "zzz")] + [(f"K{i}", word) for i, word in enumerate(words)]
+
+
 def fold_char(char: str, fold: str, lower: str) -> Case:
-    """Task `abc<c>def`; decisions Z (unrelated), F (fold's keywords), L (lowercase's keywords), one date."""
-    task = f"- [ ] abc{char}def"
-    folded = " ".join(KEYWORD.findall(task[6:].replace(char, fold)))
-    lowered = " ".join(KEYWORD.findall(task[6:].replace(char, lower)))
-    blocks = ["## [2026-11-20-120000] Z\n\nbody zzz\n", f"## [2026-11-20-120000] F\n\nbody {folded}\n"]
-    if lowered != folded:
-        blocks.append(f"## [2026-11-20-120000] L\n\nbody {lowered}\n")
+    """Task `abc<c>def`; one decision per candidate keyword, one date: the order shows which keywords matched."""
+    blocks = [
+        f"## [2026-11-20-120000] {title}\n\nbody {word}\n" for title, word in fold_char_decisions(char, fold, lower)
+    ]
     files = {
         ".context/CONSTITUTION.md": b"# C\n",
-        ".context/TASKS.md": f"# Tasks\n\n{task}\n".encode(),
+        ".context/TASKS.md": f"# Tasks\n\n- [ ] abc{char}def\n".encode(),
         ".context/DECISIONS.md": ("# Decisions\n\n" + "\n".join(blocks)).encode(),
     }
     name = unicodedata.name(char, f"U+{ord(char):04X}").lower()

@@ -22,6 +22,12 @@ DECISIONS = (
     "## [2026-09-01-120000] Use SQLite\n\nEmbedded, one file.\n"
 )
 LEARNINGS = "# Learnings\n\n## [2026-11-19-120000] Scoring needs dates\n\nUndated entries score as old.\n"
+CTXRC_WARNING = (
+    "ctx's stderr starts with yaml.v3's error text for .ctxrc ('ctx: warning: failed to parse ...'); ctxtui "
+    "prints the refusal without it (stdout and exit status are ctx's; its own warning words differ)"
+)
+
+
 STEERING = "---\nname: style\ninclusion: always\npriority: 10\n---\nWrite plain words.\n"
 
 
@@ -250,16 +256,18 @@ def spelling_cases() -> list[Case]:
     for label, text in [
         ("yes", "context_dir: /tmp\nallow_outside_cwd: yes\n"),  # bool target: yaml.v3 accepts YAML 1.1 yes
         ("on", "context_dir: /tmp\nallow_outside_cwd: on\n"),
-        ("quoted", "context_dir: /tmp\nallow_outside_cwd: 'yes'\n"),  # a string: type error, check stays on
+        ("quoted", "context_dir: /tmp\nallow_outside_cwd: 'yes'\n"),  # still "yes": decode.go:683 matches strings
+        ("no", "context_dir: /tmp\nallow_outside_cwd: no\n"),  # false: the boundary check refuses
+        ("int", "context_dir: /tmp\nallow_outside_cwd: 1\n"),  # an int into a bool: type error, false
     ]:
         cases.append(
             Case(
                 f"v080-allow-outside-{label}",
-                f"0.8.0 .ctxrc {text.strip()!r}: allowed outside, /tmp is then not initialized; not allowed, "
-                "the boundary check refuses",
+                f"0.8.0 .ctxrc {text.strip()!r}: yaml.v3 takes y/yes/on (quoted or not) as true into a bool; "
+                "allowed, /tmp passes the boundary check and is not initialized; not allowed, the check refuses",
                 base(**{".ctxrc": text}),
                 origin="handmade",
-                runs=[Run("0.8.0", "8000")],
+                runs=[Run("0.8.0", "8000", xfail=CTXRC_WARNING if label == "int" else None)],
             )
         )
     return cases
@@ -290,12 +298,6 @@ def dst_case() -> Case:
         origin="handmade",
         runs=runs,
     )
-
-
-CTXRC_WARNING = (
-    "ctx's stderr starts with yaml.v3's error text for .ctxrc ('ctx: warning: failed to parse ...'); ctxtui "
-    "prints the refusal without it (stdout and exit status are ctx's; its own warning words differ)"
-)
 
 
 def ctxrc_warning_refusals() -> list[Case]:

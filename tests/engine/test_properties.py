@@ -128,7 +128,7 @@ def test_outcomes_agree_with_the_rendered_packet(tmp_path_factory, files, budget
             assert (entry.text in lists.conventions) == (outcome.fate is Fate.INCLUDED)
         elif entry.section == "steering":
             assert (entry.text in lists.steering) == (outcome.fate is Fate.INCLUDED)
-            assert outcome.fate is not Fate.INCLUDED or f"## Steering\n" in markdown
+            assert outcome.fate is not Fate.INCLUDED or "## Steering\n" in markdown
         elif entry.section == "skill":
             assert (lists.skill == entry.text != "") == (outcome.fate is Fate.INCLUDED)
             assert (f"## Skill\n{entry.text}\n\n" in markdown) == (outcome.fate is Fate.INCLUDED)

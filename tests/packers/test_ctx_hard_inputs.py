@@ -422,6 +422,18 @@ def test_a_midnight_inside_a_dst_gap_takes_the_offset_after_it():
     assert local_midnight_unix(2026, 3, 7, havana) == int(datetime(2026, 3, 7, 5, tzinfo=UTC).timestamp())
 
 
+@pytest.mark.parametrize("zone", ["Europe/London", "Pacific/Kiritimati", "America/New_York"])
+def test_dates_at_the_ends_of_the_calendar(zone):
+    """ParseInLocation accepts years 0000-9999 (time/format.go); a midnight there in a zone with an offset lies
+    outside Python's datetime range (this crashed ctxtui with OverflowError). now.Sub saturates at ±(2^63-1) ns
+    (time.go Sub), so both ends give ±106751 days. Recorded: tz-ends-of-time-london, -kiritimati; found by
+    tests/packers/ctx_cases/fuzz.py."""
+    tz = zoneinfo.ZoneInfo(zone)
+    now_ns = int(datetime(2027, 1, 1, tzinfo=UTC).timestamp()) * 10**9
+    assert recency_days("0000-01-01", now_ns, tz) == recency_days("0001-01-01", now_ns, tz) == 106751
+    assert recency_days("9999-12-31", now_ns, tz) == -106751
+
+
 # --- big files and --format -------------------------------------------------------------------------------
 
 

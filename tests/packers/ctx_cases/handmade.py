@@ -316,7 +316,25 @@ def ctxrc_warning_refusals() -> list[Case]:
     ]
 
 
+def ends_of_time() -> list[Case]:
+    """Years 0, 1 and 9999 in zones whose offset would carry a midnight past the calendar's ends."""
+    dates = ["0000-01-01", "0001-01-01", "2026-11-20", "9999-12-31"]
+    blocks = "".join(f"## [{d}-120000] Decision of {d}\n\nBody for {d}.\n\n" for d in dates)
+    return [
+        Case(
+            f"tz-ends-of-time-{zone.split('/')[1].lower()}",
+            f"TZ={zone}: dates at year 0, 1 and 9999; now.Sub saturates (time.go Sub), old dates score 0.2 and "
+            "future ones 1.0",
+            base(**{".context/DECISIONS.md": "# Decisions\n\n" + blocks}),
+            tz=zone,
+            origin="handmade",
+            runs=[Run("0.8.1", "8000", "json"), Run("0.8.0", "8000", "json")],
+        )
+        for zone in ("Europe/London", "Pacific/Kiritimati")
+    ]
+
+
 def handmade_cases() -> list[Case]:
-    cases = [strasse(), dst_case(), *skills(), *spelling_cases(), *ctxrc_warning_refusals()]
+    cases = [strasse(), dst_case(), *skills(), *spelling_cases(), *ctxrc_warning_refusals(), *ends_of_time()]
     cases += [fold_char(char, *GO_FOLD_LOWER[char]) for char in fold_lower_chars()]
     return cases

@@ -20,6 +20,7 @@ from ctxtui.engine.packers.ctx.knobs import BUDGET_KEY, CtxKnobs, KnobError, par
 from ctxtui.engine.packers.registry import CTX_PACKERS, build_ctx_packer
 from ctxtui.engine.sources.ctx_gates import Refusal, refusal_0_8_0, refusal_0_8_1, refusal_mcp, usage
 from ctxtui.engine.sources.ctxrc import read_ctxrc, resolve_budget
+from ctxtui.engine.sources.steering import SkillFile
 from ctxtui.engine.sources.workspace import Workspace
 from ctxtui.engine.text.go import go_join
 from ctxtui.engine.text.go_strconv import GoNumError, parse_int
@@ -163,19 +164,8 @@ def open_ctx(
             f"{name.replace('-', ' ', 1)} would refuse this workspace ({refusal.reason}); the packet below is "
             "what it would build otherwise"
         )
-    skill = None
-    if request.skill:
-        from ctxtui.engine.sources.steering import SkillError, read_skill
-
-        if name != "ctx-0.8.1":
-            raise OpenError("--skill exists only in ctx 0.8.1 (use --packer ctx-0.8.1)")
-        try:
-            skill = read_skill(root, request.skill)
-        except SkillError as exc:
-            if strict:
-                message = str(exc)
-                raise Refused(Refusal(message, usage("0.8.1"), f"Error: {message}\n")) from None
-            raise OpenError(str(exc)) from None
+    if request.skill and name != "ctx-0.8.1":
+        raise OpenError("--skill exists only in ctx 0.8.1 (use --packer ctx-0.8.1)")
     if workspace is None:
         workspace = read_ctx_workspace(name, request, env)
         if request.db:
@@ -190,6 +180,7 @@ def open_ctx(
                 now=now or parse_now(request.now),
                 agent=request.agent,
             )
+    skill = _skill(root, request.skill, workspace, strict=strict)
     now = now or parse_now(request.now)
     try:
         settings = parse_settings(name, list(request.settings))
@@ -224,3 +215,25 @@ def open_ctx(
         warnings=warnings,
         problems=[*workspace.problems, *budget_problems],
     )
+
+
+def _skill(root: Path, name: str | None, workspace: Workspace, *, strict: bool) -> SkillFile | None:
+    """--skill NAME as ctx 0.8.1 reads it; a bad one fails as ctx fails.
+
+    ctx loads steering before the skill (`agent/cmd/root/cmd.go:68-78` at
+    ce5a832), so its "skipping unfilled steering file" warnings are on stderr
+    before the skill's error.
+    """
+    from ctxtui.engine.sources.steering import SkillError, read_skill
+
+    if not name:
+        return None
+    try:
+        return read_skill(root, name)
+    except SkillError as exc:
+        if not strict:
+            raise OpenError(str(exc)) from None
+        message = str(exc)
+        steering = workspace.parsed.files.steering
+        lead = "".join(f"ctx: {warning}\n" for warning in (steering.warnings or [])) if steering else ""
+        raise Refused(Refusal(message, usage("0.8.1"), f"{lead}Error: {message}\n")) from None

@@ -1,8 +1,8 @@
 """What every headless command shares: the one-line failure, the clock, source options, loading.
 
-Expected failures raise `UsageError`: one line on stderr, exit status 2,
-never a traceback. Untrusted text (titles, paths, problems) is printed
-through the one sanitiser.
+Expected failures raise `UsageError` (`failures`): one line on stderr, exit
+status 2, never a traceback. Untrusted text (titles, paths, problems) is
+printed through the one sanitiser.
 """
 
 from __future__ import annotations
@@ -10,24 +10,17 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ctxtui.cli.failures import Refused, UsageError, warn
 from ctxtui.engine.packers.base import Packer
 from ctxtui.engine.packers.registry import PACKERS
 from ctxtui.engine.sources.workspace import Workspace
 from ctxtui.opening.clock import parse_now
-from ctxtui.opening.request import OpenError, PackRequest, Refused
+from ctxtui.opening.request import PackRequest
 from ctxtui.safe_text import clean_line
 
 __all__ = ["Refused", "UsageError", "add_source_args", "load_packer", "parse_now", "request_from_args", "warn"]
 
 TOKENIZERS = ("ctx", "o200k_base", "cl100k_base")
-
-
-# A failure the user can fix: one line, exit status 2. The same class as the openers' (one idea, one name).
-UsageError = OpenError
-
-
-def warn(message: str) -> None:
-    print(f"ctxtui: warning: {clean_line(message)}", file=sys.stderr)
 
 
 PACKER_HELP = (
@@ -177,6 +170,6 @@ def load_packer(
         raise UsageError(str(exc)) from None
     for notice in opened.notices:
         print(f"ctxtui: notice: {clean_line(notice)}", file=sys.stderr)
-    for warning in opened.warnings:
+    for warning in [*opened.warnings, *map(str, opened.problems)]:
         warn(warning)
     return opened.workspace, opened.packer, opened.budget

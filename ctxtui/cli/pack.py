@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ctxtui.cli.common import UsageError, load_packer
+from ctxtui.cli.common import load_packer
+from ctxtui.cli.failures import UsageError
 from ctxtui.safe_text import active_controls, clean_for_terminal
 
 

@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     if args.turn:
         return show_turn(args, url)
     from ctxtui.engine.sources.memory.errors import MemorySourceError
-    from ctxtui.engine.sources.memory.nous_store import list_turns
+    from ctxtui.engine.sources.memory.nous_source import list_turns
     from ctxtui.engine.sources.memory.urls import redact
 
     if args.limit < 0:
@@ -151,7 +151,7 @@ def show_turn(args: argparse.Namespace, url: str) -> int:
     from ctxtui.engine.explain.reasons import describe
     from ctxtui.engine.packers.nous.build import packer_for_turn
     from ctxtui.engine.sources.memory.errors import MemorySourceError
-    from ctxtui.engine.sources.memory.nous_store import read_turn
+    from ctxtui.engine.sources.memory.nous_source import read_turn
     from ctxtui.engine.sources.memory.urls import redact
 
     try:

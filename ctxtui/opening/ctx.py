@@ -20,6 +20,7 @@ from ctxtui.engine.packers.ctx.knobs import BUDGET_KEY, CtxKnobs, KnobError, par
 from ctxtui.engine.packers.registry import CTX_PACKERS, build_ctx_packer
 from ctxtui.engine.sources.ctx_gates import Refusal, refusal_0_8_0, refusal_0_8_1, refusal_mcp, usage
 from ctxtui.engine.sources.ctxrc import read_ctxrc, resolve_budget
+from ctxtui.engine.sources.steering import SkillFile
 from ctxtui.engine.sources.workspace import Workspace
 from ctxtui.engine.text.go import go_join
 from ctxtui.engine.text.go_strconv import GoNumError, parse_int
@@ -132,9 +133,9 @@ def open_ctx(
 ) -> Opened:
     """ctx `name`'s packer for the request. `workspace`: already read (the TUI's, memories joined).
 
-    `Opened.refusal` is set whenever ctx would refuse, even when told to
-    ignore it (the TUI shows it above the packet); only the warning and the
-    strict failure follow --ignore-refusal.
+    `Opened.refusal` is set when ctx would refuse and the user did not say
+    to ignore that (--ignore-refusal, $CTXTUI_IGNORE_REFUSAL): the TUI shows
+    it above the packet it still computes.
 
     Raises `Refused` when strict and ctx would refuse (or would not parse
     --budget), `OpenError` for what the user must fix, ContextMissing when
@@ -154,26 +155,17 @@ def open_ctx(
         allow_outside=request.allow_outside_cwd or config_080.allow_outside_cwd,
     )
     warnings: list[str] = []
-    if refusal is not None and not ignores_refusal(request, env):
+    if refusal is not None and ignores_refusal(request, env):
+        refusal = None
+    if refusal is not None:
         if strict:
             raise Refused(refusal)
         warnings.append(
             f"{name.replace('-', ' ', 1)} would refuse this workspace ({refusal.reason}); the packet below is "
             "what it would build otherwise"
         )
-    skill = None
-    if request.skill:
-        from ctxtui.engine.sources.steering import SkillError, read_skill
-
-        if name != "ctx-0.8.1":
-            raise OpenError("--skill exists only in ctx 0.8.1 (use --packer ctx-0.8.1)")
-        try:
-            skill = read_skill(root, request.skill)
-        except SkillError as exc:
-            if strict:
-                message = str(exc)
-                raise Refused(Refusal(message, usage("0.8.1"), f"Error: {message}\n")) from None
-            raise OpenError(str(exc)) from None
+    if request.skill and name != "ctx-0.8.1":
+        raise OpenError("--skill exists only in ctx 0.8.1 (use --packer ctx-0.8.1)")
     if workspace is None:
         workspace = read_ctx_workspace(name, request, env)
         if request.db:
@@ -188,6 +180,7 @@ def open_ctx(
                 now=now or parse_now(request.now),
                 agent=request.agent,
             )
+    skill = _skill(root, request.skill, workspace, strict=strict)
     now = now or parse_now(request.now)
     try:
         settings = parse_settings(name, list(request.settings))
@@ -200,7 +193,6 @@ def open_ctx(
     settings.pop(BUDGET_KEY, None)
     knobs = CtxKnobs.from_config(config).with_values(settings) if settings else None
     budget, budget_source, budget_problems = resolve_budget(explicit, env, config)
-    warnings += [str(problem) for problem in [*workspace.problems, *budget_problems]]
     count = None
     if request.tokenizer != "ctx":
         from ctxtui.engine.text.tokenizers import TokenizerUnavailable, get_tokenizer
@@ -221,4 +213,27 @@ def open_ctx(
         workspace=workspace,
         refusal=refusal,
         warnings=warnings,
+        problems=[*workspace.problems, *budget_problems],
     )
+
+
+def _skill(root: Path, name: str | None, workspace: Workspace, *, strict: bool) -> SkillFile | None:
+    """--skill NAME as ctx 0.8.1 reads it; a bad one fails as ctx fails.
+
+    ctx loads steering before the skill (`agent/cmd/root/cmd.go:68-78` at
+    ce5a832), so its "skipping unfilled steering file" warnings are on stderr
+    before the skill's error.
+    """
+    from ctxtui.engine.sources.steering import SkillError, read_skill
+
+    if not name:
+        return None
+    try:
+        return read_skill(root, name)
+    except SkillError as exc:
+        if not strict:
+            raise OpenError(str(exc)) from None
+        message = str(exc)
+        steering = workspace.parsed.files.steering
+        lead = "".join(f"ctx: {warning}\n" for warning in (steering.warnings or [])) if steering else ""
+        raise Refused(Refusal(message, usage("0.8.1"), f"{lead}Error: {message}\n")) from None

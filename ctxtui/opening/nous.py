@@ -39,7 +39,7 @@ def open_nous(request: PackRequest, budget: int | None, env: Mapping[str, str] |
     from ctxtui.engine.packers.nous.budgets import FRAMES
     from ctxtui.engine.packers.nous.build import packer_for_turn
     from ctxtui.engine.sources.memory.errors import MemorySourceError
-    from ctxtui.engine.sources.memory.nous_store import newest_sampled_turn, read_turn
+    from ctxtui.engine.sources.memory.nous_source import newest_sampled_turn, read_turn
     from ctxtui.engine.sources.memory.urls import redact
 
     env = os.environ if env is None else env

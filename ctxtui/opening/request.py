@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ctxtui.engine.model import Problem
 from ctxtui.engine.packers.base import Packer
 from ctxtui.engine.sources.ctx_gates import Refusal
 from ctxtui.engine.sources.workspace import Workspace
@@ -66,5 +67,6 @@ class Opened:
     budget_source: str = "default"  # "flag", "environment", ".ctxrc", "default", "the turn's own"
     workspace: Workspace | None = None  # the ctx packers' parsed .context/ (memories joined)
     refusal: Refusal | None = None  # ctx would print this instead of a packet
-    warnings: list[str] = field(default_factory=list)  # problems reading the inputs
+    warnings: list[str] = field(default_factory=list)  # what the user should know before the packet
+    problems: list[Problem] = field(default_factory=list)  # what could not be read as intended (file, words)
     notices: list[str] = field(default_factory=list)  # facts worth knowing (a fallback, a non-hash store)

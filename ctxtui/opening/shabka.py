@@ -41,7 +41,8 @@ from pathlib import Path
 from typing import Any
 
 from ctxtui.engine.packers.shabka.dates import DAY, NANOS, DateError, Moment, days_from_civil, parse_rfc3339
-from ctxtui.engine.packers.shabka.packer import ShabkaPacker, ShabkaSettings
+from ctxtui.engine.packers.shabka.knobs import ShabkaSettings
+from ctxtui.engine.packers.shabka.packer import ShabkaPacker
 from ctxtui.engine.packers.shabka.rank import WHITE_SPACE
 from ctxtui.engine.sources.memory.errors import MemorySourceError
 from ctxtui.engine.sources.memory.shabka_store import read_shabka_store

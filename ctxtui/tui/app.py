@@ -23,7 +23,9 @@ from textual.app import App
 from textual.binding import Binding
 from textual.worker import Worker, WorkerState, get_current_worker
 
+from ctxtui.engine.model import Problem
 from ctxtui.engine.sources.context import ContextMissing
+from ctxtui.opening.request import OpenError, Refused
 from ctxtui.safe_text import clean_block, clean_line
 from ctxtui.session import Session
 from ctxtui.tui.actions import ACTION_BY_ID, APP, bindings, help_lines
@@ -103,7 +105,7 @@ class CtxtuiApp(ThemeVariablesMixin, App):
 
     # -- workers --------------------------------------------------------------------------
 
-    def run_in_thread(self, group: str, job: Callable[[], None]) -> Worker:
+    def run_in_thread(self, group: str, job: Callable[[], None]) -> Worker[None]:
         """Run `job` in a thread worker, exclusive in `group`: a newer job marks the older one cancelled (it
         keeps running, so a job checks `get_current_worker().is_cancelled` before handing back a result).
         Errors end up in `_worker_failed`, like every worker's.
@@ -132,21 +134,32 @@ class CtxtuiApp(ThemeVariablesMixin, App):
     # -- loading --------------------------------------------------------------------------
 
     @work(thread=True, exclusive=True, group="load", exit_on_error=False)
-    def load_project(self, first: bool = False, changed: set[Path] | None = None) -> None:
-        """Read and parse off the UI thread; a reload keeps budget, selection and scroll."""
+    def load_project(
+        self,
+        first: bool = False,
+        changed: set[Path] | None = None,
+        job: Callable[[Callable[[str, int], None]], list[Problem]] | None = None,
+    ) -> None:
+        """Read and parse off the UI thread; a reload keeps budget, selection and scroll.
+
+        `job(progress)`: another change of the load instead (a packer switch, a knob edit), run the same way.
+        """
 
         def progress(stage: str, step: int) -> None:
             self.main.post_message(LoadProgress(stage, step))
 
         try:
-            if first:
+            problems: list[Problem] | None
+            if job is not None:
+                problems = job(progress)
+            elif first:
                 problems = self.session.load(self._initial_budget, progress=progress)
             else:
                 problems = self.session.reload(changed, progress=progress)
                 if problems is None:  # e.g. a checkpoint touched the -wal, no new commit
                     return
-        except ContextMissing as exc:
-            self.main.post_message(LoadFailed(str(exc)))
+        except (ContextMissing, OpenError, Refused, KeyError, ValueError) as exc:
+            self.main.post_message(LoadFailed(str(exc).strip("'\"")))
             return
         except OSError as exc:  # a file vanishing mid-read, a permission flip
             self.main.post_message(LoadFailed(f"reload failed: {exc}"))
@@ -225,6 +238,10 @@ class CtxtuiApp(ThemeVariablesMixin, App):
         keys = self._keymap.get(action_id) or ACTION_BY_ID[action_id].keys
         return self.get_key_display(Binding(keys.split(",")[0].strip(), ""))
 
+    def dynamic_palette(self) -> list:
+        """The palette's entries for what is on screen (the command provider asks)."""
+        return self.main.dynamic_palette()
+
     def action_help(self) -> None:
         # Textual keeps the active keymap (normalised key names) in `_keymap`; there is no public getter in 8.2.8.
         from ctxtui.tui.legend import legend
@@ -255,11 +272,15 @@ class CtxtuiApp(ThemeVariablesMixin, App):
         budget, fmt = intent.view.budget, intent.fmt
         default = Path.cwd() / f"context-packet-{budget}.{fmt}"
         context_dirs = [self.session.project / ".context"]
+
+        def save(path: str) -> None:
+            self.run_in_thread("save", partial(self._write_packet, screen, budget, fmt, path))
+
         screen = SaveScreen(
             str(default),
-            lambda path: self.run_in_thread("save", partial(self._write_packet, screen, budget, fmt, path)),
+            save,
             context_dirs=context_dirs,
-            what=f"the {FORMAT_NAMES[fmt]} packet",
+            what=f"the {FORMAT_NAMES.get(fmt, fmt)} packet",
         )
         self.push_screen(screen)
 
@@ -278,7 +299,7 @@ class CtxtuiApp(ThemeVariablesMixin, App):
         except WriteRefused as exc:
             self.call_from_thread(screen.failed, str(exc))
             return
-        except ContextMissing as exc:
+        except (ContextMissing, OpenError, Refused) as exc:  # the sources changed meanwhile
             self.call_from_thread(screen.failed, str(exc))
             return
         except OSError as exc:  # reading the sources again failed
@@ -289,11 +310,12 @@ class CtxtuiApp(ThemeVariablesMixin, App):
             raise
         self.call_from_thread(self._packet_saved, screen, path, written, self.session.pack_command(budget, fmt, now))
 
-    def _packet_saved(self, screen: SaveScreen, path: str, written: Path, command: str) -> None:
+    def _packet_saved(self, screen: SaveScreen, path: str, written: Path, command: str | None) -> None:
         screen.saved(written)
         given = Path(os.path.abspath(Path(path).expanduser()))
         where = path if given == written else f"{path} → {written}"
-        self.notify(f"Saved {where} — stamped with the time of saving; {command} prints it again", timeout=8)
+        again = f"{command} prints it again" if command else "no ctxtui pack line makes it (a setting changed here)"
+        self.notify(f"Saved {where} — stamped with the time of saving; {again}", timeout=8)
 
     async def action_quit(self) -> None:
         self._stop_watch.set()

@@ -1,4 +1,5 @@
-"""Pack preview: the packet exactly as the CLI prints it, as Markdown or JSON.
+"""Pack preview: the packet exactly as the CLI prints it, in each of the packer's formats, and its diff
+against the pin.
 
 The text shown is the engine's rendering with terminal controls made visible
 (`clean_block`: an ESC shows as ␛), so an escape sequence hidden in a task
@@ -18,7 +19,7 @@ from textual.app import ComposeResult
 from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.widgets import Footer, Static, TabbedContent, TabPane, TextArea
-from textual.widgets.text_area import Selection
+from textual.widgets.text_area import Document, Selection
 
 from ctxtui.safe_text import clean_block, clean_line
 from ctxtui.tui.actions import PREVIEW, bindings
@@ -29,14 +30,33 @@ if TYPE_CHECKING:
     from ctxtui.session import Session, View
 
 
+DIFF = "diff"
+_NO_PIN = "Nothing is pinned: press P on the main screen to pin a state, then come back to see what changed."
+
+
 def title(view: View) -> str:
-    return f"Packet at budget {view.budget:,} tokens · used ~{view.plan.tokens_used:,} tokens (ctx's estimate)"
+    return f"Packet at budget {view.budget:,} tokens · uses ~{view.plan.tokens_used:,} tokens (as the packer counts)"
 
 
 def reproduce(view: View, session: Session, fmt: str) -> str:
-    """The `ctxtui pack` line that prints exactly this packet (it was made at load time; a save is made anew)."""
-    command = session.pack_command(view.budget, fmt, view.loaded.packer.now)
+    """The `ctxtui pack` line that prints this packet (made at load time; a save is made anew, at its time)."""
+    made_at = view.loaded.made_at
+    command = session.pack_command(view.budget, fmt, made_at)
+    if command is None:
+        return "a setting changed here (k) has no ctxtui pack option: Save keeps these bytes"
+    if made_at is None:
+        return f"{command} makes this packet with its own clock · Save gives the line with --now"
     return f"{command} prints exactly this · a saved packet is stamped with the time of saving"
+
+
+def pin_diff(source: DOMNode, view: View, fmt: str) -> str:
+    """The packet as a unified diff against the source's pin ("" when identical)."""
+    from ctxtui.engine.explain.diff import packet_diff
+
+    pin = getattr(source, "pin", None)
+    if pin is None:
+        return _NO_PIN
+    return packet_diff(pin.plan(view.budget), view.plan, fmt, names=(pin.label, "now")) or "(the packets are identical)"
 
 
 class PreviewScreen(Screen):
@@ -71,12 +91,17 @@ class PreviewScreen(Screen):
         view = self.view
         yield Static(clean_line(title(view)), id="preview-title", markup=False)
         yield Static(clean_line(reproduce(view, self.session, self._initial)), id="preview-reproduce", markup=False)
-        with TabbedContent(initial=f"tab-{self._initial}"):
-            for fmt, name in FORMAT_NAMES.items():
-                with TabPane(name, id=f"tab-{fmt}"):
+        formats = view.formats
+        initial = self._initial if self._initial in (*formats, DIFF) else formats[0]
+        self._initial = initial
+        with TabbedContent(initial=f"tab-{initial}"):
+            for fmt in formats:
+                with TabPane(FORMAT_NAMES.get(fmt, fmt), id=f"tab-{fmt}"):
                     yield TextArea(
                         clean_block(view.plan.render(fmt)), read_only=True, id=f"text-{fmt}", show_line_numbers=True
                     )
+            with TabPane("Diff vs pin", id=f"tab-{DIFF}"):
+                yield TextArea(clean_block(pin_diff(self._source, view, formats[0])), read_only=True, id=f"text-{DIFF}")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -87,8 +112,11 @@ class PreviewScreen(Screen):
     def _follow(self, view: View | None) -> None:
         if view is None:
             return
-        for fmt in FORMAT_NAMES:
-            self.query_one(f"#text-{fmt}", TextArea).load_text(clean_block(view.plan.render(fmt)))
+        for fmt in view.formats:
+            for area in self.query(f"#text-{fmt}"):
+                if isinstance(area, TextArea):
+                    area.load_text(clean_block(view.plan.render(fmt)))
+        self.query_one(f"#text-{DIFF}", TextArea).load_text(clean_block(pin_diff(self._source, view, view.formats[0])))
         self.query_one("#preview-title", Static).update(clean_line(title(view)))
         self._show_reproduce()
 
@@ -98,10 +126,15 @@ class PreviewScreen(Screen):
 
     @property
     def current_format(self) -> str:
-        active = self.query_one(TabbedContent).active
-        return "json" if active == "tab-json" else "md"
+        """The format copy and save act on (on the diff tab: the packer's first format)."""
+        active = self.query_one(TabbedContent).active.removeprefix("tab-")
+        formats = self.view.formats
+        return active if active in formats else formats[0]
 
     def action_show(self, fmt: str) -> None:
+        if fmt != DIFF and fmt not in self.view.formats:
+            self.app.notify(f"this packer prints {' and '.join(self.view.formats)} only", timeout=3)
+            return
         self.query_one(TabbedContent).active = f"tab-{fmt}"
         self.query_one(f"#text-{fmt}", TextArea).focus()
         self._show_reproduce()
@@ -132,13 +165,15 @@ class PreviewScreen(Screen):
 
     def _find_next(self) -> None:
         """Select the next match (case-insensitive) after the cursor in the visible format, wrapping round."""
-        area = self.query_one(f"#text-{self.current_format}", TextArea)
+        shown = self.query_one(TabbedContent).active.removeprefix("tab-")  # a format or the diff
+        area = self.query_one(f"#text-{shown}", TextArea)
         text, document = area.text, area.document
+        assert isinstance(document, Document)  # a read-only TextArea's own: it has the index conversions
         pattern = re.compile(re.escape(self._query), re.IGNORECASE)
         start = document.get_index_from_location(area.selection.end)
         found = pattern.search(text, start) or pattern.search(text)
         if found is None:
-            self.app.notify(f"Not in the {FORMAT_NAMES[self.current_format]} packet: {self._query}", timeout=3)
+            self.app.notify(f"Not in the {FORMAT_NAMES.get(shown, 'diff')} text: {self._query}", timeout=3)
             return
         area.selection = Selection(
             document.get_location_from_index(found.start()), document.get_location_from_index(found.end())

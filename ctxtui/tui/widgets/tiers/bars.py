@@ -59,32 +59,38 @@ def apportion(values: Sequence[int], cells: int) -> list[int]:
     return counts
 
 
-def describe_tier(tier: Bucket, budget: int | None = None, *, compact: bool = False) -> str:
-    """The numbers of a tier in words, e.g. "1,240 / 2,000 tokens (cap) · 300 summarized · +40 over".
+def describe_tier(
+    tier: Bucket, budget: int | None = None, delta: int | None = None, percent: bool = True, *, compact: bool = False
+) -> str:
+    """The numbers of a bucket in words, e.g. "1,240 / 2,000 tokens cap (25%) · 300 summarized · +40 over".
 
-    A scored section's limit is its *share*, with a full-entry limit; other
-    tiers have a *cap*; tier 1 has none. `compact` leaves out the unit and the
-    parentheses, for narrow terminals (the `?` help explains the words).
+    A scored section's limit is its *share* (with a full-entry limit); other
+    tiers have a *cap*; tier 1 has none. The percentage (`percent`) is the
+    limit's part of the whole budget; `delta` is the change in tokens against
+    the pin ("+120 vs pin"). `compact` leaves out the unit and says "full ≤"
+    for narrow terminals (the `?` help explains the words).
     """
     if not tier.reached:
-        return "not reached"
+        return "not reached" + (f" · {delta:+,} vs pin" if delta else "")
     unit = "" if compact else " tokens"
-
-    def of(limit: int, word: str) -> str:
-        return f"{tier.used:,} / {limit:,} {word}" if compact else f"{tier.used:,} / {limit:,}{unit} ({word})"
-
     if tier.cap is not None:
-        parts = [of(tier.cap, "share" if tier.full_limit is not None else "cap")]
+        share = f" ({tier.cap / budget:.0%})" if budget and percent else ""
+        word = "share" if tier.full_limit is not None else "cap"
+        parts = [f"{tier.used:,} / {tier.cap:,}{unit} {word}{share}"]
     elif budget is not None:
-        parts = [of(budget, "budget"), "no cap"]
+        share = f" ({tier.used / budget:.0%})" if budget and percent else ""
+        parts = [f"{tier.used:,} of {budget:,}{unit} budget{share}", "no cap"]
     else:
         parts = [f"{tier.used:,}{unit}", "no cap"]
     if tier.full_limit is not None:
         parts.append(f"{'full ≤' if compact else 'full-entry limit'} {tier.full_limit:,}")
     if tier.summarized:
-        parts.append(f"{tier.summarized:,} summarized")
+        after = " after the budget" if tier.unbudgeted else ""
+        parts.append(f"{tier.summarized:,} summarized{after}")
     if tier.overrun:
         parts.append(f"+{tier.overrun:,} over")
+    if delta:
+        parts.append(f"{delta:+,} vs pin")
     return " · ".join(parts)
 
 
@@ -116,6 +122,8 @@ class TierBars(Widget):
 
     tiers: reactive[tuple[Bucket, ...]] = reactive((), layout=True)
     view: var[View | None] = var(None, init=False)
+    deltas: var[dict[str, int]] = var(dict, init=False)
+    """Tokens per bucket against the pin (by bucket name), shown after each bar's numbers."""
 
     def __init__(
         self,
@@ -136,6 +144,9 @@ class TierBars(Widget):
         forget_height(self)  # one or two lines per tier
         self.tiers = tuple(tiers)
         self.refresh(layout=True)
+
+    def watch_deltas(self) -> None:
+        self.refresh()
 
     def watch_view(self, view: View | None) -> None:
         if view is not None:
@@ -192,7 +203,9 @@ class TierBars(Widget):
     def _numbers(self, tier: Bucket, compact: bool = False) -> Text:
         if not tier.reached:
             return Text("not reached", self._s("tier-bars--unreached"))
-        text = Text(describe_tier(tier, self.budget, compact=compact), self._s("tier-bars--numbers"))
+        wide = self.size.width >= _WIDE
+        words = describe_tier(tier, self.budget, self.deltas.get(tier.name), percent=wide, compact=compact)
+        text = Text(words, self._s("tier-bars--numbers"))
         if tier.overrun:
             text.highlight_words([f"+{tier.overrun:,} over"], self._s("tier-bars--over-text"))
         return text

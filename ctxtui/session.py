@@ -459,11 +459,6 @@ class Session:
         assert self.loaded is not None, "load() first"
         return View(self.loaded, self.budget)
 
-    def view_at(self, budget: int, packer: Packer | None = None) -> Plan:
-        """Another budget's (or another packer's) plan of the same load, for comparisons."""
-        assert self.loaded is not None, "load() first"
-        return (packer or self.loaded.packer).plan(budget)
-
     def watch_paths(self) -> list[Path]:
         paths = [self.project / ".context"]
         if self.db is not None:

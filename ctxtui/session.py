@@ -459,6 +459,17 @@ class Session:
         assert self.loaded is not None, "load() first"
         return View(self.loaded, self.budget)
 
+    @property
+    def label(self) -> str:
+        """What the status line calls these sources: the project, or a lone memory store's name."""
+        if (self.project / ".context").is_dir() or (self.db is None and self.db_url is None):
+            return self.project.name
+        if self.db is not None:
+            return self.db.name
+        from ctxtui.engine.sources.memory.urls import redact
+
+        return redact(str(self.db_url))
+
     def watch_paths(self) -> list[Path]:
         paths = [self.project / ".context"]
         if self.db is not None:

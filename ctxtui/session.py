@@ -318,9 +318,15 @@ class Session:
         from ctxtui.opening.packer import open_named
 
         report("reading the memory store", 1)
-        opened = open_named(name, self.request(budget))
+        request = self.request(budget)
+        problems: list[Problem] = []
+        if name == "cortex" and request.query is None:
+            # `drift memory why` needs a focus; the screen starts from an empty one and k sets it.
+            request = request.but(query="")
+            problems.append(Problem(name, "no --query given: the focus is empty (press k to set it)"))
+        opened = open_named(name, request)
         report("scoring", 2)
-        problems = [Problem(name, line) for line in [*opened.notices, *opened.warnings]]
+        problems += [Problem(name, line) for line in [*opened.notices, *opened.warnings]]
         return self._install(opened, budget, keep_budget, report, problems)
 
     def _install(

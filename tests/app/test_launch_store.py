@@ -41,3 +41,14 @@ def test_a_directory_without_context_is_still_refused(tmp_path, monkeypatch):
 
     with pytest.raises(UsageError, match="no .context/ directory"):
         launched(monkeypatch, [str(tmp_path)])
+
+
+def test_a_cortex_store_alone_opens_with_an_empty_focus_and_says_so(tmp_path, monkeypatch):
+    from tests.factories.cortex_v1 import build_v1_db, memory
+
+    store = build_v1_db(tmp_path / "cortex.db", [memory(f"m{i}", "tribal", f"auth note {i}") for i in range(5)])
+    monkeypatch.chdir(tmp_path)
+    session = launched(monkeypatch, [str(store), "--now", "2025-06-01T12:00:00Z"])
+    problems = session.load()
+    assert session.loaded is not None and session.loaded.packer.name == "cortex"
+    assert any("focus is empty" in p.message for p in problems)

@@ -28,7 +28,7 @@ def test_apportion_fills_exactly_and_keeps_small_parts_visible():
 def test_describe_tier():
     assert (
         describe_tier(Bucket(2, "t", 2_000, 1_240, summarized=300, overrun=40))
-        == "1,240 / 2,000 tokens cap · 300 summarized · +40 over"
+        == "1,540 / 2,000 tokens cap · 300 of it as summaries · +40 over"  # summaries the budget pays for (Cortex)
     )
     assert (
         describe_tier(Bucket(4, "t", 1_000, 420, full_limit=800)) == "420 / 1,000 tokens share · full-entry limit 800"
@@ -64,12 +64,12 @@ async def test_wide_layout_one_line_per_tier_with_aligned_bars():
 @pytest.mark.asyncio
 async def test_the_numbers_carry_their_unit_where_they_fit():
     app = Gallery()
-    async with app.run_test(size=(160, 30)) as pilot:
+    async with app.run_test(size=(200, 30)) as pilot:
         await pilot.pause()
         lines = app.query_one(TierBars).render().plain.split("\n")
         assert lines[1].endswith("1,640 / 1,600 tokens cap (40%) · +40 over")
         assert "420 / 1,000 tokens share (" in lines[3]
-        assert lines[3].endswith(") · full-entry limit 800 · 12 summarized")
+        assert lines[3].endswith(") · full-entry limit 800 · 12 summarized after the budget")
 
 
 @pytest.mark.asyncio

@@ -73,10 +73,12 @@ def describe_tier(
     if not tier.reached:
         return "not reached" + (f" · {delta:+,} vs pin" if delta else "")
     unit = "" if compact else " tokens"
+    # Summaries the budget pays for (Cortex's pass 1) are part of what the bucket uses.
+    shortened = tier.summarized if tier.summarized and not tier.unbudgeted else 0
     if tier.cap is not None:
         share = f" ({tier.cap / budget:.0%})" if budget and percent else ""
         word = "share" if tier.full_limit is not None else "cap"
-        parts = [f"{tier.used:,} / {tier.cap:,}{unit} {word}{share}"]
+        parts = [f"{tier.used + shortened:,} / {tier.cap:,}{unit} {word}{share}"]
     elif budget is not None:
         share = f" ({tier.used / budget:.0%})" if budget and percent else ""
         parts = [f"{tier.used:,} of {budget:,}{unit} budget{share}", "no cap"]
@@ -85,8 +87,8 @@ def describe_tier(
     if tier.full_limit is not None:
         parts.append(f"{'full ≤' if compact else 'full-entry limit'} {tier.full_limit:,}")
     if tier.summarized:
-        after = " after the budget" if tier.unbudgeted else ""
-        parts.append(f"{tier.summarized:,} summarized{after}")
+        unpaid = tier.unbudgeted
+        parts.append(f"{tier.summarized:,} " + ("summarized after the budget" if unpaid else "of it as summaries"))
     if tier.overrun:
         parts.append(f"+{tier.overrun:,} over")
     if delta:

@@ -321,6 +321,8 @@ class MainScreen(TuningActions, Screen):
             content = self.query_one(WhyPanel).explanation()
             if content is not None:
                 self.app.push_screen(WhyScreen(content))
+        else:  # the panel is beside the table: Enter moves there (↑ ↓ scroll it, Tab goes back)
+            self.query_one(WhyPanel).focus()
 
     # -- actions (see actions.py for their keys) ---------------------------------------
 

@@ -242,6 +242,27 @@ class CtxtuiApp(ThemeVariablesMixin, App):
         """The palette's entries for what is on screen (the command provider asks)."""
         return self.main.dynamic_palette()
 
+    def deliver_screenshot(
+        self, filename: str | None = None, path: str | None = None, time_format: str | None = None
+    ) -> str | None:
+        """The palette's "Screenshot": an SVG in ctxtui's screenshots folder (made if missing), and where it went.
+
+        Textual's own saves to the working directory and reports through a
+        markup toast; this one says the path in words (or why it failed).
+        """
+        from ctxtui.paths import screenshots_dir
+        from ctxtui.safe_write import os_error_words
+
+        folder = Path(path) if path else screenshots_dir()
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            saved = self.save_screenshot(filename, str(folder), time_format)
+        except OSError as exc:
+            self.notify(f"Screenshot not saved in {folder}: {os_error_words(exc)}", severity="error", timeout=6)
+            return None
+        self.notify(f"Screenshot saved: {saved}", timeout=6)
+        return None
+
     def action_help(self) -> None:
         # Textual keeps the active keymap (normalised key names) in `_keymap`; there is no public getter in 8.2.8.
         from ctxtui.tui.legend import legend

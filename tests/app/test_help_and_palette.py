@@ -168,3 +168,18 @@ async def test_help_shows_the_users_remapped_keys(tmp_path):
         await pilot.press("escape", "v")
         await pilot.pause()
         assert isinstance(app.screen, PreviewScreen)  # and the remapped key does what the help says
+
+
+@pytest.mark.asyncio
+async def test_the_palettes_screenshot_lands_in_a_folder_that_exists_and_says_where(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    app = make_app(small_workspace(tmp_path / "proj"), real_tokens=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.deliver_screenshot()  # what the palette's "Screenshot" calls
+        await pilot.pause()
+        folder = tmp_path / "data" / "ctxtui" / "screenshots"
+        shots = list(folder.glob("*.svg"))
+        assert len(shots) == 1
+        said = [str(n.message) for n in app._notifications]
+        assert any(n == f"Screenshot saved: {shots[0]}" for n in said), said

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from textual import on, work
 from textual.app import App
 from textual.binding import Binding
+from textual.notifications import Notify
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from ctxtui.engine.model import Problem
@@ -34,6 +35,8 @@ from ctxtui.tui.main_screen import REAL_TOKENIZER, MainScreen
 from ctxtui.tui.messages import FORMAT_NAMES, CopyPacket, LoadFailed, LoadProgress, ProjectLoaded, SavePacket
 from ctxtui.tui.screens.help import HelpScreen
 from ctxtui.tui.themes import ThemeVariablesMixin, apply_theme
+
+MAX_TOASTS = 2  # toasts on screen at once: a third pushes the oldest out
 
 if TYPE_CHECKING:
     from ctxtui.tui.screens.save import SaveScreen
@@ -95,6 +98,13 @@ class CtxtuiApp(ThemeVariablesMixin, App):
     ) -> None:
         """Every toast goes through the sanitiser and is never parsed as markup: messages quote paths and titles."""
         super().notify(clean_block(message), title=clean_line(title), severity=severity, timeout=timeout, markup=False)
+
+    def _on_notify(self, event: Notify) -> None:
+        """Before Textual's own handler shows a toast: keep at most MAX_TOASTS, the oldest going first, so they
+        do not pile up over the why panel. (Textual calls each class's `_on_notify` along the MRO, this first.)"""
+        shown = list(self._notifications)
+        for old in shown[: max(0, len(shown) - MAX_TOASTS + 1)]:
+            self._unnotify(old, refresh=False)
 
     def theme_colors(self) -> dict[str, str]:
         """The theme's CSS variables, resolved once per theme (the slider path asks every step)."""

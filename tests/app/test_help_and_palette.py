@@ -183,3 +183,15 @@ async def test_the_palettes_screenshot_lands_in_a_folder_that_exists_and_says_wh
         assert len(shots) == 1
         said = [str(n.message) for n in app._notifications]
         assert any(n == f"Screenshot saved: {shots[0]}" for n in said), said
+
+
+@pytest.mark.asyncio
+async def test_toasts_do_not_pile_up(tmp_path):
+    app = make_app(small_workspace(tmp_path / "proj"), real_tokens=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.clear_notifications()
+        for number in range(5):
+            app.notify(f"notice {number}", timeout=30)
+        await pilot.pause()
+        assert [str(n.message) for n in app._notifications] == ["notice 3", "notice 4"]  # the newest two

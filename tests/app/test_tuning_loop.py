@@ -319,3 +319,26 @@ async def test_no_advice_line_when_no_move_is_confirmed(tmp_path, monkeypatch):
             await pilot.pause(0.05)
         assert "To get it in: no single change found that does it" in why_text(app)
         assert "To get it in full:" not in why_text(app)
+
+
+@pytest.mark.asyncio
+async def test_the_chart_draws_no_curve_for_a_section_never_in_full():
+    """Constitution on ctx-large is never in full: a flat 0 % line of it used to paint over the other curves."""
+    from ctxtui.engine.explain.coverage import Coverage, CurvePoint, SectionCoverage
+    from ctxtui.tui.screens.coverage import GLYPHS
+    from textual.app import App
+
+    never = SectionCoverage("constitution", total=3, dropped_now=3)
+    rising = SectionCoverage("tasks", total=2, can_be_full=2, curve=[CurvePoint(0, 0, 0), CurvePoint(500, 2, 2)])
+    found = Coverage(budget=100, sections=[never, rising], settles_at=500)
+
+    class Host(App[None]):
+        def compose(self):
+            yield CoverageChart(found)
+
+    async with Host().run_test(size=(60, 16)) as pilot:
+        await pilot.pause()
+        chart = pilot.app.query_one(CoverageChart)
+        drawn = "".join(strip.text for strip in (chart.render_line(y) for y in range(chart.size.height)))
+        assert GLYPHS[0] not in drawn  # no constitution curve
+        assert GLYPHS[1] in drawn  # the tasks curve, its 0 % stretch included

@@ -342,3 +342,26 @@ async def test_the_chart_draws_no_curve_for_a_section_never_in_full():
         drawn = "".join(strip.text for strip in (chart.render_line(y) for y in range(chart.size.height)))
         assert GLYPHS[0] not in drawn  # no constitution curve
         assert GLYPHS[1] in drawn  # the tasks curve, its 0 % stretch included
+
+
+@pytest.mark.asyncio
+async def test_ctrl_s_saves_from_the_main_screen_and_from_the_knobs_screen(tmp_path):
+    """The save had no key (only the palette); ctrl+s asks, from the main screen and from the knobs dialog."""
+    root = small_workspace(tmp_path)
+    app = make_app(root, budget=3000, real_tokens=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmWriteScreen)
+        await pilot.press("n")
+        await settle(pilot)
+        await pilot.press("k")
+        await settle(pilot)
+        assert isinstance(app.screen, KnobsScreen)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmWriteScreen)
+        await pilot.press("y")
+        await settle(pilot)
+        assert (root / ".ctxrc").read_text() == "token_budget: 3000\n"

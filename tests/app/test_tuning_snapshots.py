@@ -8,7 +8,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from textual.widgets import TextArea
+from textual.widgets import Input, TextArea
 
 from tests.app.helpers import SIZE, make_app, settle, small_workspace, snapshot_ready
 from tests.conftest import corpus_path, needs_corpus
@@ -26,6 +26,8 @@ async def _wait_for_screen(pilot, name: str) -> None:
     pilot.app.clear_notifications()  # a toast that times out mid-snapshot would make it flaky
     for area in pilot.app.screen.query(TextArea):
         area.cursor_blink = False
+    for field in pilot.app.screen.query(Input):
+        field.cursor_blink = False
     await pilot.pause()
 
 

@@ -154,11 +154,12 @@ class TurnsScreen(Screen[str | None]):
             self._title = title
             self.query_one("#turns-title", Label).update(clean_line(title))
         changed = turns is not None or shown != self.shown
+        keep = self.highlighted_key if self.is_attached else None  # before the list changes under the cursor
         if turns is not None:
             self.turns = list(turns)
         self.shown = shown
         if changed and self.is_attached:
-            self._fill(keep=self.highlighted_key)
+            self._fill(keep=keep)
         self.error = error
         if self.is_attached:
             self._show_error()

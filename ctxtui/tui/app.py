@@ -187,6 +187,7 @@ class CtxtuiApp(ThemeVariablesMixin, App):
         gc.freeze()
         self.main.post_message(ProjectLoaded(problems, budget_moved=self.session.budget != before))
         self.call_from_thread(self._reload_missed_changes)
+        self.call_from_thread(self._mark_turn_shown)
 
     def action_reload(self) -> None:
         self.load_project(changed=None)
@@ -270,6 +271,12 @@ class CtxtuiApp(ThemeVariablesMixin, App):
         screen = self.turns_screen
         if screen is not None:
             screen.show(fresh, result.error, self.session.turn_key, self._turns_title())
+
+    def _mark_turn_shown(self) -> None:
+        """A load may have opened another nous turn: the Turns list marks it (▶)."""
+        screen = self.turns_screen
+        if screen is not None and screen.shown != self.session.turn_key:
+            screen.show(None, self._poll_error, self.session.turn_key)
 
     @property
     def turns_screen(self) -> TurnsScreen | None:

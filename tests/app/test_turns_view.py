@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from ctxtui.opening.request import PackRequest
 from ctxtui.session import Session
 from ctxtui.tui.app import CtxtuiApp
@@ -107,6 +106,10 @@ async def test_an_unsampled_turn_is_not_opened(nous_db, tmp_path):
         await pilot.press("down", "enter")
         await pilot.pause()
         assert app.turns_screen is not None and app.turns_screen.highlighted_key == "c2"
+        await pilot.press("question_mark")  # the help explains the Turns view's keys and columns
+        await pilot.pause()
+        help_text = app.screen._text().plain
+        assert "t  Turns" in help_text and "Turns view (t)" in help_text and "session#turn" in help_text
 
 
 async def test_server_away_banner_then_reconnects(tmp_path):
@@ -130,3 +133,24 @@ async def test_server_away_banner_then_reconnects(tmp_path):
             await wait_for(pilot, lambda: banner(app) == "" and listed(app)[:1] == ["r4"], seconds=15)
             assert app.turns_screen.highlighted_key == "c2"
             await pilot.press("q")
+
+
+def test_turns_screen_snapshot(snap_compare, nous_db, tmp_path):
+    """The Turns view of three logged turns (the socket path in the title replaced: it is a temp dir)."""
+    with nous_db.connect() as conn:
+        seed_turns(conn)
+    session = Session(project=tmp_path, db_url=nous_db.url, clock=lambda: NOW, options=PackRequest(packer="nous"))
+    app = CtxtuiApp(session, theme_name="ctxtui-dark", watch=False, real_tokens=False, poll_seconds=3600)
+
+    async def run_before(pilot) -> None:
+        await wait_for(pilot, lambda: app.turns_screen is not None and listed(app) == ["r3", "c2", "r1"])
+        await wait_for(pilot, lambda: app.main.view is not None)
+        await pilot.pause()
+        from textual.widgets import Label
+
+        title = "nous turns of nous-default in postgresql://ctxtui_ro@/nous, newest first (polled every 2 s)"
+        app.turns_screen.query_one("#turns-title", Label).update(title)
+        await pilot.press("down", "down")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)

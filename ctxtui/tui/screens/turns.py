@@ -149,7 +149,8 @@ class TurnsScreen(Screen[str | None]):
         self, turns: Sequence[TurnSummary] | None, error: str | None, shown: str | None, title: str | None = None
     ) -> None:
         """A poll's result: new turns (None: unchanged), the error (None: reachable), the turn on screen."""
-        self._loaded = True
+        if turns is not None or error is not None:
+            self._loaded = True
         if title is not None and title != self._title and self.is_attached:
             self._title = title
             self.query_one("#turns-title", Label).update(clean_line(title))

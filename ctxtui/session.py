@@ -324,13 +324,19 @@ class Session:
         from ctxtui.opening.packer import open_named
 
         report("reading the memory store", 1)
-        opened = open_named(name, self.request(budget))
+        request = self.request(budget)
+        problems: list[Problem] = []
+        if name == "cortex" and request.query is None:
+            # `drift memory why` needs a focus; the screen starts from an empty one and k sets it.
+            request = request.but(query="")
+            problems.append(Problem(name, "no --query given: the focus is empty (press k to set it)"))
+        opened = open_named(name, request)
         turn = getattr(opened.packer, "turn", None)
         if name == NOUS and self.options.turn is None and turn is not None:
             # Stay on this turn: a later reload (a memory changed) must not jump to a newer one.
             self.options = self.options.but(turn=turn.summary.key)
         report("scoring", 2)
-        problems = [Problem(name, line) for line in [*opened.notices, *opened.warnings]]
+        problems += [Problem(name, line) for line in [*opened.notices, *opened.warnings]]
         return self._install(opened, budget, keep_budget, report, problems)
 
     def _install(
@@ -510,10 +516,16 @@ class Session:
         assert self.loaded is not None, "load() first"
         return View(self.loaded, self.budget)
 
-    def view_at(self, budget: int, packer: Packer | None = None) -> Plan:
-        """Another budget's (or another packer's) plan of the same load, for comparisons."""
-        assert self.loaded is not None, "load() first"
-        return (packer or self.loaded.packer).plan(budget)
+    @property
+    def label(self) -> str:
+        """What the status line calls these sources: the project, or a lone memory store's name."""
+        if (self.project / ".context").is_dir() or (self.db is None and self.db_url is None):
+            return self.project.name
+        if self.db is not None:
+            return self.db.name
+        from ctxtui.engine.sources.memory.urls import redact
+
+        return redact(str(self.db_url))
 
     def watch_paths(self) -> list[Path]:
         paths = [self.project / ".context"]

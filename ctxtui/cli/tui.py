@@ -17,6 +17,10 @@ def run(args: argparse.Namespace, demo: bool = False) -> int:
     from ctxtui.tui.app import CtxtuiApp
     from ctxtui.user_config import read_user_config
 
+    given = getattr(args, "project", None)
+    if not demo and given and not getattr(args, "db", None) and (is_db_url(given) or Path(given).is_file()):
+        # `ctxtui shabka.db` / `ctxtui postgresql://…`: a memory store alone, shown through its own packer.
+        args.db, args.project = given, "."
     db_url = args.db if is_db_url(getattr(args, "db", None)) else None  # nous: polled, not watched
     db = Path(args.db) if getattr(args, "db", None) and db_url is None else None
     if demo:

@@ -1,4 +1,4 @@
-"""`open_packer`: any packer by name, each opener imported only when its packer is asked for.
+"""`open_named`: any packer by name, each opener imported only when its packer is asked for.
 
 A cold `ctxtui pack` of a ctx packet never imports numpy (Shabka), the JS
 number semantics (Cortex) or psycopg (nous).
@@ -10,17 +10,7 @@ import os
 from collections.abc import Mapping
 
 from ctxtui.engine.packers.registry import PEER_PACKERS
-from ctxtui.opening.choose import Choice, choose_packer
 from ctxtui.opening.request import Opened, OpenError, PackRequest
-
-
-def open_packer(
-    request: PackRequest, *, strict: bool = False, env: Mapping[str, str] | None = None
-) -> tuple[Choice, Opened]:
-    """The request's packer (chosen as `choose_packer` does), opened; see each opener for its errors."""
-    env = os.environ if env is None else env
-    choice = choose_packer(request.packer, env)
-    return choice, open_named(choice.name, request, strict=strict, env=env)
 
 
 def open_named(

@@ -111,7 +111,7 @@ class MainScreen(TuningActions, Screen):
         self.against_pin: Comparison | None = None  # how the view differs from the pin
 
     def compose(self) -> ComposeResult:
-        yield StatusLine(self.session.project.name, REAL_TOKENIZER, id="status").data_bind(MainScreen.view)
+        yield StatusLine(self.session.label, REAL_TOKENIZER, id="status").data_bind(MainScreen.view)
         yield SettingsLine(id="settings").data_bind(MainScreen.view)
         with Horizontal(id="budget-row"):
             yield Label("Budget")

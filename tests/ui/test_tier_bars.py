@@ -28,7 +28,7 @@ def test_apportion_fills_exactly_and_keeps_small_parts_visible():
 def test_describe_tier():
     assert (
         describe_tier(Bucket(2, "t", 2_000, 1_240, summarized=300, overrun=40))
-        == "1,240 / 2,000 cap · 300 summarized · +40 over"
+        == "1,540 / 2,000 cap · 300 of it as summaries · +40 over"  # summaries the budget pays for (Cortex)
     )
     # Shares of the budget, after the budget, and the pin's delta.
     assert describe_tier(Bucket(2, "t", 2_000, 1_240), budget=8000) == "1,240 / 2,000 cap (25%)"

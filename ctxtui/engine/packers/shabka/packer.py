@@ -550,9 +550,3 @@ class ShabkaPacker(Packer):
             if hit.key == key:
                 return hit
         return None
-
-    def ranked_by_key(self, key: str) -> Ranked | None:
-        for ranked in self.ranked:
-            if ranked.key == key:
-                return ranked
-        return None

@@ -67,9 +67,11 @@ def describe_tier(tier: Bucket, budget: int | None = None, delta: int | None = N
     """
     if not tier.reached:
         return "not reached" + (f" · {delta:+,} vs pin" if delta else "")
+    # Summaries the budget pays for (Cortex's pass 1) are part of what the bucket uses.
+    shortened = tier.summarized if tier.summarized and not tier.unbudgeted else 0
     if tier.cap is not None:
         share = f" ({tier.cap / budget:.0%})" if budget and percent else ""
-        parts = [f"{tier.used:,} / {tier.cap:,} cap{share}"]
+        parts = [f"{tier.used + shortened:,} / {tier.cap:,} cap{share}"]
     elif budget is not None:
         share = f" ({tier.used / budget:.0%})" if budget and percent else ""
         parts = [f"{tier.used:,} of {budget:,} budget{share}", "no cap"]
@@ -78,8 +80,8 @@ def describe_tier(tier: Bucket, budget: int | None = None, delta: int | None = N
     if tier.full_limit is not None:
         parts.append(f"full ≤ {tier.full_limit:,}")
     if tier.summarized:
-        after = " after the budget" if tier.unbudgeted else ""
-        parts.append(f"{tier.summarized:,} summarized{after}")
+        unpaid = tier.unbudgeted
+        parts.append(f"{tier.summarized:,} " + ("summarized after the budget" if unpaid else "of it as summaries"))
     if tier.overrun:
         parts.append(f"+{tier.overrun:,} over")
     if delta:

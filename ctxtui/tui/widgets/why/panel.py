@@ -58,7 +58,8 @@ def render_why(
     color = colors[outcome.fate]
     out = Text()
     out.append(f"{(symbols or FATE_SYMBOL)[outcome.fate]} {outcome.fate.value}", style=f"bold {color}")
-    out.append(f"  ·  {entry.section} (tier {outcome.tier})  ·  {entry.tokens:,} tokens\n", style=muted)
+    tier = f" (tier {outcome.tier})" if packer_name in ("ctx-0.8.1", "ctx-0.8.0") else ""  # ctx's tiers only
+    out.append(f"  ·  {entry.section}{tier}  ·  {entry.tokens:,} tokens\n", style=muted)
     out.append(clean_line(entry.title) + "\n", style="bold")
     out.append(clean_line(entry.source) + "\n\n", style=muted)
 

@@ -13,7 +13,10 @@ Where an action applies (`where`):
   open, so `[`/`]` keep working there; the others run on the App.
 - `SLIDER`, `ENTRIES`: while that widget has the focus.
 - `PREVIEW`, `HELP`, `WHY`, `QUIRKS`, `PROMPT`, `BUDGET_INPUT`, `KNOBS`, `COVERAGE`,
-  `CONFIRM`: on that screen.
+  `CONFIRM`, `TURNS`: on that screen.
+
+`NOUS_ONLY` actions need a nous database (`--db postgresql://…`): the main
+screen hides them from the footer, and the help leaves them out, otherwise.
 
 Palette entries that depend on what is on screen (sort by each of the
 packer's columns, switch to each packer the sources allow) come from the
@@ -29,7 +32,7 @@ from textual.binding import Binding, BindingType
 
 APP, SLIDER, ENTRIES = "app", "slider", "entries"
 PREVIEW, HELP, WHY, QUIRKS, PROMPT, BUDGET_INPUT = "preview", "help", "why", "quirks", "prompt", "budget_input"
-KNOBS, COVERAGE, CONFIRM = "knobs", "coverage", "confirm"
+KNOBS, COVERAGE, CONFIRM, TURNS = "knobs", "coverage", "confirm", "turns"
 
 BUDGET_PRESETS = (1000, 2000, 4000, 8000, 16000, 32000)
 
@@ -255,6 +258,14 @@ ACTIONS: tuple[Action, ...] = (
         )
         for budget in BUDGET_PRESETS
     ),
+    Action(
+        "app.turns",
+        "t",
+        "main.turns",
+        "Turns",
+        palette="nous turns…",
+        palette_help="the database's logged turns, live: pick one to rebuild its sections",
+    ),
     # The budget slider, focused.
     Action("slider.fine_down", "left", "step(-1)", "−step", SLIDER, show=False),
     Action("slider.fine_up", "right", "step(1)", "+step", SLIDER, show=False),
@@ -287,9 +298,13 @@ ACTIONS: tuple[Action, ...] = (
     Action("knobs.close", "escape", "close", "Close", KNOBS),
     Action("knobs.save", "ctrl+s", "save", "Save to .ctxrc…", KNOBS),
     Action("coverage.close", "escape,q,g", "close", "Close", COVERAGE),
+    Action("turns.open", "enter", "open_turn", "Open turn", TURNS),
+    Action("turns.close", "escape,t", "close", "Back", TURNS),
+    Action("turns.refresh", "r", "poll_now", "Poll now", TURNS),
     Action("confirm.yes", "y", "yes", "Write", CONFIRM),
     Action("confirm.no", "n,escape", "no", "Leave it", CONFIRM),
 )
+NOUS_ONLY = frozenset({"app.turns"})
 ACTION_BY_ID: dict[str, Action] = {action.id: action for action in ACTIONS if action.id}
 PALETTE: tuple[Action, ...] = tuple(action for action in ACTIONS if action.palette)
 
@@ -319,11 +334,14 @@ HELP_FOCUSED: tuple[HelpLine, ...] = (
 )
 
 
-def help_lines(keymap: Mapping[str, str], key_display: Callable[[str], str]) -> list[tuple[str, str]]:
+def help_lines(
+    keymap: Mapping[str, str], key_display: Callable[[str], str], *, nous: bool = False
+) -> list[tuple[str, str]]:
     """(keys, description) for the `?` help: the keys that work anywhere, then those that need the focus.
 
     `keymap` is the user's (binding id → keys): remapped keys show as the user
-    set them; `key_display` shows one key name ("ctrl+y" → "^y").
+    set them; `key_display` shows one key name ("ctrl+y" → "^y"). `nous`: the
+    source is a nous database, so its actions (`NOUS_ONLY`) are listed.
     """
 
     def shown(keys: str) -> str:
@@ -331,7 +349,7 @@ def help_lines(keymap: Mapping[str, str], key_display: Callable[[str], str]) -> 
 
     lines = []
     for action in ACTIONS:
-        if action.where == APP and action.keys:
+        if action.where == APP and action.keys and (nous or action.id not in NOUS_ONLY):
             remapped = keymap.get(action.id or "")
             lines.append((shown(remapped) if remapped else action.key_display or action.keys, action.description))
     for line in HELP_FOCUSED:

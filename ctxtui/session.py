@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ctxtui.engine.explain.quirks import Quirk, find_quirks
 from ctxtui.engine.explain.thresholds import Threshold, thresholds
@@ -32,6 +32,9 @@ from ctxtui.engine.sources.workspace import Workspace
 from ctxtui.opening.choose import Choice, choose_packer
 from ctxtui.opening.request import Opened, PackRequest
 
+if TYPE_CHECKING:
+    from ctxtui.turns_session import TurnsSession
+
 MIN_BUDGET = 0
 MAX_BUDGET = 2_000_000  # tokens: 1M-token context windows exist; the slider's log scale keeps it usable
 LOAD_STEPS = 4
@@ -42,6 +45,8 @@ SET_HERE = "set here"  # the source of a knob the user changed in the app
 # Where `ctxtui memory add` writes by default. ctx itself never reads it, so the app offers to join it
 # (`Session.memory_db_found`) rather than joining it unasked: the default packet stays ctx's.
 PROJECT_MEMORY_DB = Path(".context") / "memory.db"
+NOUS = "nous"
+OWN_BUDGET = "the turn's own"  # a nous turn's budget source: the sum of its section budgets
 
 T = TypeVar("T")
 
@@ -184,6 +189,7 @@ class Session:
     _workspace_dir: str | None = None  # its context directory
     _store_kind: str | None = None
     _store_kind_known: bool = False
+    _turns: Any = None  # the nous database's TurnsSession, once asked for
 
     # -- what the user asked for ------------------------------------------------------
 
@@ -330,6 +336,10 @@ class Session:
             request = request.but(query="")
             problems.append(Problem(name, "no --query given: the focus is empty (press k to set it)"))
         opened = open_named(name, request)
+        turn = getattr(opened.packer, "turn", None)
+        if name == NOUS and self.options.turn is None and turn is not None:
+            # Stay on this turn: a later reload (a memory changed) must not jump to a newer one.
+            self.options = self.options.but(turn=turn.summary.key)
         report("scoring", 2)
         problems += [Problem(name, line) for line in [*opened.notices, *opened.warnings]]
         return self._install(opened, budget, keep_budget, report, problems)
@@ -350,7 +360,9 @@ class Session:
             except (KeyError, ValueError):
                 del self.knob_edits[key]  # this packer has no such knob: the edit was for another
         if not keep_budget:
-            self.budget = opened.budget
+            # A budget that is the packer's own default (a nous turn's) is the default after the knobs too.
+            own = opened.budget_source == OWN_BUDGET
+            self.budget = getattr(packer, "default_budget", opened.budget) if own else opened.budget
         report("assembling", 3)
         packer.plan(self.budget)  # warm the packer for the first screen, still off the UI thread
         self._new_load(packer, opened.workspace, opened.refusal, opened.budget_source, made_at)
@@ -443,13 +455,52 @@ class Session:
         """Change one knob of the packer in use (ValueError/KeyError: not a value or knob it has)."""
         assert self.loaded is not None, "load() first"
         loaded = self.loaded
-        packer = loaded.packer.with_knob(key, value, SET_HERE)
+        old = loaded.packer
+        packer = old.with_knob(key, value, SET_HERE)
         self.knob_edits[key] = value
+        # A packer whose budget is its settings' sum (nous: the sections'): the slider follows an edit
+        # when it stood at the old sum, so a frame switch shows that frame's budgets, not a share of the old.
+        before, after = getattr(old, "default_budget", None), getattr(packer, "default_budget", None)
+        if before is not None and after is not None and self.budget == before:
+            self.budget = max(MIN_BUDGET, min(MAX_BUDGET, int(after)))
         self._new_load(packer, loaded.workspace, loaded.refusal, loaded.budget_source, loaded.made_at)
 
     def reset_knobs(self) -> None:
         """Forget the knobs changed here (the next load is the sources' own)."""
         self.knob_edits.clear()
+
+    # -- a nous database's turns ----------------------------------------------------------
+
+    @property
+    def turns(self) -> TurnsSession | None:
+        """The Turns view's model for a nous URL (None for any other source); polled by the app."""
+        if self.db_url is None:
+            return None
+        if self._turns is None:
+            from ctxtui.turns_session import TurnsSession
+
+            self._turns = TurnsSession(self.db_url, agent=self.db_agent, env=dict(os.environ))
+        turns: TurnsSession = self._turns
+        return turns
+
+    @property
+    def turn_key(self) -> str | None:
+        """The key of the nous turn on screen (None: another packer)."""
+        turn = getattr(self.packer, "turn", None) if self.packer_name == NOUS else None
+        return turn.summary.key if turn is not None else None
+
+    def choose_turn(self, key: str, progress: Callable[[str, int], None] | None = None) -> list[Problem]:
+        """Show nous's sections of logged turn `key` at its own budget (knobs changed here are kept)."""
+        self.options = self.options.but(turn=key)
+        self.choice = Choice(NOUS, SET_HERE)
+        return self._open_peer(NOUS, None, False, progress or (lambda stage, step: None))
+
+    def close(self) -> None:
+        """Close the database connections the session holds open (the app calls it on quit)."""
+        if self._turns is not None:
+            self._turns.close()
+        if self.memory_join is not None:
+            self.memory_join.close()
 
     # -- views --------------------------------------------------------------------------
 

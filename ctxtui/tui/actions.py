@@ -13,7 +13,10 @@ Where an action applies (`where`):
   open, so `[`/`]` keep working there; the others run on the App.
 - `SLIDER`, `ENTRIES`: while that widget has the focus.
 - `PREVIEW`, `HELP`, `WHY`, `QUIRKS`, `PROMPT`, `BUDGET_INPUT`, `KNOBS`, `COVERAGE`,
-  `CONFIRM`: on that screen.
+  `CONFIRM`, `TURNS`: on that screen.
+
+`NOUS_ONLY` actions need a nous database (`--db postgresql://…`): the main
+screen hides them from the footer, and the help leaves them out, otherwise.
 
 Palette entries that depend on what is on screen (sort by each of the
 packer's columns, switch to each packer the sources allow) come from the
@@ -29,7 +32,7 @@ from textual.binding import Binding, BindingType
 
 APP, SLIDER, ENTRIES = "app", "slider", "entries"
 PREVIEW, HELP, WHY, QUIRKS, PROMPT, BUDGET_INPUT = "preview", "help", "why", "quirks", "prompt", "budget_input"
-KNOBS, COVERAGE, CONFIRM = "knobs", "coverage", "confirm"
+KNOBS, COVERAGE, CONFIRM, TURNS = "knobs", "coverage", "confirm", "turns"
 
 BUDGET_PRESETS = (1000, 2000, 4000, 8000, 16000, 32000)
 
@@ -281,10 +284,11 @@ ACTIONS: tuple[Action, ...] = (
         palette_help="mark (◆) and filter the entries whose fate differs in ctx 0.8.0 (or 0.8.1)",
     ),
     Action(
-        None,
-        "",
+        "app.save_ctxrc",
+        "ctrl+s",
         "main.save_ctxrc",
         "Save settings",
+        show=False,
         palette="Save settings to .ctxrc…",
         palette_help="shows the change as a diff and asks before writing",
     ),
@@ -306,6 +310,14 @@ ACTIONS: tuple[Action, ...] = (
             palette_help="jump to this budget",
         )
         for budget in BUDGET_PRESETS
+    ),
+    Action(
+        "app.turns",
+        "t",
+        "main.turns",
+        "Turns",
+        palette="nous turns…",
+        palette_help="the database's logged turns, live: pick one to rebuild its sections",
     ),
     # The budget slider, focused.
     Action("slider.step_down", "left", "step(-1)", "−one cell", SLIDER, show=False),
@@ -341,10 +353,15 @@ ACTIONS: tuple[Action, ...] = (
     Action("prompt.cancel", "escape", "cancel", "Cancel", PROMPT),
     Action("budget_input.cancel", "escape", "cancel", "Cancel", BUDGET_INPUT, show=False),
     Action("knobs.close", "escape", "close", "Close", KNOBS),
+    Action("knobs.save", "ctrl+s", "save", "Save to .ctxrc…", KNOBS),
     Action("coverage.close", "escape,q,g", "close", "Close", COVERAGE),
+    Action("turns.open", "enter", "open_turn", "Open turn", TURNS),
+    Action("turns.close", "escape,t", "close", "Back", TURNS),
+    Action("turns.refresh", "r", "poll_now", "Poll now", TURNS),
     Action("confirm.yes", "y", "yes", "Write", CONFIRM),
     Action("confirm.no", "n,escape", "no", "Leave it", CONFIRM),
 )
+NOUS_ONLY = frozenset({"app.turns"})
 ACTION_BY_ID: dict[str, Action] = {action.id: action for action in ACTIONS if action.id}
 PALETTE: tuple[Action, ...] = tuple(action for action in ACTIONS if action.palette)
 
@@ -382,11 +399,14 @@ HELP_FOCUSED: tuple[HelpLine, ...] = (
 )
 
 
-def help_lines(keymap: Mapping[str, str], key_display: Callable[[str], str]) -> list[tuple[str, str]]:
+def help_lines(
+    keymap: Mapping[str, str], key_display: Callable[[str], str], *, nous: bool = False
+) -> list[tuple[str, str]]:
     """(keys, description) for the `?` help: the keys that work anywhere, then those that need the focus.
 
     `keymap` is the user's (binding id → keys): remapped keys show as the user
-    set them; `key_display` shows one key name ("ctrl+y" → "^y").
+    set them; `key_display` shows one key name ("ctrl+y" → "^y"). `nous`: the
+    source is a nous database, so its actions (`NOUS_ONLY`) are listed.
     """
 
     def shown(keys: str) -> str:
@@ -394,7 +414,7 @@ def help_lines(keymap: Mapping[str, str], key_display: Callable[[str], str]) -> 
 
     lines = []
     for action in ACTIONS:
-        if action.where == APP and action.keys:
+        if action.where == APP and action.keys and (nous or action.id not in NOUS_ONLY):
             remapped = keymap.get(action.id or "")
             words = f"{action.description}: {action.palette_help}" if action.palette_help else action.description
             lines.append((shown(remapped) if remapped else action.key_display or action.keys, words))

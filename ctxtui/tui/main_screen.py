@@ -77,6 +77,12 @@ def _comparable(before: str, after: str) -> bool:
     return before == after or {before, after} <= SAME_ENTRIES
 
 
+def _turn_of(view: View) -> str | None:
+    """The nous turn a view rebuilds (None: another packer): steps between two turns mark nothing."""
+    turn = getattr(view.loaded.packer, "turn", None)
+    return turn.summary.key if turn is not None else None
+
+
 def _following(cycle: tuple[T | None, ...], chosen: frozenset[T]) -> T | None:
     """The value after the one chosen in `cycle` (none or several chosen: after None, the start)."""
     current = next(iter(chosen)) if len(chosen) == 1 else None
@@ -163,6 +169,8 @@ class MainScreen(TuningActions, Screen):
         if self.view is None:
             self._slider.set_value(self.session.budget)
             self._slider.focus()
+        elif message.budget_moved:
+            self._slider.set_value(self.session.budget)
         self._show_memory_note()
         self.refresh_view()
 
@@ -248,7 +256,7 @@ class MainScreen(TuningActions, Screen):
     def _compare(self, shown: View | None, view: View) -> None:
         """Marks and summaries for the view about to be shown: its step from `shown`, and the pin."""
         step = None
-        if shown is not None and _comparable(shown.packer_name, view.packer_name):
+        if shown is not None and _comparable(shown.packer_name, view.packer_name) and _turn_of(shown) == _turn_of(view):
             step = self.step if view.same_as(shown) else step_comparison(shown.plan, view.plan)
         self.step = step
         pinned = pin_comparison(self.pin, view.plan) if self.pin is not None else None

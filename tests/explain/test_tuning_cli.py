@@ -131,3 +131,13 @@ def test_threshold_words_never_say_in_full_at_never():
     assert describe_threshold(scanned).startswith("never in full up to 9,000 tokens; in the packet at 300+")
     full = Threshold(e, full_at=2340, any_at=1900, full_ranges=[(2340, None)], any_ranges=[(1900, None)])
     assert describe_threshold(full) == "in full from a budget of 2,340 tokens; summarized from 1,900 tokens"
+
+
+def test_diff_text_columns_line_up_whatever_the_fates(tmp_path, capsys):
+    """ "title only → in full" is longer than "dropped → in full": the section column must still line up."""
+    root = project(tmp_path)
+    assert main(["diff", str(root), "--budget", "600", "--against", "100"]) == 0
+    lines = [line for line in capsys.readouterr().out.splitlines() if line.startswith(("  ▲", "  ▼"))]
+    moves = {line[4:].split("  ")[0].strip() for line in lines}
+    assert len(moves) > 1  # several kinds of move, of different lengths
+    assert len({line.index(" tasks ") if " tasks " in line else line.index(" decisions ") for line in lines}) == 1

@@ -16,6 +16,7 @@ from ctxtui.tui.actions import (
     PROMPT,
     QUIRKS,
     SLIDER,
+    TURNS,
     WHY,
     bindings,
     help_lines,
@@ -29,6 +30,7 @@ from ctxtui.tui.screens.knobs import KnobsScreen
 from ctxtui.tui.screens.preview import PreviewScreen
 from ctxtui.tui.screens.prompts import PromptScreen
 from ctxtui.tui.screens.quirks import QuirksScreen
+from ctxtui.tui.screens.turns import TurnsScreen
 from ctxtui.tui.screens.why import WhyScreen
 from ctxtui.tui.widgets.budget.input import BudgetInput
 from ctxtui.tui.widgets.budget.slider import BudgetSlider
@@ -48,6 +50,7 @@ WHERE = {
     KNOBS: KnobsScreen,
     COVERAGE: CoverageScreen,
     CONFIRM: ConfirmWriteScreen,
+    TURNS: TurnsScreen,
 }
 
 

@@ -52,6 +52,15 @@ class StatusLine(Widget):
             text = self._text(view, compact=True)
         return text
 
+    def _subject(self, view: View) -> str:
+        """The project, or for nous the logged turn rebuilt (its project is the database)."""
+        turn = getattr(view.loaded.packer, "turn", None)
+        if turn is None:
+            return self._project
+        summary = turn.summary
+        number = summary.turn_number if summary.turn_number is not None else "?"
+        return clean_line(f"nous turn {summary.session_id or '?'}#{number} ({summary.key})")
+
     def _text(self, view: View, compact: bool) -> Text:
         counts = view.counts
         colors = fate_colors(services(self).theme_colors())
@@ -61,7 +70,7 @@ class StatusLine(Widget):
         plan = view.plan
         over = plan.budgeted > view.budget
         warn = f"bold {colors[Fate.DROPPED]}"
-        text.append(f"{self._project}  ", style="bold")
+        text.append(f"{self._subject(view)}  ", style="bold")
         text.append(f"budget {view.budget:,} · used ~{plan.tokens_used:,}")
         if not compact:
             text.append(" tokens")

@@ -551,48 +551,26 @@ class Session:
     @property
     def memory_count(self) -> int:
         """How many memories the loaded ctx packet was given (0 without a store)."""
-        workspace = self.loaded.workspace if self.loaded is not None else None
-        return len(workspace.memories) if workspace is not None else 0
+        return len(self.loaded.workspace.memories) if self.loaded and self.loaded.workspace else 0
 
     # -- a packet made again, and the command line that makes it ------------------------
 
     def packet_now(self, budget: int, fmt: str) -> tuple[str, datetime]:
-        """The packet at `budget`, made now, as `pack_command(budget, fmt, now)` prints it, and that `now`.
-
-        What a saved packet is: the sources read again and the clock read now,
-        so its `Generated:` line is the time of saving (the screen's packet was
-        made at load time). Raises what a load raises (OpenError, ContextMissing, OSError).
-        """
-        from ctxtui.opening.packer import open_named
+        """The packet at `budget` made now (its `Generated:` is the time of saving) and that now; see `remade`."""
+        from ctxtui.opening.command import remade
 
         now = self.now()
-        name = self._chosen().name
-        opened = open_named(name, self.request(budget).but(now=now.isoformat()))
-        packer = opened.packer
-        for key, value in self.knob_edits.items():
-            try:
-                packer = packer.with_knob(key, value, SET_HERE)
-            except (KeyError, ValueError):
-                pass  # not this packer's (as a load drops it)
-        return packer.plan(budget).render(fmt), now
+        request = self.request(budget).but(now=now.isoformat())
+        return remade(self._chosen().name, request, budget, fmt, self.knob_edits, SET_HERE), now
 
     def pack_command(self, budget: int, fmt: str, now: datetime | None) -> str | None:
-        """The `ctxtui pack` line that prints this session's packet at `budget`, made at `now`; None if none can.
-
-        `now` None: the packer read its own clock (a peer's packet on screen);
-        the line then has no `--now` of the app's.
-        """
+        """The `ctxtui pack` line printing this packet at `budget` made at `now` (None: the packer's own clock)."""
         from ctxtui.opening.command import pack_command
 
+        name = self._chosen().name if self.loaded is None else self.loaded.packer.name
         refused = self.loaded is not None and self.loaded.refusal is not None
         return pack_command(
-            self.request(budget),
-            self._chosen().name if self.loaded is None else self.loaded.packer.name,
-            budget,
-            fmt,
-            now=now,
-            knob_edits=self.knob_edits,
-            ignore_refusal=refused,
+            self.request(budget), name, budget, fmt, now=now, knob_edits=self.knob_edits, ignore_refusal=refused
         )
 
     def set_budget(self, budget: int) -> None:

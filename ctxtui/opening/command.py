@@ -90,3 +90,20 @@ def pack_command(
     if ignore_refusal or request.ignore_refusal:
         words.append("--ignore-refusal")
     return shlex.join(words)
+
+
+def remade(name: str, request: PackRequest, budget: int, fmt: str, knob_edits: Mapping[str, Any], source: str) -> str:
+    """Packer `name`'s packet of `request` made again (the sources read again), the app's knob edits applied.
+
+    What a saved packet is, so that `pack_command` with the request's `now`
+    prints the same bytes. Raises what opening raises (OpenError, ContextMissing, OSError).
+    """
+    from ctxtui.opening.packer import open_named
+
+    packer = open_named(name, request).packer
+    for key, value in knob_edits.items():
+        try:
+            packer = packer.with_knob(key, value, source)
+        except (KeyError, ValueError):
+            pass  # not this packer's (as a load drops it)
+    return packer.plan(budget).render(fmt)

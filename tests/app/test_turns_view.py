@@ -16,7 +16,6 @@ from tests.app.nous_turns import add_turn, seed_turns
 from tests.conftest import NOW
 from tests.pg import NousDb, private_cluster
 
-
 POLL = 0.2  # seconds: the tests' poll interval
 
 

@@ -16,8 +16,6 @@ from tests.app.nous_turns import add_turn, seed_turns
 from tests.conftest import NOW
 from tests.pg import NousDb, private_cluster
 
-pytestmark = pytest.mark.asyncio
-
 POLL = 0.2  # seconds: the tests' poll interval
 
 
@@ -48,6 +46,7 @@ def banner(app: CtxtuiApp) -> str:
     return str(widget.render()) if widget.has_class("-shown") else ""
 
 
+@pytest.mark.asyncio
 async def test_turns_listed_picked_and_live(nous_db, tmp_path):
     with nous_db.connect() as conn:
         ids = seed_turns(conn)
@@ -97,6 +96,7 @@ async def test_turns_listed_picked_and_live(nous_db, tmp_path):
         assert not isinstance(app.screen, TurnsScreen)
 
 
+@pytest.mark.asyncio
 async def test_an_unsampled_turn_is_not_opened(nous_db, tmp_path):
     with nous_db.connect() as conn:
         seed_turns(conn)
@@ -113,6 +113,7 @@ async def test_an_unsampled_turn_is_not_opened(nous_db, tmp_path):
         assert "t  Turns" in help_text and "Turns view (t)" in help_text and "session#turn" in help_text
 
 
+@pytest.mark.asyncio
 async def test_server_away_banner_then_reconnects(tmp_path):
     with private_cluster() as cluster:
         db = NousDb(cluster, cluster.new_database())

@@ -10,6 +10,7 @@ the packet, and `pack_command` says so by returning None.
 
 from __future__ import annotations
 
+import os
 import shlex
 from collections.abc import Mapping
 from datetime import datetime
@@ -66,7 +67,7 @@ def pack_command(
             options[_PEER_OPTIONS[packer][key]] = value
         else:
             return None  # e.g. a nous knob read from NOUS_* variables: no pack option sets it
-    words = ["ctxtui", "pack", request.project, "--packer", packer, "--budget", str(budget)]
+    words = ["ctxtui", "pack", _shown_path(request.project), "--packer", packer, "--budget", str(budget)]
     when = now.isoformat(timespec="seconds") if now is not None else request.now
     if when:
         words += ["--now", when]
@@ -75,7 +76,7 @@ def pack_command(
     for setting in settings:
         words += ["--set", setting]
     if request.db:
-        words += ["--db", redact(request.db) if is_db_url(request.db) else request.db]
+        words += ["--db", redact(request.db) if is_db_url(request.db) else _shown_path(request.db)]
     for field, option in _TEXT_OPTIONS:
         value = options.pop(option, getattr(request, field))
         if value is not None and value != "":
@@ -107,3 +108,15 @@ def remade(name: str, request: PackRequest, budget: int, fmt: str, knob_edits: M
         except (KeyError, ValueError):
             pass  # not this packer's (as a load drops it)
     return packer.plan(budget).render(fmt)
+
+
+def _shown_path(path: str) -> str:
+    """A path as short as it can be for a line run from here: relative to the working directory when near it.
+
+    Same meaning where it is run (ctx 0.8.1 prints $PWD-based absolute paths either way).
+    """
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:
+        return path
+    return relative if relative.count("..") <= 2 and len(relative) < len(path) else path

@@ -294,4 +294,4 @@ async def test_a_saved_packet_is_stamped_with_the_time_of_saving_and_pack_reprod
     for line, expected in ((command, shown), (again, saved)):
         assert main(shlex.split(line)[1:]) == 0
         assert capsys.readouterr().out == expected  # `ctxtui pack` with that --now prints the same bytes
-    assert Path(shlex.split(command)[2]) == tmp_path / "proj"
+    assert Path(shlex.split(command)[2]).absolute() == tmp_path / "proj"  # relative to the working directory

@@ -132,54 +132,14 @@ def _resolve_inner(tag: str, s: str) -> tuple[str, Any]:
 
 
 def compose(text: bytes | str) -> Any:
-    """The first document's node tree (PyYAML composer), or raises yaml.YAMLError on a syntax error.
+    """The first document's node tree (PyYAML nodes), or raises yaml.YAMLError on a syntax error.
 
     Plain untagged scalars get tag "?" so that yaml_resolve() does the resolution the yaml.v3 way.
+    Nesting is read to yaml.v3's depth (10,000 levels) and no deeper, in linear time (`yaml_compose`).
     """
+    from ctxtui.engine.text.yaml_compose import compose as bounded_compose
 
-    class R(yaml.resolver.BaseResolver):
-        def resolve(self, kind, value, implicit):
-            if kind is yaml.ScalarNode and implicit[0]:
-                return "?"
-            return super().resolve(kind, value, implicit)
-
-    class L(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser, yaml.composer.Composer, R):
-        def scan_to_next_token(self):
-            # libyaml / yaml.v3 scannerc.go yaml_parser_scan_to_next_token: tabs are whitespace in flow
-            # context or where a simple key is not allowed (e.g. after "key:"); PyYAML only skips spaces
-            if self.index == 0 and self.peek() == "\ufeff":
-                self.forward()
-            found = False
-            while not found:
-                while self.peek() == " " or (self.peek() == "\t" and (self.flow_level or not self.allow_simple_key)):
-                    self.forward()
-                if self.peek() == "#":
-                    while self.peek() not in "\0\r\n\x85\u2028\u2029":
-                        self.forward()
-                if self.scan_line_break():
-                    if not self.flow_level:
-                        self.allow_simple_key = True
-                else:
-                    found = True
-
-        def __init__(self, stream):
-            yaml.reader.Reader.__init__(self, stream)
-            yaml.scanner.Scanner.__init__(self)
-            yaml.parser.Parser.__init__(self)
-            yaml.composer.Composer.__init__(self)
-            R.__init__(self)
-
-    loader = L(text)
-    try:
-        # yaml.v3's Unmarshal decodes only the first document
-        if not loader.check_node():  # consumes StreamStart; False on an empty stream
-            return None
-        loader.get_event()  # DocumentStart
-        node = loader.compose_node(None, None)
-        loader.get_event()  # DocumentEnd (scans the next token, as libyaml does)
-        return node
-    finally:
-        loader.dispose()
+    return bounded_compose(text)
 
 
 def short_tag(node: Any) -> str:
@@ -315,10 +275,16 @@ def mapping_pairs(node: Any) -> Any:
     if not isinstance(node, yaml.MappingNode):
         raise YAMLTypeError("not a mapping")
     pairs = node.value
-    for i, (ki, _) in enumerate(pairs):
-        for kj, _ in pairs[i + 1 :]:
-            if type(ki) is type(kj) and (ki.value == kj.value if isinstance(ki, yaml.ScalarNode) else True):
-                raise YAMLTypeError(f'mapping key "{ki.value}" already defined')
+    # decode.go compares every pair of keys (same kind, same text; a collection's text is ""): counted
+    # here in one pass, and the first key that has a twin is the one named, as the pairwise scan names it.
+    seen: dict[tuple[type, Any], int] = {}
+    for k, _ in pairs:
+        ident = (type(k), k.value if isinstance(k, yaml.ScalarNode) else None)
+        seen[ident] = seen.get(ident, 0) + 1
+    if len(seen) < len(pairs):
+        for k, _ in pairs:
+            if seen[(type(k), k.value if isinstance(k, yaml.ScalarNode) else None)] > 1:
+                raise YAMLTypeError(f'mapping key "{k.value}" already defined')
     explicit = []
     merge_node = None
     for k, v in pairs:

@@ -677,7 +677,7 @@ def _vec0_value(memory_id: Any, vector: Any, dims: int) -> tuple[bytes, str | No
             if not isinstance(values, list) or not all(type(v) in (int, float) for v in values):
                 raise ValueError
             vector = np.array(values, dtype=np.float32).astype("<f4").tobytes()
-        except (ValueError, OverflowError):
+        except (ValueError, OverflowError, RecursionError):  # a nested array is not a vector, however deep
             return b"", f"Inserted vector for {column} is invalid: it is text but not a JSON array of numbers"
     if not isinstance(vector, bytes):
         return b"", f"Inserted vector for {column} is invalid: it is neither a BLOB nor JSON text"
@@ -717,7 +717,7 @@ def _lenient_tags(value: Any) -> tuple[str, ...]:
         return ()
     try:
         parsed, end = _decode(value)
-    except ValueError:
+    except (ValueError, RecursionError):
         return ()
     if not isinstance(parsed, list) or value[end:].strip():
         return ()

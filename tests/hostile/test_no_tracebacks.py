@@ -243,3 +243,30 @@ async def test_tui_loads_everything_else_and_lists_each_problem(tmp_path, monkey
             assert needle in banner, needle
         assert app.session.budget == 8000
         assert not [n for n in app._notifications if "failed" in str(n.message)]
+
+
+# ---------------------------------------------------------------- nous: psycopg parses jsonb while fetching
+
+
+def test_nous_deep_jsonb_cells_leave_the_rest_of_the_row(nous_db):
+    from ctxtui.engine.sources.memory.nous_store import list_turns, load_nous_memories, read_turn
+
+    from tests.factories import nous_db as F
+
+    with nous_db.connect() as conn:
+        fact = F.add_fact(conn, 1, "User prefers metric units", subject="units")
+        episode = F.add_episode(conn, 2, "We shipped the parser")
+        F.add_call(conn, "c1", turn=1, at=F.T0, tokens={"identity": 120})
+        F.add_retrieval(conn, "r1", turn=1, at=F.T0, candidates=[F.candidate(fact, "fact", final_rank=1)])
+        conn.execute(
+            "UPDATE nous_system.retrieval_log SET legs = %s::jsonb WHERE id = 'r1'", ("[" * 5000 + "]" * 5000,)
+        )
+        deep_object = '{"a":' * 5000 + "1" + "}" * 5000
+        conn.execute("UPDATE nous_system.context_log SET token_breakdown = %s::jsonb WHERE id = 'c1'", (deep_object,))
+        conn.execute("UPDATE heart.episodes SET structured_summary = %s::jsonb WHERE id = %s", (deep_object, episode))
+    _, turns = list_turns(nous_db.url)
+    assert [t.key for t in turns] == ["r1"] and turns[0].tokens == {}
+    turn, _ = read_turn(nous_db.url, "r1")
+    assert turn.retrieval.legs == () and [c.id for c in turn.retrieval.candidates] == [fact]
+    load = load_nous_memories(nous_db.url)
+    assert len(load.records) == 2 and "We shipped the parser" in {r.title or r.body for r in load.records}

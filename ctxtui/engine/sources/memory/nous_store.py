@@ -65,6 +65,7 @@ from ctxtui.engine.sources.memory.nous_model import (
     Retrieval,
     Turn,
     TurnSummary,
+    bounded_json_loads,
     iso,
     parse_candidates,
     parse_counts,
@@ -186,6 +187,9 @@ class NousStore:
                 conn = psycopg.connect(**params)
         except psycopg.Error as exc:
             raise self._classify_connect(exc, params) from None
+        from psycopg.types.json import set_json_loads
+
+        set_json_loads(bounded_json_loads, conn)  # a jsonb cell nested 5,000 deep must not sink the query
         conn.read_only = True
         conn.isolation_level = psycopg.IsolationLevel.REPEATABLE_READ
         conn.autocommit = False

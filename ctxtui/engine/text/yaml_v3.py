@@ -50,6 +50,12 @@ def _hint(c: str) -> str:
     return ""
 
 
+def _short(value: object) -> str:
+    """A scalar's text in a message, cut as yaml.v3's terror cuts it (past 10 characters: the first 7 and "...")."""
+    text = str(value)
+    return text if len(text) <= 10 else text[:7] + "..."
+
+
 class YAMLTypeError(Exception):
     """A yaml.v3 *TypeError entry: decoding continues, the field is left as it was (or zeroed, see decode_*)."""
 
@@ -84,7 +90,7 @@ def resolve(tag: str, value: str) -> tuple[str, Any]:
         return rtag, out
     if tag == "!!float" and rtag == "!!int":
         return "!!float", float(out)
-    raise YAMLFail(f"cannot decode {rtag} `{value}` as a {tag}")
+    raise YAMLFail(f"cannot decode {rtag} `{_short(value)}` as a {tag}")
 
 
 def _resolve_inner(tag: str, s: str) -> tuple[str, Any]:
@@ -188,17 +194,17 @@ def decode_int(node: Any) -> Any:
     if v is None and tag == "!!null":
         return MISSING
     if isinstance(v, bool) or tag in ("!!str", "!!binary", "!!timestamp", "!!bool"):
-        raise YAMLTypeError(f"cannot unmarshal {tag} `{node.value}` into int")
+        raise YAMLTypeError(f"cannot unmarshal {tag} `{_short(node.value)}` into int")
     if tag == "!!int":
         if INT64_MIN <= v <= INT64_MAX:
             return v
-        raise YAMLTypeError(f"cannot unmarshal {tag} `{node.value}` into int")
+        raise YAMLTypeError(f"cannot unmarshal {tag} `{_short(node.value)}` into int")
     if tag == "!!float":
         # decode.go: resolved <= math.MaxInt64 && !out.OverflowInt(int64(resolved))
         if not (v <= 9223372036854775808.0):  # float64(MaxInt64) == 2^63; NaN and +Inf fail
-            raise YAMLTypeError(f"cannot unmarshal {tag} `{node.value}` into int")
+            raise YAMLTypeError(f"cannot unmarshal {tag} `{_short(node.value)}` into int")
         return f2i(v)
-    raise YAMLTypeError(f"cannot unmarshal {tag} `{node.value}` into int")
+    raise YAMLTypeError(f"cannot unmarshal {tag} `{_short(node.value)}` into int")
 
 
 def decode_float_ptr(node: Any) -> Any:
@@ -284,7 +290,7 @@ def mapping_pairs(node: Any) -> Any:
     if len(seen) < len(pairs):
         for k, _ in pairs:
             if seen[(type(k), k.value if isinstance(k, yaml.ScalarNode) else None)] > 1:
-                raise YAMLTypeError(f'mapping key "{k.value}" already defined')
+                raise YAMLTypeError(f'mapping key "{_short(k.value)}" already defined')
     explicit = []
     merge_node = None
     for k, v in pairs:

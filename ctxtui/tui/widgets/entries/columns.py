@@ -17,6 +17,7 @@ from ctxtui.engine.explain.reasons import REASON_SHORT, reason_cell
 from ctxtui.engine.model import Fate, Outcome
 from ctxtui.engine.packers.ctx.sections import SECTIONS
 from ctxtui.safe_text import clean_line
+from ctxtui.tui.safe_text import steady_width
 
 FATE_ORDER = {fate: index for index, fate in enumerate(Fate)}  # included, summarized, dropped
 _SECTION_ORDER = {name: index for index, name in enumerate(SECTIONS)}
@@ -68,6 +69,11 @@ _recency, _relevance, _total = _scored("recency"), _scored("relevance"), _scored
 _importance, _usage = _memory("importance"), _memory("usage")
 
 
+def _title_cell(outcome: Outcome) -> str:
+    """The title as the table draws it: sanitised, and emoji sequences reduced to what every terminal draws alike."""
+    return steady_width(clean_line(outcome.entry.title))
+
+
 def _age_cell(outcome: Outcome) -> str:
     days = _age(outcome)
     return "" if days is None else f"{days}d"
@@ -82,7 +88,7 @@ COLUMNS: tuple[Column, ...] = (
         lambda o: _SECTION_ORDER.get(o.entry.section, len(_SECTION_ORDER)),
         lambda o: clean_line(o.entry.section),
     ),
-    Column("title", "title", 0, lambda o: clean_line(o.entry.title).casefold(), lambda o: clean_line(o.entry.title)),
+    Column("title", "title", 0, lambda o: clean_line(o.entry.title).casefold(), _title_cell),
     Column("age", "age", 5, _age, _age_cell, "right"),
     Column("recency", "rec", 4, _recency, _decimal(_recency), "right", True),
     Column("relevance", "rel", 4, _relevance, _decimal(_relevance), "right", True),

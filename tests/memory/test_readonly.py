@@ -46,13 +46,13 @@ def test_uncommitted_writes_are_invisible_and_untouched(native_db, writer):
 
 
 def test_live_source_never_writes_the_database(native_db, writer):
-    """A kept connection on a WAL db: SQLite creates -wal (empty) and -shm, but the data is untouched."""
+    """A live source on a WAL db keeps no connection: no -wal or -shm appears, the data is untouched."""
     main_before = fingerprint(native_db)[str(native_db)]
     with MemorySource(native_db) as source:
         source.load()
         assert not source.changed()
         assert fingerprint(native_db)[str(native_db)] == main_before
-        assert os.path.getsize(f"{native_db}-wal") == 0
+        assert not os.path.exists(f"{native_db}-wal") and not os.path.exists(f"{native_db}-shm")
     w = writer(native_db)
     w("insert x")
     before = fingerprint(native_db)

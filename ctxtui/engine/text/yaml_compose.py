@@ -35,10 +35,11 @@ _TOO_DEEP = f"nested deeper than yaml.v3 reads (exceeded max depth of {MAX_DEPTH
 class _YamlV3Resolver(yaml.resolver.BaseResolver):
     """Plain untagged scalars get tag "?": yaml_v3.resolve() resolves them the yaml.v3 way later."""
 
-    def resolve(self, kind, value, implicit):
+    def resolve(self, kind: type[yaml.Node], value: str | None, implicit: Any) -> str:
         if kind is yaml.ScalarNode and implicit[0]:
             return "?"
-        return super().resolve(kind, value, implicit)
+        tag: str = super().resolve(kind, value, implicit)  # type: ignore[no-untyped-call]
+        return tag
 
 
 class BoundedLoader(
@@ -67,13 +68,13 @@ class BoundedLoader(
             if self.peek() == "#":
                 while self.peek() not in "\0\r\n\x85\u2028\u2029":
                     self.forward()
-            if self.scan_line_break():
+            if self.scan_line_break():  # type: ignore[no-untyped-call]
                 if not self.flow_level:
                     self.allow_simple_key = True
             else:
                 found = True
 
-    def fetch_flow_collection_start(self, TokenClass) -> None:
+    def fetch_flow_collection_start(self, TokenClass: Any) -> None:
         super().fetch_flow_collection_start(TokenClass)
         if self.flow_level > MAX_DEPTH:
             raise ScannerError(None, None, _TOO_DEEP, self.get_mark())
@@ -92,7 +93,8 @@ class BoundedLoader(
 
     def next_possible_simple_key(self) -> int | None:
         for key in self.possible_simple_keys.values():
-            return key.token_number
+            number: int = key.token_number
+            return number
         return None
 
     def stale_possible_simple_keys(self) -> None:
@@ -133,18 +135,18 @@ class BoundedLoader(
                 end = SequenceEndEvent if isinstance(top, yaml.SequenceNode) else MappingEndEvent
                 if not self.check_event(end):
                     break
-                top.end_mark = self.get_event().end_mark
+                top.end_mark = self.get_event().end_mark  # type: ignore[no-untyped-call]
                 open_nodes.pop()
                 node = top
 
     def _next_node(self, open_nodes: list[list[Any]]) -> Any:
         """A finished node (scalar, alias), or None after opening a collection (pushed on `open_nodes`)."""
         if self.check_event(AliasEvent):
-            event = self.get_event()
+            event = self.get_event()  # type: ignore[no-untyped-call]
             if event.anchor not in self.anchors:
                 raise ComposerError(None, None, f"found undefined alias {event.anchor!r}", event.start_mark)
             return self.anchors[event.anchor]
-        event = self.peek_event()
+        event = self.peek_event()  # type: ignore[no-untyped-call]
         anchor = event.anchor
         if anchor is not None and anchor in self.anchors:
             raise ComposerError(
@@ -155,13 +157,13 @@ class BoundedLoader(
             )
         if self.check_event(ScalarEvent):
             return self.compose_scalar_node(anchor)
-        start = self.get_event()
+        start = self.get_event()  # type: ignore[no-untyped-call]
         kind = yaml.SequenceNode if isinstance(start, SequenceStartEvent) else yaml.MappingNode
         assert isinstance(start, (SequenceStartEvent, MappingStartEvent))
         tag = start.tag
         if tag is None or tag == "!":
             tag = self.resolve(kind, None, start.implicit)
-        node = kind(tag, [], start.start_mark, None, flow_style=start.flow_style)
+        node = kind(tag, [], start.start_mark, None, flow_style=start.flow_style)  # type: ignore[arg-type]
         if anchor is not None:
             self.anchors[anchor] = node
         open_nodes.append([node, _NO_KEY])
@@ -178,9 +180,9 @@ def compose(text: str | bytes) -> Any:
         # yaml.v3's Unmarshal decodes only the first document
         if not loader.check_node():  # consumes StreamStart; False on an empty stream
             return None
-        loader.get_event()  # DocumentStart
+        loader.get_event()  # type: ignore[no-untyped-call]  # DocumentStart
         node = loader.compose_node(None, None)
-        loader.get_event()  # DocumentEnd (scans the next token, as libyaml does)
+        loader.get_event()  # type: ignore[no-untyped-call]  # DocumentEnd (scans the next token, as libyaml does)
         return node
     finally:
         loader.dispose()

@@ -16,6 +16,7 @@ from __future__ import annotations
 import datetime as _dt
 import math
 import re
+from collections.abc import Callable
 from typing import Any
 
 import yaml
@@ -109,7 +110,8 @@ def _resolve_inner(tag: str, s: str) -> tuple[str, Any]:
                 if t is not None:
                     return "!!timestamp", t
             plain = s.replace("_", "")
-            for fn in (lambda: parse_int(plain, 0), lambda: parse_uint(plain, 0)):
+            parsers: tuple[Callable[[], int], ...] = (lambda: parse_int(plain, 0), lambda: parse_uint(plain, 0))
+            for fn in parsers:
                 try:
                     return "!!int", fn()
                 except GoNumError:
@@ -148,7 +150,8 @@ def compose(text: bytes | str) -> Any:
     return bounded_compose(text)
 
 
-def short_tag(node: Any) -> str:
+def short_tag(node: yaml.Node) -> str:
+    """A node's tag as yaml.v3 spells it ("!!str", a local "!tag"), "" when none was written."""
     t = node.tag
     if t == "?":
         return ""

@@ -23,9 +23,10 @@ from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
-from ctxtui.engine.sources.memory.adapters import MemoryLoad, load_memories
+from ctxtui.engine.sources.memory.adapters import load_memories
 from ctxtui.engine.sources.memory.connect import DEFAULT_DELAYS, wal_path
 from ctxtui.engine.sources.memory.errors import MemorySourceError
+from ctxtui.engine.sources.memory.load import MemoryLoad
 from ctxtui.engine.sources.memory.snapshot import ChangeToken, change_token, still_same
 
 
@@ -93,5 +94,5 @@ class MemorySource:
     def __enter__(self) -> MemorySource:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()

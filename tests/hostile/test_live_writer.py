@@ -141,3 +141,34 @@ async def test_reloads_never_overlap_and_a_burst_is_read_in_few_goes(tmp_path, m
         await settle(pilot)
     assert most[0] == 1
     assert calls[0] < len(names) and seen == set(names)
+
+
+@pytest.mark.asyncio
+async def test_the_locked_problem_clears_by_itself_once_the_lock_is_gone(tmp_path):
+    from tests.factories.memory_dbs import build_cortex_db
+    from tests.memory.conftest import Writer
+
+    root = stores.workspace(tmp_path / "project")
+    db = build_cortex_db(root / "cortex.db", 10, seed=3, now=NOW)  # a rollback journal: a lock touches no file
+    writer = Writer(db)
+    writer("exclusive")
+    session = Session(project=root, db=db, clock=lambda: NOW)
+    app = CtxtuiApp(session, budget=100_000, theme_name="ctxtui-dark", watch=True, real_tokens=False)
+
+    def problems() -> str:
+        workspace = app.session.workspace
+        return " ".join(str(p) for p in workspace.memory_problems) if workspace else ""
+
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            assert "locked" in problems()
+            writer("commit")  # nothing written: no file moves, no watcher fires
+            deadline = time.monotonic() + 5
+            while time.monotonic() < deadline and "locked" in problems():
+                await pilot.pause(0.1)
+            await settle(pilot)
+            assert problems() == ""
+            assert len(app.session.workspace.memories) == 10
+    finally:
+        writer.close()

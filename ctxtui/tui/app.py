@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import os
+import threading
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -26,6 +27,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from ctxtui.engine.model import Problem
 from ctxtui.engine.sources.context import ContextMissing
+from ctxtui.engine.sources.memory.errors import LOCKED
 from ctxtui.opening.request import OpenError, Refused
 from ctxtui.safe_text import clean_block, clean_line
 from ctxtui.session import NOUS, Session
@@ -78,7 +80,12 @@ class CtxtuiApp(ThemeVariablesMixin, App):
         self._watch = watch
         self._notices = notices or []
         self._stop_watch = asyncio.Event()
-        self._missed_changes: set[Path] = set()
+        # Loads run one at a time (workers share the session and its memory source), and file changes
+        # that arrive while one runs are gathered and read in one go by a single reload worker.
+        self._load_lock = threading.Lock()
+        self._pending_lock = threading.Lock()
+        self._pending_changes: set[Path] = set()
+        self._draining = False
         self._theme_variables: tuple[str, dict[str, str]] | None = None
         self._poll_seconds = poll_seconds
         self._poll_error: str | None = None  # why the last poll of a nous database failed
@@ -169,6 +176,15 @@ class CtxtuiApp(ThemeVariablesMixin, App):
         `job(progress)`: another change of the load instead (a packer switch, a knob edit), run the same way.
         """
 
+        with self._load_lock:
+            self._load_locked(first, changed, job)
+
+    def _load_locked(
+        self,
+        first: bool,
+        changed: set[Path] | None,
+        job: Callable[[Callable[[str, int], None]], list[Problem]] | None,
+    ) -> None:
         def progress(stage: str, step: int) -> None:
             self.main.post_message(LoadProgress(stage, step))
 
@@ -198,8 +214,20 @@ class CtxtuiApp(ThemeVariablesMixin, App):
         gc.collect()
         gc.freeze()
         self.main.post_message(ProjectLoaded(problems, budget_moved=self.session.budget != before))
-        self.call_from_thread(self._reload_missed_changes)
         self.call_from_thread(self._mark_turn_shown)
+        if self._memories_locked():
+            # Nothing on disk need move when the lock goes: look again in a second, until it has.
+            self.call_from_thread(self.set_timer, 1.0, self._retry_locked)
+
+    def _memories_locked(self) -> bool:
+        join = self.session.memory_join
+        error = getattr(join.source, "error", None) if join is not None else None
+        return error is not None and error.kind == LOCKED
+
+    def _retry_locked(self) -> None:
+        db = self.session.db
+        if db is not None and self._memories_locked():
+            self.on_files_changed({db})
 
     def action_reload(self) -> None:
         self.load_project(changed=None)
@@ -320,15 +348,25 @@ class CtxtuiApp(ThemeVariablesMixin, App):
         return f"nous turns of {agent} in {redact(turns.url)}, newest first (polled every {self._poll_seconds:g} s)"
 
     def on_files_changed(self, changed: set[Path]) -> None:
-        if self.session.loaded is None:  # the first load is still reading: a reload would cancel it; do it after
-            self._missed_changes |= changed
-            return
-        self.load_project(changed=changed)
+        """Gather the change; one reload worker reads everything gathered (two watchers firing for one
+        commit, a burst of commits) after any load under way, so no change is dropped or read twice at once."""
+        with self._pending_lock:
+            self._pending_changes |= changed
+            if self._draining:
+                return
+            self._draining = True
+        self._drain_changes()
 
-    def _reload_missed_changes(self) -> None:
-        if self._missed_changes:
-            missed, self._missed_changes = self._missed_changes, set()
-            self.load_project(changed=missed)
+    @work(thread=True, group="reload", exit_on_error=False)
+    def _drain_changes(self) -> None:
+        while True:
+            with self._pending_lock:
+                if not self._pending_changes:
+                    self._draining = False
+                    return
+                changed, self._pending_changes = self._pending_changes, set()
+            with self._load_lock:
+                self._load_locked(False, changed, None)
 
     # -- what any screen may ask ------------------------------------------------------------
 

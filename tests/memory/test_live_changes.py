@@ -1,4 +1,4 @@
-"""MemorySource notices other processes' commits through PRAGMA data_version, and nothing else."""
+"""MemorySource notices every commit by another process, and re-reads for nothing else (a touch, a writer attaching)."""
 
 from __future__ import annotations
 
@@ -41,12 +41,13 @@ def test_uncommitted_transaction_is_not_a_change(native_db, writer):
         assert "pending" in ids(source.reload())
 
 
-def test_checkpoint_is_not_a_change(native_db, writer):
+def test_checkpoint_brings_no_new_load(native_db, writer):
     w = writer(native_db)
     w("insert before-checkpoint")
     with MemorySource(native_db) as source:
         source.load()
         w.close()  # the writer's close checkpoints the WAL into the main file
+        assert source.reload() is None  # the bytes moved, so it reads again, and finds the same records
         assert not source.changed()
 
 
@@ -95,3 +96,33 @@ def test_watch_paths_are_the_file_and_its_wal(native_db):
     source = MemorySource(native_db)
     assert source.watch_paths() == (str(native_db), f"{native_db}-wal")
     assert source.changed()  # nothing loaded yet
+
+
+def test_touch_storm_is_not_a_change_and_reads_nothing(native_db, monkeypatch):
+    import ctxtui.engine.sources.memory.source as source_module
+
+    with MemorySource(native_db) as source:
+        source.load()
+        reads = []
+        monkeypatch.setattr(source_module, "load_memories", lambda *a, **k: reads.append(1))
+        for step in range(50):
+            os.utime(native_db, ns=(step * 10**9, step * 10**9))
+            assert not source.changed() and source.reload() is None
+        assert reads == []
+
+
+def test_a_writer_that_opens_commits_and_closes_between_two_looks_is_seen(native_db):
+    """What `ctxtui memory add` in another terminal does: its close checkpoints and deletes the -wal."""
+    import sqlite3
+
+    with MemorySource(native_db) as source:
+        source.load()
+        for n in range(5):
+            conn = sqlite3.connect(native_db)
+            with conn:
+                conn.execute("UPDATE memories SET title = ? WHERE id = (SELECT min(id) FROM memories)", (f"T{n}",))
+            conn.close()
+            assert not os.path.exists(f"{native_db}-wal")
+            assert source.changed()
+            load = source.reload()
+            assert load is not None and f"T{n}" in {r.title for r in load.records}

@@ -1,6 +1,6 @@
 """The app's Session with a live memory database: another process commits, the packet follows.
 
-A commit by another process (seen through PRAGMA data_version) reloads the
+A commit by another process (seen through the files' stat, headers and bytes) reloads the
 memories only; a `.context/` edit re-parses the files without touching the
 database; a change notice with no commit behind it is a no-op. None of it
 writes the database: its bytes and mtime stay as the writer left them.
@@ -31,7 +31,7 @@ class Spy:
         for owner, name in (
             (source_module.MemorySource, "load"),
             (source_module.MemorySource, "reload"),
-            (source_module.MemorySource, "_read"),
+            (source_module, "load_memories"),
             (adapters, "load_memories"),
         ):
             self._wrap(monkeypatch, owner, name)
@@ -46,7 +46,7 @@ class Spy:
         monkeypatch.setattr(owner, name, spy)
 
     def reads(self) -> int:
-        return self.calls.count("_read") + self.calls.count("load_memories")
+        return self.calls.count("load_memories")
 
 
 def sources(session: Session) -> set[str]:

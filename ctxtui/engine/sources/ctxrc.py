@@ -165,8 +165,14 @@ def resolve_budget(explicit: int | None, env: Mapping[str, str], config: CtxConf
     if raw:
         try:
             value = atoi(raw)
-        except GoNumError:
-            problems.append(Problem(BUDGET_ENV, f"is not a plain whole number ({raw[:40]!r}): ignored, as ctx does"))
+        except GoNumError as exc:
+            shown = repr(raw[:40]) if len(raw) <= 40 else f"{raw[:40]!r}… ({len(raw):,} characters)"
+            why = (
+                "is out of range for a 64-bit integer"
+                if exc.reason == "value out of range"
+                else "is not a plain whole number"
+            )
+            problems.append(Problem(BUDGET_ENV, f"{why} ({shown}): ignored, as ctx does"))
         else:
             if value > 0:
                 return value, "environment", problems

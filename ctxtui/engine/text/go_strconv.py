@@ -102,10 +102,12 @@ def parse_uint(s: str, base: int, func: str = "ParseUint", orig: str | None = No
         if not c.isascii() or lc not in _DIGITS[:base]:
             raise GoNumError(func, orig, "invalid syntax")
         n = n * base + _DIGITS.index(lc)
+        if n >= 1 << 64:
+            # atoi.go returns at the first digit that overflows, before looking at the rest (a later "x"
+            # or a misplaced "_" is not reached): and the work stays bounded for a number of any length.
+            raise GoNumError(func, orig, "value out of range")
     if underscores and not _underscore_ok(orig.lstrip("+-") if func == "ParseInt" else orig):
         raise GoNumError(func, orig, "invalid syntax")
-    if n >= 1 << 64:
-        raise GoNumError(func, orig, "value out of range")
     return n
 
 
@@ -128,13 +130,21 @@ def parse_int(s: str, base: int = 0) -> int:
 
 
 def atoi(s: str) -> int:
-    """strconv.Atoi: base 10, optional sign, ASCII digits only, no underscores, int64 range."""
-    if not re.fullmatch(r"[+-]?[0-9]+", s):
-        raise GoNumError("Atoi", s, "invalid syntax")
-    v = int(s)
-    if not INT64_MIN <= v <= INT64_MAX:
-        raise GoNumError("Atoi", s, "value out of range")
-    return v
+    """strconv.Atoi: base 10, optional sign, ASCII digits only, no underscores, int64 range.
+
+    Short strings take Go's fast path (`0 < len(s) < 19`: every byte a digit);
+    longer ones go through ParseInt(s, 10, 64), which stops at the first digit
+    that overflows ("value out of range" even when something invalid follows).
+    Never Python's int() on the whole string: past 4,300 digits it raises.
+    """
+    if 0 < len(s) < 19:
+        if not re.fullmatch(r"[+-]?[0-9]+", s):
+            raise GoNumError("Atoi", s, "invalid syntax")
+        return int(s)
+    try:
+        return parse_int(s, 10)
+    except GoNumError as exc:
+        raise GoNumError("Atoi", s, exc.reason) from None
 
 
 def parse_float(s: str) -> float:

@@ -51,6 +51,12 @@ def _hint(c: str) -> str:
     return ""
 
 
+def _short(value: object) -> str:
+    """A scalar's text in a message, cut as yaml.v3's terror cuts it (past 10 characters: the first 7 and "...")."""
+    text = str(value)
+    return text if len(text) <= 10 else text[:7] + "..."
+
+
 class YAMLTypeError(Exception):
     """A yaml.v3 *TypeError entry: decoding continues, the field is left as it was (or zeroed, see decode_*)."""
 
@@ -85,7 +91,7 @@ def resolve(tag: str, value: str) -> tuple[str, Any]:
         return rtag, out
     if tag == "!!float" and rtag == "!!int":
         return "!!float", float(out)
-    raise YAMLFail(f"cannot decode {rtag} `{value}` as a {tag}")
+    raise YAMLFail(f"cannot decode {rtag} `{_short(value)}` as a {tag}")
 
 
 def _resolve_inner(tag: str, s: str) -> tuple[str, Any]:
@@ -134,58 +140,14 @@ def _resolve_inner(tag: str, s: str) -> tuple[str, Any]:
 
 
 def compose(text: bytes | str) -> Any:
-    """The first document's node tree (PyYAML composer), or raises yaml.YAMLError on a syntax error.
+    """The first document's node tree (PyYAML nodes), or raises yaml.YAMLError on a syntax error.
 
     Plain untagged scalars get tag "?" so that yaml_resolve() does the resolution the yaml.v3 way.
+    Nesting is read to yaml.v3's depth (10,000 levels) and no deeper, in linear time (`yaml_compose`).
     """
+    from ctxtui.engine.text.yaml_compose import compose as bounded_compose
 
-    # PyYAML's stubs (types-PyYAML) leave resolve, scan_line_break and get_event unannotated:
-    # the calls below that say no-untyped-call are to those.
-    class R(yaml.resolver.BaseResolver):
-        def resolve(self, kind: type[yaml.Node], value: str | None, implicit: tuple[bool, bool]) -> str:
-            if kind is yaml.ScalarNode and implicit[0]:
-                return "?"
-            tag: str = super().resolve(kind, value, implicit)  # type: ignore[no-untyped-call]
-            return tag
-
-    class L(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser, yaml.composer.Composer, R):
-        def scan_to_next_token(self) -> None:
-            # libyaml / yaml.v3 scannerc.go yaml_parser_scan_to_next_token: tabs are whitespace in flow
-            # context or where a simple key is not allowed (e.g. after "key:"); PyYAML only skips spaces
-            if self.index == 0 and self.peek() == "\ufeff":
-                self.forward()
-            found = False
-            while not found:
-                while self.peek() == " " or (self.peek() == "\t" and (self.flow_level or not self.allow_simple_key)):
-                    self.forward()
-                if self.peek() == "#":
-                    while self.peek() not in "\0\r\n\x85\u2028\u2029":
-                        self.forward()
-                if self.scan_line_break():  # type: ignore[no-untyped-call]
-                    if not self.flow_level:
-                        self.allow_simple_key = True
-                else:
-                    found = True
-
-        def __init__(self, stream: bytes | str) -> None:
-            yaml.reader.Reader.__init__(self, stream)
-            yaml.scanner.Scanner.__init__(self)
-            yaml.parser.Parser.__init__(self)
-            yaml.composer.Composer.__init__(self)
-            R.__init__(self)
-
-    loader = L(text)
-    try:
-        # yaml.v3's Unmarshal decodes only the first document
-        if not loader.check_node():  # consumes StreamStart; False on an empty stream
-            return None
-        loader.get_event()  # type: ignore[no-untyped-call]  # DocumentStart
-        # The stubs say index: int; PyYAML's own compose_document passes None for the root, as here.
-        node = loader.compose_node(None, None)  # type: ignore[arg-type]
-        loader.get_event()  # type: ignore[no-untyped-call]  # DocumentEnd (scans the next token, as libyaml does)
-        return node
-    finally:
-        loader.dispose()
+    return bounded_compose(text)
 
 
 def short_tag(node: yaml.Node) -> str:
@@ -235,17 +197,17 @@ def decode_int(node: Any) -> Any:
     if v is None and tag == "!!null":
         return MISSING
     if isinstance(v, bool) or tag in ("!!str", "!!binary", "!!timestamp", "!!bool"):
-        raise YAMLTypeError(f"cannot unmarshal {tag} `{node.value}` into int")
+        raise YAMLTypeError(f"cannot unmarshal {tag} `{_short(node.value)}` into int")
     if tag == "!!int":
         if INT64_MIN <= v <= INT64_MAX:
             return v
-        raise YAMLTypeError(f"cannot unmarshal {tag} `{node.value}` into int")
+        raise YAMLTypeError(f"cannot unmarshal {tag} `{_short(node.value)}` into int")
     if tag == "!!float":
         # decode.go: resolved <= math.MaxInt64 && !out.OverflowInt(int64(resolved))
         if not (v <= 9223372036854775808.0):  # float64(MaxInt64) == 2^63; NaN and +Inf fail
-            raise YAMLTypeError(f"cannot unmarshal {tag} `{node.value}` into int")
+            raise YAMLTypeError(f"cannot unmarshal {tag} `{_short(node.value)}` into int")
         return f2i(v)
-    raise YAMLTypeError(f"cannot unmarshal {tag} `{node.value}` into int")
+    raise YAMLTypeError(f"cannot unmarshal {tag} `{_short(node.value)}` into int")
 
 
 def decode_float_ptr(node: Any) -> Any:
@@ -322,10 +284,16 @@ def mapping_pairs(node: Any) -> Any:
     if not isinstance(node, yaml.MappingNode):
         raise YAMLTypeError("not a mapping")
     pairs = node.value
-    for i, (ki, _) in enumerate(pairs):
-        for kj, _ in pairs[i + 1 :]:
-            if type(ki) is type(kj) and (ki.value == kj.value if isinstance(ki, yaml.ScalarNode) else True):
-                raise YAMLTypeError(f'mapping key "{ki.value}" already defined')
+    # decode.go compares every pair of keys (same kind, same text; a collection's text is ""): counted
+    # here in one pass, and the first key that has a twin is the one named, as the pairwise scan names it.
+    seen: dict[tuple[type, Any], int] = {}
+    for k, _ in pairs:
+        ident = (type(k), k.value if isinstance(k, yaml.ScalarNode) else None)
+        seen[ident] = seen.get(ident, 0) + 1
+    if len(seen) < len(pairs):
+        for k, _ in pairs:
+            if seen[(type(k), k.value if isinstance(k, yaml.ScalarNode) else None)] > 1:
+                raise YAMLTypeError(f'mapping key "{_short(k.value)}" already defined')
     explicit = []
     merge_node = None
     for k, v in pairs:

@@ -82,7 +82,7 @@ def lenient_tags(value: Any) -> tuple[str, ...]:
         return ()
     try:
         parsed, end = _decode(value)
-    except ValueError:
+    except (ValueError, RecursionError):
         return ()
     if not isinstance(parsed, list) or value[end:].strip():
         return ()

@@ -16,7 +16,9 @@ this parser is strict where that one is:
 - dates as chrono's RFC 3339 parser takes them (`dates.parse_rfc3339`).
 
 JSON is read as serde_json reads it: no NaN or Infinity, no number past f64,
-no lone surrogate escapes.
+no lone surrogate escapes, no nesting of 128 levels or more (serde_json's
+recursion limit: `{"type":"manual","x":[[…]]}` with 127 arrays inside fails
+the row in Shabka, measured against the oracle).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from typing import Any, NamedTuple
 from ctxtui.engine.packers.shabka.dates import DateError, Moment, parse_rfc3339
 from ctxtui.engine.packers.shabka.floats import f32
 from ctxtui.engine.sources.memory.shabka_store import COLUMNS, MISSING, BadText
+from ctxtui.engine.text.json_depth import deeper_than
 
 # A row is (rowid, *COLUMNS); these are the positions.
 (
@@ -59,6 +62,16 @@ VERIFICATIONS = ("unverified", "verified", "disputed", "outdated")
 # Internally tagged enums: variant → its fields and whether each is a UUID (`model/memory.rs:222-258`).
 SOURCES = {"manual": (), "auto_capture": (("hook", False),), "import": (), "derived": (("from", True),)}
 SCOPES = {"global": (), "project": (("id", False),), "session": (("id", True),)}
+
+
+# serde_json's `remaining_depth` starts at 128 and fails when an opening bracket takes it to 0.
+SERDE_MAX_DEPTH = 127
+
+
+def _shown(value: Any, limit: int = 80) -> str:
+    """A cell quoted for a message, cut short: a row can hold megabytes."""
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[: limit - 1]}… ({len(text):,} characters)"
 
 
 class RowError(ValueError):
@@ -146,6 +159,8 @@ def _check_strings(value: Any) -> None:
 
 def strict_json(text: str) -> Any:
     """json.loads with serde_json's refusals; objects come back as `_Object` pair lists."""
+    if deeper_than(text, SERDE_MAX_DEPTH):
+        raise ValueError("recursion limit exceeded")
     value = json.loads(text, object_pairs_hook=_Object, parse_constant=_no_constant, parse_float=_finite)
     _check_strings(value)
     return value
@@ -201,7 +216,7 @@ def _tagged(
         tag, rest = value[0], value[1:]
         fields = None
     else:
-        raise RowError(column, f'{text!r} is not a tagged object like {{"type": "..."}}')
+        raise RowError(column, f'{_shown(text)} is not a tagged object like {{"type": "..."}}')
     if not isinstance(tag, str):
         raise RowError(column, "`type` is not a string")
     if tag not in variants:
@@ -246,7 +261,7 @@ def _date(raw: Sequence[Any], index: int) -> Moment:
     try:
         return parse_rfc3339(text)
     except DateError as exc:
-        raise RowError(COLUMNS[index - 1], f"{text!r} is not an RFC 3339 date ({exc})") from None
+        raise RowError(COLUMNS[index - 1], f"{_shown(text)} is not an RFC 3339 date ({exc})") from None
 
 
 def importance_of(value: Any) -> float:
@@ -271,20 +286,20 @@ def parse_memory(raw: Sequence[Any]) -> Memory:
     try:
         tags = parse_tags(raw[TAGS])
     except ValueError as exc:
-        raise RowError("tags", f"{raw[TAGS]!r} is {exc}") from None
+        raise RowError("tags", f"{_shown(raw[TAGS])} is {exc}") from None
     try:
         memory_id = parse_uuid(raw[ID])
     except ValueError:
-        raise RowError("id", f"{raw[ID]!r} is not a UUID") from None
+        raise RowError("id", f"{_shown(raw[ID])} is not a UUID") from None
     try:
         session_id = None if session_text is None else parse_uuid(session_text)
     except ValueError:
-        raise RowError("session_id", f"{session_text!r} is not a UUID") from None
+        raise RowError("session_id", f"{_shown(session_text)} is not a UUID") from None
     created, updated, accessed = _date(raw, CREATED_AT), _date(raw, UPDATED_AT), _date(raw, ACCESSED_AT)
     try:
         importance = importance_of(raw[IMPORTANCE])
     except ValueError:
-        raise RowError("importance", f"{raw[IMPORTANCE]!r} is not a number") from None
+        raise RowError("importance", f"{_shown(raw[IMPORTANCE])} is not a number") from None
     return Memory(
         memory_id,
         kind,

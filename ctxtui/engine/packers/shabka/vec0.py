@@ -61,7 +61,7 @@ def vec0_value(memory_id: Any, vector: Any, dims: int) -> tuple[bytes, str | Non
             if not isinstance(values, list) or not all(type(v) in (int, float) for v in values):
                 raise ValueError
             vector = np.array(values, dtype=np.float32).astype("<f4").tobytes()
-        except (ValueError, OverflowError):
+        except (ValueError, OverflowError, RecursionError):  # a nested array is not a vector, however deep
             return b"", f"Inserted vector for {column} is invalid: it is text but not a JSON array of numbers"
     if not isinstance(vector, bytes):
         return b"", f"Inserted vector for {column} is invalid: it is neither a BLOB nor JSON text"

@@ -30,7 +30,6 @@ Any memory with a superseded_by and an active/pending status is superseded.
 
 from __future__ import annotations
 
-import os
 import sqlite3
 import time
 from collections.abc import Callable
@@ -39,15 +38,7 @@ from pathlib import Path
 
 from ctxtui.engine.gcpause import gc_paused
 from ctxtui.engine.model import Problem
-from ctxtui.engine.sources.memory.connect import (
-    DEFAULT_DELAYS,
-    check_header,
-    open_readonly,
-    quiet,
-    signature,
-    wal_path,
-    with_retry,
-)
+from ctxtui.engine.sources.memory.connect import DEFAULT_DELAYS, signature
 from ctxtui.engine.sources.memory.detect import (
     SCHEMA_CORTEX,
     SCHEMA_CORTEX_V2,
@@ -61,6 +52,7 @@ from ctxtui.engine.sources.memory.load import MemoryLoad, latest_date
 from ctxtui.engine.sources.memory.readers import read_cortex, read_native, read_shabka
 from ctxtui.engine.sources.memory.readers_cortex_v2 import read_cortex_v2
 from ctxtui.engine.sources.memory.rows import Report
+from ctxtui.engine.sources.memory.snapshot import read_snapshot
 from ctxtui.engine.sources.memory.urls import is_db_url
 
 __all__ = [
@@ -109,32 +101,7 @@ def load_memories(
         from ctxtui.engine.sources.memory.nous_source import load_nous_memories
 
         return load_nous_memories(str(path), agent, now=now, project=project)
-    name = str(path)
-    header = check_header(path)
-    if quiet(path, header):
-        # No writer attached: read immutably, creating no -wal/-shm, and trust
-        # the result only if nothing on disk moved meanwhile.
-        before = signature(path)
-        try:
-            load = with_retry(lambda: _read_once(path, project, now, immutable=True), name, sleep=sleep, delays=delays)
-        except MemorySourceError:
-            if signature(path) == before and not os.path.exists(wal_path(path)):
-                raise
-        else:
-            if signature(path) == before and not os.path.exists(wal_path(path)):
-                return load
-    return with_retry(lambda: _read_once(path, project, now, immutable=False), name, sleep=sleep, delays=delays)
-
-
-def _read_once(path: str | Path, project: str | None, now: datetime | None, *, immutable: bool) -> MemoryLoad:
-    conn = open_readonly(path, immutable=immutable)
-    try:
-        load = read_load(conn, path, project, now)
-    finally:
-        conn.close()
-    if immutable:
-        return MemoryLoad(load.path, load.schema, load.records, load.problems, None, load.signature, load.user_version)
-    return load
+    return read_snapshot(path, lambda conn: read_load(conn, path, project, now), sleep=sleep, delays=delays)
 
 
 def read_load(conn: sqlite3.Connection, path: str | Path, project: str | None, now: datetime | None) -> MemoryLoad:

@@ -3,7 +3,8 @@
 The real CLI opens `.drift/memory/cortex.db` read-write: it switches the file
 to WAL and runs Cortex's migrations before it reads (cortex.md §3). ctxtui
 never writes, never leaves a `-wal` or `-shm` behind: it reads through
-`connect.open_readonly` (immutably when no writer is attached), and instead
+`snapshot.read_snapshot` (immutably, read-only or from a private copy, by
+what is on disk), and instead
 of migrating it works out what the migrations would have done to the read:
 nothing on a Cortex database, "no such column: …" on a foreign `memories`
 table (what the CLI then prints), an empty store for a zero-byte file.
@@ -23,7 +24,6 @@ why each memory that was not gathered stayed out.
 
 from __future__ import annotations
 
-import os
 import sqlite3
 import time
 from collections.abc import Callable
@@ -37,13 +37,10 @@ from ctxtui.engine.sources.memory.connect import (
     DEFAULT_DELAYS,
     SQLITE_MAGIC,
     FileSignature,
-    open_readonly,
-    quiet,
     signature,
-    wal_path,
-    with_retry,
 )
 from ctxtui.engine.sources.memory.errors import MISSING, UNREADABLE, MemorySourceError
+from ctxtui.engine.sources.memory.snapshot import read_snapshot
 
 CANDIDATE_LIMIT = 20  # similaritySearch(embedding, 20) (engine.ts:194)
 FALLBACK_POOL = 100  # storage.search({limit: 100}) (engine.ts:203)
@@ -159,32 +156,18 @@ def read_cortex_store(
         return CortexStore(
             name, (), (), (), init_error=INIT_FAILED + "SqliteError: file is not a database", signature=signature(path)
         )
-    if quiet(path, header):
-        before = signature(path)
-        try:
-            store = with_retry(lambda: _read(path, immutable=True), name, sleep=sleep, delays=delays)
-        except MemorySourceError:
-            if signature(path) == before and not os.path.exists(wal_path(path)):
-                raise
-        else:
-            if signature(path) == before and not os.path.exists(wal_path(path)):
-                return store
-    return with_retry(lambda: _read(path, immutable=False), name, sleep=sleep, delays=delays)
+    return read_snapshot(path, lambda conn: _read(conn, path), sleep=sleep, delays=delays)
 
 
-def _read(path: str | Path, *, immutable: bool) -> CortexStore:
-    conn = open_readonly(path, immutable=immutable)
+def _read(conn: sqlite3.Connection, path: str | Path) -> CortexStore:
     try:
-        try:
-            return _read_in_transaction(conn, path)
-        except sqlite3.OperationalError as exc:
-            if "decode" not in str(exc).lower():
-                raise
-        # Text that is not UTF-8: V8 would decode it with U+FFFD replacements.
-        conn.text_factory = lambda raw: raw.decode("utf-8", "replace")
         return _read_in_transaction(conn, path)
-    finally:
-        conn.close()
+    except sqlite3.OperationalError as exc:
+        if "decode" not in str(exc).lower():
+            raise
+    # Text that is not UTF-8: V8 would decode it with U+FFFD replacements.
+    conn.text_factory = lambda raw: raw.decode("utf-8", "replace")
+    return _read_in_transaction(conn, path)
 
 
 def _tables(conn: sqlite3.Connection) -> dict[str, str]:

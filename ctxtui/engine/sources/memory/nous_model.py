@@ -28,6 +28,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from ctxtui.engine.sources.memory.values import MAX_JSON_DEPTH
+from ctxtui.engine.text.json_depth import deeper_than
+
 # Dispositions nous's RetrievalTrace gives a candidate (retrieval_trace.py@15547956).
 RENDERED = "rendered"
 BUDGET_TRUNCATED = "budget_truncated"
@@ -236,10 +239,34 @@ def _str(value: Any) -> str | None:
 def _json(value: Any) -> Any:
     if isinstance(value, (str, bytes)):
         try:
-            return json.loads(value)
+            return bounded_json_loads(value)
         except ValueError:
             return None
     return value
+
+
+class NestedTooDeeply:
+    """What a jsonb cell nested deeper than MAX_JSON_DEPTH reads as: neither a list nor a dict, so the
+    parsers above treat it as a malformed cell (no legs, no counts) and the rest of the row still reads."""
+
+    def __repr__(self) -> str:
+        return f"<JSON nested more than {MAX_JSON_DEPTH} levels deep>"
+
+
+NESTED_TOO_DEEPLY = NestedTooDeeply()
+
+
+def bounded_json_loads(data: str | bytes | bytearray | memoryview) -> Any:
+    """json.loads for psycopg's jsonb cells and ours: JSON deeper than MAX_JSON_DEPTH is NESTED_TOO_DEEPLY.
+
+    psycopg parses jsonb with json.loads while fetching, so one cell holding
+    `[[[[…]]]]` (PostgreSQL stores thousands of levels) used to abort the
+    whole query with RecursionError. Registered on every connection.
+    """
+    text = bytes(data).decode("utf-8", "replace") if not isinstance(data, str) else data
+    if deeper_than(text, MAX_JSON_DEPTH):
+        return NESTED_TOO_DEEPLY
+    return json.loads(text)
 
 
 def parse_legs(value: Any) -> tuple[Leg, ...]:

@@ -59,7 +59,14 @@ from ctxtui.engine.sources.memory.nous_memory_sql import (
     plain_value,
     row_expr,
 )
-from ctxtui.engine.sources.memory.nous_model import SCHEMA_OF_TABLE, TABLE_OF_TYPE, NousRow, Turn, TurnSummary
+from ctxtui.engine.sources.memory.nous_model import (
+    SCHEMA_OF_TABLE,
+    TABLE_OF_TYPE,
+    NousRow,
+    Turn,
+    TurnSummary,
+    bounded_json_loads,
+)
 from ctxtui.engine.sources.memory.nous_turn_sql import (
     CALL_SQL,
     ONE_KEY,
@@ -187,6 +194,9 @@ class NousStore:
                 conn = psycopg.connect(**params)
         except psycopg.Error as exc:
             raise self._classify_connect(exc, params) from None
+        from psycopg.types.json import set_json_loads
+
+        set_json_loads(bounded_json_loads, conn)  # a jsonb cell nested 5,000 deep must not sink the query
         conn.read_only = True
         conn.isolation_level = psycopg.IsolationLevel.REPEATABLE_READ
         conn.autocommit = False

@@ -16,6 +16,7 @@ from ctxtui.engine.sources.memory import values as v
 from ctxtui.engine.sources.memory.detect import StoreShape, columns_of, project_filter, select
 from ctxtui.engine.sources.memory.records import ORIGIN_CORTEX, ORIGIN_NATIVE, ORIGIN_SHABKA, MemoryRecord
 from ctxtui.engine.sources.memory.rows import Report, make_record
+from ctxtui.engine.text.json_depth import NestedTooDeeply
 
 NATIVE_VERSION = 1  # the newest ctxtui schema version this code knows
 CORTEX_TITLE_KEYS = ("title", "topic", "name", "patternName", "decisionSummary")
@@ -335,6 +336,8 @@ def _cortex_content(content: object) -> tuple[str | None, str, str | None]:
     raw = v.text_of(content)
     try:
         data = v.loads(raw)
+    except NestedTooDeeply as exc:
+        return None, raw, f"content is JSON {exc}: shown as text"
     except ValueError:
         return None, raw, "content is not valid JSON: shown as text"
     if isinstance(data, str):

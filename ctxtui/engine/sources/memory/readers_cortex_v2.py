@@ -28,6 +28,7 @@ from ctxtui.engine.sources.memory import values as v
 from ctxtui.engine.sources.memory.detect import StoreShape, project_filter, select
 from ctxtui.engine.sources.memory.records import ORIGIN_CORTEX, MemoryRecord
 from ctxtui.engine.sources.memory.rows import Report, make_record
+from ctxtui.engine.text.json_depth import NestedTooDeeply
 
 V2_IMPORTANCE = {"low": 0.2, "normal": 0.5, "high": 0.8, "critical": 1.0}
 
@@ -121,6 +122,8 @@ def content_parts(kind: str, content: Any) -> tuple[str | None, str, str | None]
     raw = v.text(content) or ""
     try:
         data = v.loads(raw)
+    except NestedTooDeeply as exc:
+        return None, raw, f"content is JSON {exc}: shown as text"
     except ValueError:
         return None, raw, "content is not valid JSON: shown as text"
     if not isinstance(data, dict) or not isinstance(data.get("data"), dict):

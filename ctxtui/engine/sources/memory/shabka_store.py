@@ -16,14 +16,12 @@ takes the source of truth instead:
   `contradicts` ones (`sqlite.rs:1145-1230`), or None where Shabka's query
   would fail (it then counts nothing).
 
-The file is opened through `connect.open_readonly`, immutably when no writer
-is attached (then no `-wal`/`-shm` appear) and checked unchanged afterwards,
-exactly as `adapters.load_memories` reads; one read transaction covers it all.
+The file is read through `snapshot.read_snapshot`, as `adapters.load_memories`
+reads it (no `-wal`/`-shm` ever appear beside it); one read transaction covers it all.
 """
 
 from __future__ import annotations
 
-import os
 import sqlite3
 import time
 from collections.abc import Callable
@@ -34,15 +32,11 @@ from typing import Any
 from ctxtui.engine.sources.memory.connect import (
     DEFAULT_DELAYS,
     FileSignature,
-    check_header,
-    open_readonly,
-    quiet,
     signature,
-    wal_path,
-    with_retry,
 )
 from ctxtui.engine.sources.memory.detect import SCHEMA_SHABKA, detect_schema
 from ctxtui.engine.sources.memory.errors import UNKNOWN_SCHEMA, MemorySourceError
+from ctxtui.engine.sources.memory.snapshot import read_snapshot
 
 DEFAULT_DIMS = 128  # `unwrap_or(128)` when no embedding row (or no usable dimension) exists
 
@@ -114,32 +108,16 @@ def read_shabka_store(
     delays: tuple[float, ...] = DEFAULT_DELAYS,
 ) -> ShabkaStore:
     """Read the store at `path`; MemorySourceError when it cannot be read or is not Shabka's."""
-    name = str(path)
-    header = check_header(path)
-    if quiet(path, header):
-        before = signature(path)
-        try:
-            store = with_retry(lambda: _read_once(path, immutable=True), name, sleep=sleep, delays=delays)
-        except MemorySourceError:
-            if signature(path) == before and not os.path.exists(wal_path(path)):
-                raise
-        else:
-            if signature(path) == before and not os.path.exists(wal_path(path)):
-                return store
-    return with_retry(lambda: _read_once(path, immutable=False), name, sleep=sleep, delays=delays)
+    return read_snapshot(path, lambda conn: _read_in_transaction(conn, path), sleep=sleep, delays=delays)
 
 
-def _read_once(path: str | Path, *, immutable: bool) -> ShabkaStore:
-    conn = open_readonly(path, immutable=immutable)
+def _read_in_transaction(conn: sqlite3.Connection, path: str | Path) -> ShabkaStore:
+    conn.execute("BEGIN")
     try:
-        conn.execute("BEGIN")
-        try:
-            return _read(conn, path)
-        finally:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
+        return _read(conn, path)
     finally:
-        conn.close()
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
 
 
 def _read(conn: sqlite3.Connection, path: str | Path) -> ShabkaStore:

@@ -13,10 +13,15 @@ import math
 from datetime import UTC, date, datetime
 from typing import Any
 
+from ctxtui.engine.text.json_depth import NestedTooDeeply, deeper_than
+
 # Dates before this are a zero value or garbage, not a memory's birthday.
 MIN_YEAR = 1970
 MIN_DATE = f"{MIN_YEAR}-01-01"
 DEFAULT_IMPORTANCE = 0.5
+# JSON in a cell nested deeper than this is not parsed (Python's decoder recurses per level and
+# would give up near 1,000, at a depth that depends on the caller): the cell is reported instead.
+MAX_JSON_DEPTH = 200
 
 
 def show(value: object, limit: int = 40) -> str:
@@ -165,6 +170,8 @@ def tags(value: object) -> tuple[tuple[str, ...], str | None]:
         return (), f"tags {show(value)} is not a JSON array: ignored"
     try:
         parsed = loads(value)
+    except NestedTooDeeply as exc:
+        return (), f"tags {show(value)} is {exc}: ignored"
     except ValueError:
         return (), f"tags {show(value)} is not valid JSON: ignored"
     if isinstance(parsed, str):
@@ -178,7 +185,13 @@ _raw_decode = json.JSONDecoder().raw_decode
 
 
 def loads(text: str) -> Any:
-    """json.loads, faster for the common case of no surrounding whitespace."""
+    """json.loads, faster for the common case of no surrounding whitespace.
+
+    Raises ValueError for invalid JSON, and NestedTooDeeply (a ValueError) for
+    JSON nested deeper than MAX_JSON_DEPTH, whatever the caller's stack.
+    """
+    if deeper_than(text, MAX_JSON_DEPTH):
+        raise NestedTooDeeply(MAX_JSON_DEPTH)
     try:
         value, end = _raw_decode(text)
         if end == len(text):

@@ -92,8 +92,14 @@ def json_parse(text: str) -> Any:
     """
     try:
         return _DECODER.decode(text)
-    except (ValueError, RecursionError):
+    except ValueError:
         pass
+    except RecursionError:
+        # Too deep for Python's decoder (about 1,000 levels). V8 parses any depth, but Cortex then
+        # JSON.stringify()s the memory, which overflows V8's stack past 4,117 levels (measured
+        # against the oracle): "Error: RangeError: Maximum call stack size exceeded". Between
+        # the two depths Node succeeds where this fails: a known difference (README).
+        raise JSError("RangeError", "Maximum call stack size exceeded") from None
     message = _V8JsonParser(text).error_message()
     raise JSError("SyntaxError", message)
 

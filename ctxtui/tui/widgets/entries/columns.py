@@ -23,6 +23,7 @@ from ctxtui.engine.explain.reasons import REASON_SHORT, reason_cell
 from ctxtui.engine.model import Fate, Outcome
 from ctxtui.engine.packers.ctx.sections import SECTIONS
 from ctxtui.safe_text import clean_line
+from ctxtui.tui.safe_text import steady_width
 
 FATE_ORDER = {fate: index for index, fate in enumerate(Fate)}  # included, summarized, dropped
 _SECTION_ORDER = {name: index for index, name in enumerate(SECTIONS)}
@@ -91,7 +92,7 @@ _TITLE = Column(
     "title",
     0,
     lambda o: clean_line(o.entry.title).casefold(),
-    lambda o: clean_line(o.entry.title),
+    lambda o: steady_width(clean_line(o.entry.title)),  # emoji sequences reduced to what every terminal draws alike
     help="the entry's title (its first line for tasks and rules)",
 )
 _TOKENS = Column(

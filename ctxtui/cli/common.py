@@ -223,7 +223,6 @@ def load_packer(
     (pack) raises `Refused` so the command fails as ctx does; otherwise a
     warning says so and the packet is still built.
     """
-    from ctxtui.engine.packers.ctx.memories import attach_memories
     from ctxtui.engine.packers.registry import build_ctx_packer
     from ctxtui.engine.sources.context import ContextMissing
     from ctxtui.engine.sources.ctxrc import read_ctxrc
@@ -286,6 +285,7 @@ def load_packer(
         raise UsageError(str(exc)) from None
     now = parse_now(args.now)
     if getattr(args, "db", None):
+        from ctxtui.engine.packers.ctx.memories import attach_memories
         from ctxtui.engine.sources.memory.urls import is_db_url
 
         db = args.db if is_db_url(args.db) else Path(args.db)  # a nous postgresql:// URL is not a path

@@ -10,13 +10,12 @@ included tasks, so a slider step rarely re-scores anything.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, tzinfo
-from itertools import accumulate
 
 from ctxtui.engine.model import Entry
+from ctxtui.engine.packers.ctx.first_matches import counts_at, first_matches
 from ctxtui.engine.text.go import go_lower
 from ctxtui.engine.text.go_time import recency_days
 
@@ -84,7 +83,7 @@ STOP_WORDS = frozenset(
     ]
 )
 RELEVANCE_MATCH_CAP = 3
-# Entry × keyword checks above which the vocabulary index pays for itself.
+# Entry × keyword checks above which finding every entry's first matches at once pays for itself.
 INDEX_THRESHOLD = 400_000
 _NON_KEYWORD = re.compile(r"[^a-z0-9_-]+")
 
@@ -148,37 +147,6 @@ def relevance_of(count: int) -> float:
     return float(count) / float(RELEVANCE_MATCH_CAP)
 
 
-class KeywordIndex:
-    """Which entries contain a keyword, found through the vocabulary of distinct words.
-
-    A keyword is made of [a-z0-9_-] only, so any occurrence lies inside one run
-    of those characters in the lowered text. With tens of thousands of entries,
-    searching the distinct runs once per keyword is far cheaper than searching
-    every entry's text; for a few hundred entries, building it costs more than it saves.
-    """
-
-    _RUN = re.compile(r"[a-z0-9_-]{3,}")
-
-    def __init__(self, lowered: Sequence[str]):
-        postings: dict[str, list[int]] = {}
-        for i, text in enumerate(lowered):
-            for run in set(self._RUN.findall(text)):
-                postings.setdefault(run, []).append(i)
-        self._postings = list(postings.values())
-        self._starts = list(accumulate((len(run) + 1 for run in postings), initial=0))
-        self._text = "\n".join(postings)
-
-    def entries_with(self, keyword: str) -> set[int]:
-        text, starts, postings = self._text, self._starts, self._postings
-        found: set[int] = set()
-        pos = text.find(keyword)
-        while pos >= 0:
-            run = bisect_right(starts, pos) - 1
-            found.update(postings[run])
-            pos = text.find(keyword, starts[run + 1])
-        return found
-
-
 class Scorer:
     """Scores and ranks scored entries for any number of packet tasks.
 
@@ -200,13 +168,17 @@ class Scorer:
         self.entries = list(entries)
         self.now = now
         self.lowered = [fold(entry.text) for entry in self.entries]
-        self.age_days = [age_in_days(entry.date, now, zone) for entry in self.entries]
+        ages: dict[str | None, int | None] = {}  # thousands of memories share a few hundred dates
+        self.age_days = [
+            ages[entry.date] if entry.date in ages else ages.setdefault(entry.date, age_in_days(entry.date, now, zone))
+            for entry in self.entries
+        ]
         self.recency = [recency_bracket(days) for days in self.age_days]
         # Database memories multiply their score by importance and usage; 1.0 for markdown.
         self.weights = list(weights) if weights is not None else [1.0] * len(self.entries)
         self.keyword_groups = keywords_by_task(tasks, fold)
         self._counts: OrderedDict[int, list[int]] = OrderedDict({0: [0] * len(self.entries)})
-        self._index: KeywordIndex | None = None
+        self._first: list[tuple[int, ...]] | None = None  # per entry, its first three keyword positions
         self._scores: OrderedDict[int, list[float]] = OrderedDict()
 
     def keywords(self, task_count: int) -> list[str]:
@@ -215,28 +187,38 @@ class Scorer:
     def match_counts(self, task_count: int) -> list[int]:
         """How many of the first `task_count` tasks' keywords each entry contains, capped at 3.
 
-        Relevance saturates at 3 matches, so an entry stops being searched once
-        it has 3: most entries saturate within the first few dozen keywords.
+        Few entries: each entry's text is searched, keyword by keyword, from the
+        nearest task count already counted; relevance saturates at 3 matches,
+        so an entry stops being searched once it has 3. Many entries (thousands
+        of memories): `first_matches` finds every entry's first three keywords
+        once, and any task count is then a count of integers.
         """
         cached = self._counts.get(task_count)
         if cached is not None:
             self._counts.move_to_end(task_count)
             return cached
+        all_keywords = sum(len(group) for group in self.keyword_groups)
+        if len(self.entries) * all_keywords > INDEX_THRESHOLD:
+            # Many entries: find each entry's first three keywords once; every task count is then a count.
+            if self._first is None:
+                self._first = first_matches(self.lowered, [kw for group in self.keyword_groups for kw in group])
+            counts = counts_at(self._first, sum(len(group) for group in self.keyword_groups[:task_count]))
+        else:
+            counts = self._search(task_count)
+        self._counts[task_count] = counts
+        while len(self._counts) > self.CACHE_SIZE:
+            oldest = next(k for k in self._counts if k != 0)
+            del self._counts[oldest]
+        return counts
+
+    def _search(self, task_count: int) -> list[int]:
+        """Counts by searching each entry's text, from the nearest smaller task count already counted."""
         base = max(n for n in self._counts if n <= task_count)
         counts = list(self._counts[base])
         lowered = self.lowered
         cap = RELEVANCE_MATCH_CAP
         searching = [i for i, count in enumerate(counts) if count < cap]
-        new_keywords = [kw for group in self.keyword_groups[base:task_count] for kw in group]
-        if len(searching) * len(new_keywords) > INDEX_THRESHOLD:
-            if self._index is None:
-                self._index = KeywordIndex(lowered)
-            for keyword in new_keywords:
-                for i in self._index.entries_with(keyword):
-                    if counts[i] < cap:
-                        counts[i] += 1
-            searching = []
-        for group in self.keyword_groups[base:task_count] if searching else ():
+        for group in self.keyword_groups[base:task_count]:
             for keyword in group:
                 still = []
                 for i in searching:
@@ -247,10 +229,6 @@ class Scorer:
                     else:
                         still.append(i)
                 searching = still
-        self._counts[task_count] = counts
-        while len(self._counts) > self.CACHE_SIZE:
-            oldest = next(k for k in self._counts if k != 0)
-            del self._counts[oldest]
         return counts
 
     def scores(self, task_count: int) -> list[float]:

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from ctxtui.engine.packers.ctx import first_matches as fm
 from ctxtui.engine.packers.ctx.first_matches import counts_at, first_matches
 from ctxtui.engine.packers.ctx.score import Scorer, keywords_by_task
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 ALPHABET = "abc-_1 .\n/é"
 keyword_text = st.text(alphabet="abc-_1", min_size=3, max_size=6)

@@ -99,9 +99,9 @@ def step_walk(packer, steps: int) -> list[float]:
 
 def bench_size(label: str, key: str, project: Path, db: Path | None, starts: int, steps: int) -> dict[str, float]:
     startups = []
-    packer = None
+    packer = _first = None
     for _ in range(starts):
-        packer = None
+        packer = _first = None  # the previous start-up's packer is gone before the next one starts
         gc.collect()
         began = time.perf_counter()
         packer, _first = start(project, db)

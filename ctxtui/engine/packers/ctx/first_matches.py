@@ -26,8 +26,9 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Sequence
-from heapq import nsmallest
 from itertools import accumulate
+
+from ctxtui.engine.gcpause import gc_paused
 
 LIMIT = 3  # relevance saturates at three matches
 CHUNK = 2048  # entries whose word sets are held at once
@@ -35,7 +36,16 @@ _WORD = re.compile(r"[a-z0-9_-]{3,}")
 
 
 def first_matches(lowered: Sequence[str], keywords: Sequence[str]) -> list[tuple[int, ...]]:
-    """Per entry, the ascending positions in `keywords` of the first (at most three) keywords it contains."""
+    """Per entry, the ascending positions in `keywords` of the first (at most three) keywords it contains.
+
+    The garbage collector is paused meanwhile: hundreds of thousands of
+    acyclic sets and strings would trigger collections of the whole heap.
+    """
+    with gc_paused():
+        return _first_matches(lowered, keywords)
+
+
+def _first_matches(lowered: Sequence[str], keywords: Sequence[str]) -> list[tuple[int, ...]]:
     hot: dict[str, tuple[int, ...]] = {}  # a word → the keyword positions it contains (ascending)
     hot_words: set[str] = set()
     known: set[str] = set()  # every word seen, hot or not
@@ -43,7 +53,7 @@ def first_matches(lowered: Sequence[str], keywords: Sequence[str]) -> list[tuple
     append = out.append
     findall = _WORD.findall
     for start in range(0, len(lowered), CHUNK):
-        chunk = [set(findall(text)) for text in lowered[start : start + CHUNK]]
+        chunk = [findall(text) for text in lowered[start : start + CHUNK]]  # lists: hashing happens once, below
         new = set().union(*chunk)
         new -= known
         if new:
@@ -52,7 +62,7 @@ def first_matches(lowered: Sequence[str], keywords: Sequence[str]) -> list[tuple
             hot.update(more)
             hot_words.update(more)
         for words in chunk:
-            found = words & hot_words
+            found = hot_words.intersection(words)
             if not found:
                 append(())
             elif len(found) == 1:
@@ -61,7 +71,7 @@ def first_matches(lowered: Sequence[str], keywords: Sequence[str]) -> list[tuple
                 positions: set[int] = set()
                 for word in found:
                     positions.update(hot[word])
-                append(tuple(nsmallest(LIMIT, positions)))
+                append(tuple(sorted(positions)[:LIMIT]))
     return out
 
 

@@ -64,6 +64,7 @@ from ctxtui.engine.text.tokens import estimate
 
 DEFAULT_KNOBS = CtxKnobs()  # frozen: one shared default is safe
 
+NEVER_FITS = 1 << 62  # a cost no limit reaches
 INACTIVE_STATUSES = {"archived": Reason.ARCHIVED, "superseded": Reason.SUPERSEDED}
 
 
@@ -151,6 +152,15 @@ class CtxPacker(Packer):
         self._tokens = [e.tokens for e in self.scored]
         self._superseded = [e.superseded for e in self.scored]
         self._rankings: OrderedDict[int, dict[str, list[int]]] = OrderedDict()
+        # Per section, over the entries that can fill (not superseded): the smallest cost, and the sum of
+        # their title costs. A fill stops once what is left of its limit is below that smallest cost:
+        # nothing after can fit, and every later entry is summarised (its title costs are a subtraction).
+        self.section_min_cost: dict[str, int] = {}
+        self.section_titles: dict[str, int] = {}
+        for name, members in self.section_members.items():
+            fillable = [i for i in members if not self._superseded[i]]
+            self.section_min_cost[name] = min((self._tokens[i] for i in fillable), default=NEVER_FITS)
+            self.section_titles[name] = sum(self.title_tokens[i] for i in fillable)
         self._breakdowns: OrderedDict[int, list[ScoreBreakdown]] = OrderedDict()
         # The app assembles on the UI thread while a worker scans thresholds: the
         # caches above (and the scorer's) are shared, so each call holds this.
@@ -182,8 +192,9 @@ class CtxPacker(Packer):
         if cached is not None:
             self._rankings.move_to_end(task_count)
             return cached
-        scores = self.scorer.scores(task_count)
-        ranking = {name: sorted(members, key=lambda i: -scores[i]) for name, members in self.section_members.items()}
+        negated = [-score for score in self.scorer.scores(task_count)]
+        key = negated.__getitem__  # a C call per comparison key, no Python frame: the sort of 50,000 is ~3x faster
+        ranking = {name: sorted(members, key=key) for name, members in self.section_members.items()}
         self._rankings[task_count] = ranking
         while len(self._rankings) > self.RANKING_CACHE:
             self._rankings.popitem(last=False)
@@ -227,7 +238,7 @@ class CtxPacker(Packer):
             state.tokens_used = i64(budget - remaining)
             return state
 
-        ranking = self.ranking(state.task_count)
+        ranking = self._ranking(state.task_count)
         shares = split_shares(remaining, self.section_sizes, self.section_present)
         used = self.tier1 + state.task_tokens + state.convention_tokens
         tokens, superseded, title_tokens = self._tokens, self._superseded, self.title_tokens
@@ -237,13 +248,22 @@ class CtxPacker(Packer):
             limit = fill.limit
             section_used = 0
             summary_tokens = 0
+            seen_titles = 0  # title costs of the fillable entries looked at so far
             full_flags = fill.full
             before = fill.used_before
-            for i in order:
+            smallest = self.section_min_cost[name]
+            stop = len(order)
+            for pos, i in enumerate(order):
+                if limit - section_used < smallest:
+                    # Nothing from here on fits: every later fillable entry is summarised.
+                    stop = pos
+                    summary_tokens += self.section_titles[name] - seen_titles
+                    break
                 before.append(section_used)
                 if superseded[i]:
                     full_flags.append(False)
                     continue
+                seen_titles += title_tokens[i]
                 cost = tokens[i]
                 if section_used + cost <= limit:
                     full_flags.append(True)
@@ -251,6 +271,7 @@ class CtxPacker(Packer):
                 else:
                     full_flags.append(False)
                     summary_tokens += title_tokens[i]
+            fill.stop = stop
             fill.full_tokens = section_used
             fill.summary_tokens = summary_tokens
             used += section_used + summary_tokens
@@ -280,7 +301,7 @@ class CtxPacker(Packer):
         summaries: list[str] = []
         for fill in state.sections:
             full_texts = by_section[fill.name]
-            for i, full in zip(fill.order, fill.full, strict=True):
+            for i, full in zip(fill.order, fill.fulls(), strict=True):
                 entry = self.scored[i]
                 if full:
                     full_texts.append(entry.text)
@@ -490,7 +511,7 @@ class CtxPacker(Packer):
             else:
                 share, limit = fill.share, fill.limit
                 for rank, (i, full, used) in enumerate(
-                    zip(fill.order, fill.full, fill.used_before, strict=True), start=1
+                    zip(fill.order, fill.fulls(), fill.befores(), strict=True), start=1
                 ):
                     entry = scored[i]
                     numbers = ShareFit(rank, entry.tokens, share, limit, used, title_tokens[i], remaining)
@@ -574,10 +595,14 @@ class CtxPacker(Packer):
         s = c + len(self.conventions) + len(parsed.conventions_skipped)
         superseded = self._superseded
         for fill in state.sections:
-            for i, full in zip(fill.order, fill.full, strict=True):
+            order = fill.order
+            for i, full in zip(order[: fill.stop], fill.full, strict=True):  # up to fill.stop
                 if full:
                     fates[s + i] = INCLUDED
                 elif not superseded[i]:
+                    fates[s + i] = SUMMARIZED
+            for i in order[fill.stop :]:  # nothing fitted from here on
+                if not superseded[i]:
                     fates[s + i] = SUMMARIZED
         t = s + len(self.scored)
         fates[t : t + state.steering_count] = bytes([INCLUDED]) * state.steering_count
@@ -587,6 +612,16 @@ class CtxPacker(Packer):
 
     def next_change(self, plan: Plan) -> int | None:
         return next_change(self, plan.state)
+
+    def counts(self, plan: Plan) -> dict[str, int]:
+        """Entries per fate from the fate vector (C-level counting), without building 50,000 outcomes."""
+        fates = self.fate_vector(plan)
+        included, summarized = fates.count(INCLUDED), fates.count(SUMMARIZED)
+        return {
+            Fate.INCLUDED.value: included,
+            Fate.SUMMARIZED.value: summarized,
+            Fate.DROPPED.value: len(fates) - included - summarized,
+        }
 
 
 def _prefix_tier(budget: int, pct: float, remaining: int | None, cumulative: list[int]) -> tuple[int, int, bool, int]:

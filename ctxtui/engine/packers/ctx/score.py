@@ -13,9 +13,10 @@ import re
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, tzinfo
+from itertools import accumulate
 
 from ctxtui.engine.model import Entry
-from ctxtui.engine.packers.ctx.first_matches import counts_at, first_matches
+from ctxtui.engine.packers.ctx.first_matches import first_matches
 from ctxtui.engine.text.go import go_lower
 from ctxtui.engine.text.go_time import recency_days
 
@@ -178,7 +179,13 @@ class Scorer:
         self.weights = list(weights) if weights is not None else [1.0] * len(self.entries)
         self.keyword_groups = keywords_by_task(tasks, fold)
         self._counts: OrderedDict[int, list[int]] = OrderedDict({0: [0] * len(self.entries)})
-        self._first: list[tuple[int, ...]] | None = None  # per entry, its first three keyword positions
+        # Keyword positions: the first `prefix[n]` keywords are those of the first n tasks.
+        self.prefix = [0, *accumulate(len(group) for group in self.keyword_groups)]
+        # Many entries: every entry's first three keywords are found once (`first_matches`), and a
+        # task count's match counts and scores are then derived from the nearest one already known
+        # by the few entries whose count changes (`_at`: keyword position → entries it counts for).
+        self.indexed = len(self.entries) * self.prefix[-1] > INDEX_THRESHOLD
+        self._at: dict[int, list[int]] | None = None
         self._scores: OrderedDict[int, list[float]] = OrderedDict()
 
     def keywords(self, task_count: int) -> list[str]:
@@ -197,18 +204,46 @@ class Scorer:
         if cached is not None:
             self._counts.move_to_end(task_count)
             return cached
-        all_keywords = sum(len(group) for group in self.keyword_groups)
-        if len(self.entries) * all_keywords > INDEX_THRESHOLD:
-            # Many entries: find each entry's first three keywords once; every task count is then a count.
-            if self._first is None:
-                self._first = first_matches(self.lowered, [kw for group in self.keyword_groups for kw in group])
-            counts = counts_at(self._first, sum(len(group) for group in self.keyword_groups[:task_count]))
+        if self.indexed:
+            counts = self._counts_from_first(task_count)
         else:
             counts = self._search(task_count)
         self._counts[task_count] = counts
         while len(self._counts) > self.CACHE_SIZE:
             oldest = next(k for k in self._counts if k != 0)
             del self._counts[oldest]
+        return counts
+
+    def _changes(self, start: int, stop: int) -> list[int]:
+        """Entries whose count goes up by one per keyword position in [start, stop) (repeats: one per position)."""
+        if self._at is None:
+            at: dict[int, list[int]] = {}
+            first = first_matches(self.lowered, [kw for group in self.keyword_groups for kw in group])
+            for i, hits in enumerate(first):
+                for position in hits:
+                    at.setdefault(position, []).append(i)
+            self._at = at
+        at = self._at
+        return [i for position in range(start, stop) for i in at.get(position, ())]
+
+    def _nearest_below(self, cache: OrderedDict[int, list], task_count: int) -> int | None:
+        """The cached task count with the largest keyword prefix not above `task_count`'s."""
+        prefix, limit = self.prefix, self.prefix[min(task_count, len(self.prefix) - 1)]
+        best = None
+        for known in cache:
+            if prefix[min(known, len(prefix) - 1)] <= limit and (
+                best is None or prefix[min(known, len(prefix) - 1)] > prefix[min(best, len(prefix) - 1)]
+            ):
+                best = known
+        return best
+
+    def _counts_from_first(self, task_count: int) -> list[int]:
+        base = self._nearest_below(self._counts, task_count)
+        assert base is not None  # 0 is always cached
+        counts = list(self._counts[base])
+        top = len(self.prefix) - 1
+        for i in self._changes(self.prefix[min(base, top)], self.prefix[min(task_count, top)]):
+            counts[i] += 1
         return counts
 
     def _search(self, task_count: int) -> list[int]:
@@ -237,21 +272,28 @@ class Scorer:
         if cached is not None:
             self._scores.move_to_end(task_count)
             return cached
-        has_keywords = any(self.keyword_groups[:task_count])
         counts = self.match_counts(task_count)
-        scores = []
-        for i, entry in enumerate(self.entries):
-            if entry.superseded:
-                scores.append(0.0)
-                continue
-            relevance = relevance_of(counts[i]) if has_keywords else 0.0
-            total = self.recency[i] + relevance
-            weight = self.weights[i]
-            scores.append(total * weight if weight != 1.0 else total)
+        base = self._nearest_below(self._scores, task_count) if self.indexed else None
+        if base is not None:
+            # Only entries whose match count changed since `base` change score.
+            scores = list(self._scores[base])
+            top = len(self.prefix) - 1
+            for i in set(self._changes(self.prefix[min(base, top)], self.prefix[min(task_count, top)])):
+                scores[i] = self._score(i, counts[i])
+        else:
+            scores = [self._score(i, count) for i, count in enumerate(counts)]
         self._scores[task_count] = scores
         while len(self._scores) > self.CACHE_SIZE:
             self._scores.popitem(last=False)
         return scores
+
+    def _score(self, i: int, count: int) -> float:
+        """recency + relevance, times the memory's weight; 0 when superseded (relevance_of(0) is 0.0)."""
+        if self.entries[i].superseded:
+            return 0.0
+        total = self.recency[i] + relevance_of(count)
+        weight = self.weights[i]
+        return total * weight if weight != 1.0 else total
 
     def matched_keywords(self, index: int, task_count: int) -> tuple[str, ...]:
         text = self.lowered[index]

@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 from ctxtui.engine.packers.ctx.assemble import packer_for  # noqa: E402
 from ctxtui.engine.packers.ctx.memories import attach_memories  # noqa: E402
 from ctxtui.engine.packers.nous.build import packer_for_turn  # noqa: E402
-from ctxtui.engine.sources.memory.nous_store import NousSource, list_turns, load_nous_memories, read_turn  # noqa: E402
+from ctxtui.engine.sources.memory.nous_source import NousSource, list_turns, load_nous_memories, read_turn  # noqa: E402
 from ctxtui.engine.sources.workspace import load_workspace  # noqa: E402
 from tests.factories import nous_db as F  # noqa: E402
 from tests.factories.workspace import write_workspace  # noqa: E402

@@ -27,7 +27,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from ctxtui.engine.packers.shabka.dates import parse_rfc3339  # noqa: E402
-from ctxtui.engine.packers.shabka.packer import ShabkaPacker, ShabkaSettings  # noqa: E402
+from ctxtui.engine.packers.shabka.knobs import ShabkaSettings  # noqa: E402
+from ctxtui.engine.packers.shabka.packer import ShabkaPacker  # noqa: E402
 from ctxtui.engine.sources.memory.shabka_store import read_shabka_store  # noqa: E402
 from tests.factories.shabka_dbs import bulk_store  # noqa: E402
 

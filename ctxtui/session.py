@@ -1,10 +1,13 @@
-"""The app's model: one project, its packer, and a `View` per budget that owns what derives from it.
+"""The app's model: one project, the packer the user chose, and a `View` per budget that owns what derives from it.
 
 Plain Python with no Textual, so the TUI's behaviour (a reload keeps the
 budget, thresholds are computed once per load, memories reload alone when
-only the database changed) is testable without a screen. The TUI sends
-intents (a budget, a reload) and shows the `View` it gets back; it never
-computes, and it keeps no copies of what a view already knows.
+only the database changed, a packer switch keeps the budget, a knob edit
+recomputes) is testable without a screen. The TUI sends intents (a budget,
+a reload, a packer, a knob) and shows the `View` it gets back; it never
+computes, and it keeps no copies of what a view already knows. Packers are
+opened exactly as the CLI opens them (`ctxtui.opening`), so the screen and
+`ctxtui pack` agree.
 """
 
 from __future__ import annotations
@@ -20,10 +23,14 @@ from typing import Any, TypeVar
 from ctxtui.engine.explain.quirks import Quirk, find_quirks
 from ctxtui.engine.explain.thresholds import Threshold, thresholds
 from ctxtui.engine.model import Plan, Problem
-from ctxtui.engine.packers.ctx.assemble import CtxPacker, packer_for
+from ctxtui.engine.packers.base import Knob, Packer
+from ctxtui.engine.packers.ctx.assemble import CtxPacker
 from ctxtui.engine.packers.ctx.memories import JoinedMemories, MemoryJoin
-from ctxtui.engine.sources.ctxrc import resolve_budget
-from ctxtui.engine.sources.workspace import Workspace, load_workspace
+from ctxtui.engine.packers.registry import CTX_PACKERS, PACKER_TITLES
+from ctxtui.engine.sources.ctx_gates import Refusal
+from ctxtui.engine.sources.workspace import Workspace
+from ctxtui.opening.choose import Choice, choose_packer
+from ctxtui.opening.request import Opened, PackRequest
 
 MIN_BUDGET = 0
 MAX_BUDGET = 200_000
@@ -31,22 +38,35 @@ LOAD_STEPS = 4
 THRESHOLD_SECONDS = 5.0
 THRESHOLD_SECONDS_LARGE = 2.0
 LARGE_FOR_THRESHOLDS = 5000  # entries
+SET_HERE = "set here"  # the source of a knob the user changed in the app
 
 T = TypeVar("T")
 
 
 class Loaded:
-    """One load of the sources: the workspace, its packer, and what derives from them alone.
+    """One load of the sources under one packer and its knobs, and what derives from them alone.
 
     Thresholds are computed at most once per load, in whatever thread asks
     first; a newer load makes an older one `stale`, which cuts its scan short.
     """
 
-    def __init__(self, generation: int, workspace: Workspace, packer: CtxPacker) -> None:
+    def __init__(
+        self,
+        generation: int,
+        packer: Packer,
+        *,
+        workspace: Workspace | None = None,
+        choice: Choice | None = None,
+        refusal: Refusal | None = None,
+        budget_source: str = "default",
+    ) -> None:
         self.generation = generation
-        self.workspace = workspace
         self.packer = packer
-        self.entry_count = len(workspace.all_entries())
+        self.workspace = workspace
+        self.choice = choice
+        self.refusal = refusal  # ctx would print this instead of a packet (the screen shows it above)
+        self.budget_source = budget_source
+        self.entry_count = len(workspace.all_entries()) if workspace is not None else len(packer.candidates())
         self.stale = False
         self._thresholds: dict[str, Threshold] | None = None
         self._lock = threading.Lock()
@@ -94,8 +114,16 @@ class View:
         return self.loaded.generation
 
     @property
+    def packer_name(self) -> str:
+        return self.loaded.packer.name
+
+    @property
+    def formats(self) -> tuple[str, ...]:
+        return self.loaded.packer.formats
+
+    @property
     def markdown(self) -> str:
-        return self.plan.render("md")
+        return self.plan.render(self.formats[0])
 
     @property
     def json(self) -> str:
@@ -110,13 +138,15 @@ class View:
     def memo(self, name: str, build: Callable[[View], T]) -> T:
         """`build(self)`, computed on first use under `name` and kept with this view."""
         try:
-            return self._memo[name]
+            value: T = self._memo[name]
+            return value
         except KeyError:
             value = self._memo[name] = build(self)
             return value
 
     def quirks(self) -> list[Quirk]:
-        return find_quirks(self.loaded.packer, self.plan)
+        packer = self.loaded.packer
+        return find_quirks(packer, self.plan) if isinstance(packer, CtxPacker) else []
 
     def same_as(self, other: View | None) -> bool:
         """The same load at the same budget: nothing on screen would change."""
@@ -125,7 +155,7 @@ class View:
 
 @dataclass(slots=True)
 class Session:
-    """A project opened in the app."""
+    """A project opened in the app, under one packer at a time."""
 
     project: Path
     db: Path | None = None
@@ -139,20 +169,75 @@ class Session:
     budget: int = 8000
     loaded: Loaded | None = None
     memory_join: MemoryJoin | None = None
+    # The rest of what the user asked for: the packer (None: the ctx on PATH), --set, --skill,
+    # the peer packers' query, intent, kind, tags, user, turn, frame...
+    options: PackRequest = field(default_factory=PackRequest)
+    choice: Choice | None = None  # the packer in use and where that choice came from
+    knob_edits: dict[str, Any] = field(default_factory=dict)  # knobs changed in the app, kept across reloads
     _generation: int = 0
+    _workspace: Workspace | None = None  # the last ctx workspace read (a version switch reuses it)
+    _workspace_dir: str | None = None  # its context directory
+    _store_kind: str | None = None
+    _store_kind_known: bool = False
+
+    # -- what the user asked for ------------------------------------------------------
+
+    def request(self, budget: int | str | None = None) -> PackRequest:
+        """The options as the openers take them (the session's own fields win)."""
+        return self.options.but(
+            project=str(self.project),
+            db=self.db_url or (str(self.db) if self.db is not None else None),
+            db_project=self.db_project,
+            agent=self.db_agent,
+            root_path=self.root_path if self.root_path is not None else self.options.root_path,
+            budget=budget,
+        )
+
+    def available_packers(self) -> tuple[str, ...]:
+        """The packers the sources allow: ctx's three with a context directory, a store's own packer."""
+        from ctxtui.opening.stores import packers_for, store_kind
+
+        if not self._store_kind_known:
+            self._store_kind = store_kind(self.db_url or self.db)
+            self._store_kind_known = True
+        has_context = self._workspace is not None or (self.project / ".context").is_dir()
+        return packers_for(has_context, self._store_kind)
+
+    @property
+    def packer_name(self) -> str | None:
+        return self.loaded.packer.name if self.loaded else (self.choice.name if self.choice else None)
+
+    def packer_title(self) -> str:
+        name = self.packer_name or ""
+        return PACKER_TITLES.get(name, name)
+
+    # -- loading --------------------------------------------------------------------------
 
     def load(
         self, budget: int | None = None, keep_budget: bool = False, progress: Callable[[str, int], None] | None = None
     ) -> list[Problem]:
-        """(Re)read everything; raises ContextMissing when `.context/` is gone.
+        """(Re)read everything; raises ContextMissing when a ctx packer has no context directory.
 
         `progress(stage, step)` is called before each of LOAD_STEPS stages, so a
         progress bar can follow a load that takes seconds (50,000 memories).
+        Raises `OpenError` (one line of words) for what the user must fix.
         """
         report = progress or (lambda stage, step: None)
-        report("reading .context/", 0)
-        workspace = load_workspace(self.project)
-        return self._finish_load(workspace, budget, keep_budget, report, memories_changed=True)
+        if self.choice is None:
+            self.choice = choose_packer(self.options.packer)
+        name = self.choice.name
+        if name in CTX_PACKERS:
+            report("reading .context/", 0)
+            workspace = self._read_workspace(name)
+            return self._finish_load(workspace, budget, keep_budget, report, memories_changed=True)
+        return self._open_peer(name, budget, keep_budget, report)
+
+    def _read_workspace(self, name: str) -> Workspace:
+        from ctxtui.opening.ctx import context_dir_of, read_ctx_workspace
+
+        workspace = read_ctx_workspace(name, self.request(), os.environ)
+        self._workspace, self._workspace_dir = workspace, context_dir_of(name, self.request(), os.environ)
+        return workspace
 
     def reload(
         self, changed: set[Path] | None = None, progress: Callable[[str, int], None] | None = None
@@ -160,9 +245,15 @@ class Session:
         """Re-read only what changed; None when nothing that matters did.
 
         `.context/` changes re-parse the files; a memory database commit (seen
-        through PRAGMA data_version) reloads the memories only.
+        through PRAGMA data_version) reloads the memories only. A peer packer
+        (whose whole input is the store) opens its store again.
         """
         report = progress or (lambda stage, step: None)
+        name = self.packer_name
+        if name is not None and name not in CTX_PACKERS:
+            if changed is not None and not any(self._is_db_file(p) for p in changed):
+                return None
+            return self._open_peer(name, None, True, report)
         context_dir = self.project / ".context"
         # The database may live in .context/ (the default): its commits are not .context/ edits.
         context_changed = changed is None or any(
@@ -172,13 +263,18 @@ class Session:
         if not context_changed:
             if not db_changed or self.memory_join is None or not self.memory_join.changed():
                 return None
-        if context_changed or self.loaded is None:
+        if context_changed or self.loaded is None or self._workspace is None:
             report("reading .context/", 0)
-            workspace = load_workspace(self.project)
+            workspace = self._read_workspace(name or self._chosen().name)
         else:
-            old = self.loaded.workspace
+            old = self._workspace
             workspace = Workspace(old.project, old.config, old.parsed)
         return self._finish_load(workspace, None, True, report, memories_changed=db_changed)
+
+    def _chosen(self) -> Choice:
+        if self.choice is None:
+            self.choice = choose_packer(self.options.packer)
+        return self.choice
 
     def _is_db_file(self, path: Path) -> bool:
         """The memory database or one of SQLite's files beside it (-wal, -shm, -journal)."""
@@ -196,27 +292,78 @@ class Session:
         memories_changed: bool,
         joined: JoinedMemories | None = None,
     ) -> list[Problem]:
+        """A ctx packer over `workspace` (memories joined), its knobs re-applied, the budget settled."""
+        from ctxtui.opening.ctx import open_ctx
+
         now = self.clock()
         if self.db is not None or self.db_url is not None:
             report("loading memories", 1)
             if self.memory_join is None:
-                self.memory_join = MemoryJoin(self.db_url or self.db, self.db_project, live=True, agent=self.db_agent)
+                source = self.db_url or self.db
+                assert source is not None  # one of the two, as the if above says
+                self.memory_join = MemoryJoin(source, self.db_project, live=True, agent=self.db_agent)
             if joined is None:
                 joined = self.memory_join.load(now, refresh=memories_changed)
             workspace.memories, workspace.memory_problems = joined.entries, joined.problems
+        self._workspace = workspace  # what the next poll compares with
         report("scoring", 2)
-        packer = packer_for(workspace, now=now, root_path=self.root_path)
-        problems = list(workspace.problems)
+        opened = open_ctx(self._chosen().name, self.request(budget), workspace=workspace, now=now)
+        # A refusal is not listed here: the main screen's banner shows it (Loaded.refusal).
+        return self._install(opened, budget, keep_budget, report, list(opened.problems))
+
+    def _open_peer(
+        self, name: str, budget: int | None, keep_budget: bool, report: Callable[[str, int], None]
+    ) -> list[Problem]:
+        """A packer whose whole input is the memory store (Shabka, Cortex, nous)."""
+        from ctxtui.opening.packer import open_named
+
+        report("reading the memory store", 1)
+        request = self.request(budget)
+        problems: list[Problem] = []
+        if name == "cortex" and request.query is None:
+            # `drift memory why` needs a focus; the screen starts from an empty one and k sets it.
+            request = request.but(query="")
+            problems.append(Problem(name, "no --query given: the focus is empty (press k to set it)"))
+        opened = open_named(name, request)
+        report("scoring", 2)
+        problems += [Problem(name, line) for line in [*opened.notices, *opened.warnings]]
+        return self._install(opened, budget, keep_budget, report, problems)
+
+    def _install(
+        self,
+        opened: Opened,
+        budget: int | None,
+        keep_budget: bool,
+        report: Callable[[str, int], None],
+        problems: list[Problem],
+    ) -> list[Problem]:
+        packer = opened.packer
+        for key, value in list(self.knob_edits.items()):
+            try:
+                packer = packer.with_knob(key, value, SET_HERE)
+            except (KeyError, ValueError):
+                del self.knob_edits[key]  # this packer has no such knob: the edit was for another
         if not keep_budget:
-            self.budget, _, more = resolve_budget(budget, os.environ, workspace.config)
-            problems += more
+            self.budget = opened.budget
         report("assembling", 3)
-        packer.plan(self.budget)  # warm the scorer for the first screen, still off the UI thread
+        packer.plan(self.budget)  # warm the packer for the first screen, still off the UI thread
+        self._new_load(packer, opened.workspace, opened.refusal, opened.budget_source)
+        return problems
+
+    def _new_load(
+        self, packer: Packer, workspace: Workspace | None, refusal: Refusal | None, budget_source: str
+    ) -> None:
         if self.loaded is not None:
             self.loaded.stale = True
         self._generation += 1
-        self.loaded = Loaded(self._generation, workspace, packer)
-        return problems
+        self.loaded = Loaded(
+            self._generation,
+            packer,
+            workspace=workspace,
+            choice=self.choice,
+            refusal=refusal,
+            budget_source=budget_source,
+        )
 
     def poll(self, progress: Callable[[str, int], None] | None = None) -> list[Problem] | None:
         """Reload the memories alone if the database says they changed; None when it says not.
@@ -227,9 +374,11 @@ class Session:
         keep the last good memories with a problem saying why (the next poll
         reconnects). A file database answers through PRAGMA data_version.
         """
-        if self.loaded is None or self.memory_join is None or not self.memory_join.changed():
+        if self.loaded is None or self.memory_join is None or self._workspace is None:
             return None
-        old = self.loaded.workspace
+        if not self.memory_join.changed():
+            return None
+        old = self._workspace
         joined = self.memory_join.load(self.clock())
         if not joined.fresh and [str(p) for p in joined.problems] == [str(p) for p in old.memory_problems]:
             return None  # the same failure as last time (a server still away): nothing to redraw
@@ -238,12 +387,66 @@ class Session:
             workspace, None, True, progress or (lambda stage, step: None), memories_changed=True, joined=joined
         )
 
+    # -- intents: another packer, a knob ------------------------------------------------
+
+    def switch_packer(self, name: str, progress: Callable[[str, int], None] | None = None) -> list[Problem]:
+        """Show `name`'s packet of the same sources, keeping the budget (a version switch reuses the workspace)."""
+        report = progress or (lambda stage, step: None)
+        self.choice = Choice(name, SET_HERE)
+        if name not in CTX_PACKERS:
+            return self._open_peer(name, None, True, report)
+        from ctxtui.opening.ctx import context_dir_of
+
+        workspace = self._workspace
+        if workspace is None or context_dir_of(name, self.request(), os.environ) != self._workspace_dir:
+            report("reading .context/", 0)
+            workspace = self._read_workspace(name)
+            return self._finish_load(workspace, None, True, report, memories_changed=True)
+        fresh = Workspace(workspace.project, workspace.config, workspace.parsed)
+        fresh.memories, fresh.memory_problems = workspace.memories, workspace.memory_problems
+        joined = JoinedMemories(workspace.memories, workspace.memory_problems, fresh=False)
+        return self._finish_load(fresh, None, True, report, memories_changed=False, joined=joined)
+
+    def packer_of(self, name: str) -> Packer:
+        """Another ctx packer over the workspace on screen (to compare versions); reads no file."""
+        from ctxtui.opening.ctx import open_ctx
+
+        assert self._workspace is not None and name in CTX_PACKERS, "a ctx workspace is loaded"
+        workspace = self._workspace
+        copy = Workspace(workspace.project, workspace.config, workspace.parsed)
+        copy.memories, copy.memory_problems = workspace.memories, workspace.memory_problems
+        packer = open_ctx(name, self.request(), workspace=copy, now=self.clock()).packer
+        for key, value in self.knob_edits.items():
+            try:
+                packer = packer.with_knob(key, value, SET_HERE)
+            except (KeyError, ValueError):
+                pass  # a setting the other version does not have
+        return packer
+
+    def knobs(self) -> tuple[Knob, ...]:
+        """The settings of the packer in use, with their values and where each came from."""
+        return self.loaded.packer.knobs() if self.loaded else ()
+
+    def set_knob(self, key: str, value: Any) -> None:
+        """Change one knob of the packer in use (ValueError/KeyError: not a value or knob it has)."""
+        assert self.loaded is not None, "load() first"
+        loaded = self.loaded
+        packer = loaded.packer.with_knob(key, value, SET_HERE)
+        self.knob_edits[key] = value
+        self._new_load(packer, loaded.workspace, loaded.refusal, loaded.budget_source)
+
+    def reset_knobs(self) -> None:
+        """Forget the knobs changed here (the next load is the sources' own)."""
+        self.knob_edits.clear()
+
+    # -- views --------------------------------------------------------------------------
+
     @property
     def generation(self) -> int:
         return self._generation
 
     @property
-    def packer(self) -> CtxPacker | None:
+    def packer(self) -> Packer | None:
         return self.loaded.packer if self.loaded else None
 
     @property
@@ -261,6 +464,17 @@ class Session:
         """The view at the current budget (a new one: the caller decides whether it differs)."""
         assert self.loaded is not None, "load() first"
         return View(self.loaded, self.budget)
+
+    @property
+    def label(self) -> str:
+        """What the status line calls these sources: the project, or a lone memory store's name."""
+        if (self.project / ".context").is_dir() or (self.db is None and self.db_url is None):
+            return self.project.name
+        if self.db is not None:
+            return self.db.name
+        from ctxtui.engine.sources.memory.urls import redact
+
+        return redact(str(self.db_url))
 
     def watch_paths(self) -> list[Path]:
         paths = [self.project / ".context"]

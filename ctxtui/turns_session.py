@@ -80,7 +80,7 @@ class TurnsSession:
     @property
     def source(self):
         if self._source is None:
-            from ctxtui.engine.sources.memory.nous_store import NousSource
+            from ctxtui.engine.sources.memory.nous_source import NousSource
 
             self._source = NousSource(self.url, agent=self.agent)
         return self._source

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Record what Node prints for the JavaScript semantics ctxtui reproduces (`ctxtui/engine/text/js.py`).
+"""Record what Node prints for the JavaScript semantics ctxtui reproduces (`ctxtui/engine/text/js/`).
 
 Inputs are generated here (seeded); Node (20.x: V8 11.3, the version Cortex's
 oracle runs) computes the outputs; both go to

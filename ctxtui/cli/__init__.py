@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ctxtui.cli.common import Refused, UsageError
+from ctxtui.cli.failures import Refused, UsageError
 from ctxtui.cli.parser import SUBCOMMANDS, build_parser, build_tui_parser
 from ctxtui.safe_text import clean_for_terminal, clean_line
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 import argparse
 import copy
 
-from ctxtui.cli.common import UsageError, load_packer
+from ctxtui.cli.common import load_packer
+from ctxtui.cli.failures import UsageError
 from ctxtui.engine.text.tokens import estimate
 
 

@@ -11,7 +11,8 @@ import argparse
 import copy
 import json
 
-from ctxtui.cli.common import UsageError, load_packer
+from ctxtui.cli.common import load_packer
+from ctxtui.cli.failures import UsageError
 from ctxtui.engine.explain.diff import diff_plans
 from ctxtui.engine.model import Fate
 from ctxtui.safe_text import clean_line

@@ -8,7 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ctxtui.cli.common import UsageError, load_packer
+from ctxtui.cli.common import load_packer
+from ctxtui.cli.failures import UsageError
 from ctxtui.engine.explain.advice import advise, describe_advice
 from ctxtui.engine.explain.reasons import describe, describe_threshold
 from ctxtui.engine.explain.thresholds import Threshold, thresholds

@@ -6,7 +6,7 @@ import argparse
 from datetime import UTC, datetime
 from pathlib import Path
 
-from ctxtui.cli.common import UsageError, warn
+from ctxtui.cli.failures import UsageError, warn
 
 
 def run(args: argparse.Namespace) -> int:

@@ -5,12 +5,20 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ctxtui.cli.common import UsageError, load_packer
+from ctxtui.cli.common import load_packer
+from ctxtui.cli.failures import UsageError
 from ctxtui.safe_text import active_controls, clean_for_terminal
 
 
 def run(args: argparse.Namespace) -> int:
     workspace, packer, budget = load_packer(args.project, args, strict=True)
+    tool_stderr = getattr(packer, "stderr", None)  # Shabka: an empty pack or a failure prints no packet
+    if tool_stderr is not None:
+        err, status = tool_stderr(packer.plan(budget))
+        if err:  # Shabka prints nothing on stdout then, and writes no file
+            sys.stderr.write(err)
+            sys.stderr.flush()
+            return int(status)
     context_dirs = [workspace.project / workspace.parsed.files.label] if workspace is not None else []
     fmt = args.format
     if packer.name in ("ctx-0.8.1", "ctx-0.8.0") and fmt not in packer.formats:

@@ -10,7 +10,8 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
-from ctxtui.cli.common import TOKENIZERS, UsageError, add_source_args
+from ctxtui.cli.common import TOKENIZERS, add_source_args
+from ctxtui.cli.failures import UsageError
 from ctxtui.engine.packers.registry import CTX_PACKERS
 from ctxtui.engine.sources.memory.records import KINDS
 
@@ -318,16 +319,12 @@ def build_tui_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action=VersionAction)
     parser.add_argument("project", nargs="?", default=".", help=PROJECT_HELP)
-    parser.add_argument("--budget", type=int, help="the starting budget (default: $CTX_TOKEN_BUDGET, .ctxrc, 8000)")
     parser.add_argument(
-        "--db",
-        help="a memory database to join: ctxtui's own, Shabka, Cortex (v1 or v2) or a "
-        "nous postgresql:// URL (default: none; .context/memory.db is offered)",
+        "--budget",
+        metavar="N",
+        help="the starting budget (default: $CTX_TOKEN_BUDGET, .ctxrc token_budget, 8000; shabka and cortex: "
+        "2000; nous: the turn's own)",
     )
-    parser.add_argument(
-        "--agent", help="nous: the agent whose memories to join (default: nous-default, or the only one)"
-    )
-    parser.add_argument("--project", dest="db_project", help="only memories of this project (where the store has one)")
+    add_source_args(parser, budget=False, tokenizer=False)
     parser.add_argument("--theme", help="theme name, built-in or from the config folder (default: ctxtui-dark)")
-    parser.add_argument("--now", help="pin the clock, ISO 8601 (default: the current time)")
     return parser

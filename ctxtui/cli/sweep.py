@@ -6,7 +6,8 @@ import argparse
 import dataclasses
 import json
 
-from ctxtui.cli.common import UsageError, load_packer
+from ctxtui.cli.common import load_packer
+from ctxtui.cli.failures import UsageError
 from ctxtui.engine.explain.sweep import sweep
 
 

@@ -6,15 +6,21 @@ import argparse
 from datetime import datetime
 from pathlib import Path
 
-from ctxtui.cli.common import UsageError, parse_now
+from ctxtui.cli.common import UsageError, parse_now, request_from_args
 
 
 def run(args: argparse.Namespace, demo: bool = False) -> int:
+    from ctxtui.engine.packers.registry import PEER_PACKERS
     from ctxtui.engine.sources.memory.urls import is_db_url
+    from ctxtui.opening.stores import PACKER_OF_STORE, store_kind
     from ctxtui.session import Session
     from ctxtui.tui.app import CtxtuiApp
     from ctxtui.user_config import read_user_config
 
+    given = getattr(args, "project", None)
+    if not demo and given and not getattr(args, "db", None) and (is_db_url(given) or Path(given).is_file()):
+        # `ctxtui shabka.db` / `ctxtui postgresql://…`: a memory store alone, shown through its own packer.
+        args.db, args.project = given, "."
     db_url = args.db if is_db_url(getattr(args, "db", None)) else None  # nous: polled, not watched
     db = Path(args.db) if getattr(args, "db", None) and db_url is None else None
     if demo:
@@ -25,8 +31,22 @@ def run(args: argparse.Namespace, demo: bool = False) -> int:
         db = db or (demo_memory_db_path(project) if demo_memory_db_path(project).exists() else None)
     else:
         project = Path(args.project).absolute()
-        if not (project / ".context").is_dir():
+    budget = None
+    if args.budget is not None:
+        from ctxtui.opening.ctx import parse_budget
+        from ctxtui.opening.request import Refused
+
+        try:
+            budget = parse_budget(args.budget, "ctx-0.8.1")  # 0x200, 1_000... as ctx's pflag reads them
+        except Refused:
+            raise UsageError(f"--budget: not a whole number: {args.budget!r}") from None
+    options = request_from_args(str(project), args).but(budget=None)
+    if not demo and not (project / ".context").is_dir() and options.packer not in PEER_PACKERS:
+        # No .context/: a memory store can still be shown through its own tool's packer.
+        own = PACKER_OF_STORE.get(store_kind(db_url or db) or "") if (db_url or db) else None
+        if own is None:
             raise UsageError(f"no .context/ directory in {project} (try `ctxtui demo`)")
+        options = options.but(packer=own)
     fixed_now = getattr(args, "now", None)
     if fixed_now:
         parse_now(fixed_now)  # a bad --now is a usage error before the screen opens
@@ -39,10 +59,12 @@ def run(args: argparse.Namespace, demo: bool = False) -> int:
         clock=clock,
         db_url=db_url,
         db_agent=getattr(args, "agent", None),
+        root_path=getattr(args, "root_path", None),
+        options=options,
     )
     app = CtxtuiApp(
         session,
-        budget=args.budget,
+        budget=budget,
         theme_name=getattr(args, "theme", None) or config.theme,
         keymap=config.keys,
         notices=list(config.problems),

@@ -12,16 +12,8 @@ import sys
 from pathlib import Path
 
 from ctxtui.cli.common import UsageError, choose_packer
-from ctxtui.engine.packers.ctx.knobs import BUDGET_KEY, KnobError, parse_settings
-from ctxtui.engine.sources.ctxrc import parse_ctxrc
-from ctxtui.engine.sources.ctxrc_edit import set_keys, unified_diff
-
-CONFIG_FIELDS = {
-    BUDGET_KEY: "token_budget",
-    "task_budget_pct": "task_pct",
-    "convention_budget_pct": "convention_pct",
-    "tool": "tool",
-}
+from ctxtui.engine.packers.ctx.knobs import KnobError, parse_settings
+from ctxtui.engine.sources.ctxrc_edit import CtxrcEditError, plan_ctxrc_change
 
 
 def run(args: argparse.Namespace) -> int:
@@ -33,17 +25,11 @@ def run(args: argparse.Namespace) -> int:
         changes = parse_settings(packer, list(args.settings))
     except KnobError as exc:
         raise UsageError(f"--set: {exc}") from None
-    path = project / ".ctxrc"
     try:
-        old = path.read_bytes().decode("utf-8") if path.exists() else ""
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"{path}: cannot read: {exc}") from None
-    new = set_keys(old, changes)
-    check = parse_ctxrc(new)
-    for key, value in changes.items():
-        if getattr(check, CONFIG_FIELDS[key]) != value:
-            raise UsageError(f"{path}: the edited file would not read back {key} = {value!r}; nothing written")
-    diff = unified_diff(old, new)
+        change = plan_ctxrc_change(project, changes)
+    except CtxrcEditError as exc:
+        raise UsageError(str(exc)) from None
+    path, old, new, diff = change.path, change.old, change.new, change.diff
     if not diff:
         print(".ctxrc already says that: nothing to change")
         return 0

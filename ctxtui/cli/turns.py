@@ -17,7 +17,7 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from ctxtui.cli.common import UsageError, warn
-from ctxtui.cli.peer_nous import SAMPLING, require_url
+from ctxtui.opening.nous import SAMPLING, require_url
 from ctxtui.safe_text import clean_line
 
 if TYPE_CHECKING:
@@ -65,11 +65,11 @@ TRACE_NOTE = (
 
 
 def run(args: argparse.Namespace) -> int:
-    url = require_url(args)
+    url = require_url(getattr(args, "db", None))
     if args.turn:
         return show_turn(args, url)
     from ctxtui.engine.sources.memory.errors import MemorySourceError
-    from ctxtui.engine.sources.memory.nous_store import list_turns
+    from ctxtui.engine.sources.memory.nous_source import list_turns
     from ctxtui.engine.sources.memory.urls import redact
 
     if args.limit < 0:
@@ -151,7 +151,7 @@ def show_turn(args: argparse.Namespace, url: str) -> int:
     from ctxtui.engine.explain.reasons import describe
     from ctxtui.engine.packers.nous.build import packer_for_turn
     from ctxtui.engine.sources.memory.errors import MemorySourceError
-    from ctxtui.engine.sources.memory.nous_store import read_turn
+    from ctxtui.engine.sources.memory.nous_source import read_turn
     from ctxtui.engine.sources.memory.urls import redact
 
     try:

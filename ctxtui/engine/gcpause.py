@@ -8,11 +8,12 @@ memory workspace included) and find nothing. Pausing them cuts that work out.
 from __future__ import annotations
 
 import gc
+from collections.abc import Iterator
 from contextlib import contextmanager
 
 
 @contextmanager
-def gc_paused():
+def gc_paused() -> Iterator[None]:
     """Pause automatic collection (if it was on) for the duration of the block."""
     was_enabled = gc.isenabled()
     gc.disable()

@@ -14,13 +14,10 @@ kept on the plan, so whoever holds the plan owns those caches.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, Any, NamedTuple
-
-if TYPE_CHECKING:
-    from ctxtui.engine.packers.base import Packer
+from typing import Any, NamedTuple, Protocol
 
 
 class Fate(str, Enum):
@@ -134,7 +131,17 @@ class SectionFit(NamedTuple):
     total: int | None = None  # the total budget this plan shares out
 
 
-Numbers = PrefixFit | ShareFit | AlwaysIn | PatternMiss | ScanLimit | SectionFit | None
+class PackerNumbers(Protocol):
+    """Numbers a packer defines for itself, as a NamedTuple (Cortex's `CortexNumbers`).
+
+    So a new packer's numbers need no change here; the reason texts and the
+    JSON output read them through `isinstance` and `_asdict`.
+    """
+
+    def _asdict(self) -> dict[str, Any]: ...
+
+
+Numbers = PrefixFit | ShareFit | AlwaysIn | PatternMiss | ScanLimit | SectionFit | PackerNumbers | None
 
 
 def numbers_dict(numbers: Numbers) -> dict[str, Any]:
@@ -187,10 +194,27 @@ class Bucket:
     name: str
     cap: int | None  # None: uncapped (tier 1); a section's share for scored sections
     used: int  # tokens of content included in full
-    summarized: int = 0  # tokens charged for "Also Noted" titles
+    summarized: int = 0  # tokens of entries shown shortened (ctx: "Also Noted" titles; Cortex: summaries)
     overrun: int = 0  # tokens forced in past the cap
     reached: bool = True  # False when an earlier step exhausted the budget
     full_limit: int | None = None  # scored sections: 80% of the share
+    unbudgeted: int = 0  # tokens the budget does not govern (ctx's Also Noted, nous's Recent Conversations)
+
+
+class PlanMaker(Protocol):
+    """What a `Plan` and its readers ask of the packer that made it.
+
+    `engine.packers.base.Packer` is the interface every packer implements;
+    this is the part of it a plan needs, named here so that the vocabulary
+    imports nothing from the packers (which all import it).
+    """
+
+    def render(self, plan: Plan, fmt: str) -> str: ...
+    def outcomes(self, plan: Plan) -> list[Outcome]: ...
+    def buckets(self, plan: Plan) -> list[Bucket]: ...
+    def candidates(self) -> Sequence[Entry]: ...
+    def fate_vector(self, plan: Plan) -> bytearray: ...
+    def counts(self, plan: Plan) -> dict[str, int]: ...
 
 
 class Plan:
@@ -203,7 +227,7 @@ class Plan:
 
     __slots__ = ("_buckets", "_by_key", "_outcomes", "_rendered", "budget", "packer", "state", "tokens_used")
 
-    def __init__(self, packer: Packer, budget: int, tokens_used: int, state: Any) -> None:
+    def __init__(self, packer: PlanMaker, budget: int, tokens_used: int, state: Any) -> None:
         self.packer = packer
         self.budget = budget
         self.tokens_used = tokens_used
@@ -234,7 +258,7 @@ class Plan:
     @property
     def unbudgeted(self) -> int:
         """Tokens the packer adds after the budget was applied (ctx's "Also Noted" titles)."""
-        return sum(bucket.summarized for bucket in self.buckets)
+        return sum(bucket.unbudgeted for bucket in self.buckets)
 
     @property
     def budgeted(self) -> int:

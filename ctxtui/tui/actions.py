@@ -12,7 +12,12 @@ Where an action applies (`where`):
   starting with `main.` runs on the main screen, also while the preview is
   open, so `[`/`]` keep working there; the others run on the App.
 - `SLIDER`, `ENTRIES`: while that widget has the focus.
-- `PREVIEW`, `HELP`, `WHY`, `QUIRKS`, `PROMPT`, `BUDGET_INPUT`: on that screen.
+- `PREVIEW`, `HELP`, `WHY`, `QUIRKS`, `PROMPT`, `BUDGET_INPUT`, `KNOBS`, `COVERAGE`,
+  `CONFIRM`: on that screen.
+
+Palette entries that depend on what is on screen (sort by each of the
+packer's columns, switch to each packer the sources allow) come from the
+main screen (`MainScreen.dynamic_palette`), not from here.
 """
 
 from __future__ import annotations
@@ -20,12 +25,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from textual.binding import Binding
-
-from ctxtui.tui.widgets.entries.columns import COLUMNS
+from textual.binding import Binding, BindingType
 
 APP, SLIDER, ENTRIES = "app", "slider", "entries"
 PREVIEW, HELP, WHY, QUIRKS, PROMPT, BUDGET_INPUT = "preview", "help", "why", "quirks", "prompt", "budget_input"
+KNOBS, COVERAGE, CONFIRM = "knobs", "coverage", "confirm"
 
 BUDGET_PRESETS = (1000, 2000, 4000, 8000, 16000, 32000)
 
@@ -173,16 +177,71 @@ ACTIONS: tuple[Action, ...] = (
         palette="Show ctx quirks at work",
         palette_help="which of ctx's surprises shape this packet",
     ),
-    *(
-        Action(
-            None,
-            "",
-            f"main.sort('{column.id}')",
-            f"Sort by {column.id}",
-            palette=f"Sort by {column.id}",
-            palette_help="press again to reverse",
-        )
-        for column in COLUMNS
+    # Tuning: which packer, its settings, a pin to compare with, coverage.
+    Action(
+        "app.next_packer",
+        "v",
+        "main.next_packer",
+        "Packer",
+        palette="Switch to the next packer",
+        palette_help="ctx 0.8.1 → 0.8.0 → MCP → the store's own; budget and selection kept",
+    ),
+    Action(
+        "app.knobs",
+        "k",
+        "main.knobs",
+        "Knobs…",
+        palette="Edit settings (knobs)…",
+        palette_help="the packer's settings besides the budget; each change recomputes",
+    ),
+    Action(
+        "app.pin",
+        "P",
+        "main.pin",
+        "Pin",
+        key_display="P",
+        palette="Pin this state / unpin",
+        palette_help="mark (◆) every entry whose fate differs from now on; bars show token deltas",
+    ),
+    Action(
+        "app.filter_differs",
+        "d",
+        "main.filter_differs",
+        "Differs",
+        palette="Show only entries that differ",
+        palette_help="from the pin or the compared version; again: those moved on the last step; again: all",
+    ),
+    Action(
+        "app.coverage",
+        "g",
+        "main.coverage",
+        "Coverage",
+        palette="Coverage curves…",
+        palette_help="per section: entries in full by budget, where the packet stops changing",
+    ),
+    Action(
+        None,
+        "",
+        "main.compare_version",
+        "Compare versions",
+        palette="Compare with the other ctx version",
+        palette_help="mark (◆) and filter the entries whose fate differs in ctx 0.8.0 (or 0.8.1)",
+    ),
+    Action(
+        None,
+        "",
+        "main.save_ctxrc",
+        "Save settings",
+        palette="Save settings to .ctxrc…",
+        palette_help="shows the change as a diff and asks before writing",
+    ),
+    Action(
+        None,
+        "",
+        "main.reset_knobs",
+        "Reset settings",
+        palette="Reset settings changed here",
+        palette_help="back to the flags, .ctxrc and defaults",
     ),
     *(
         Action(
@@ -218,18 +277,23 @@ ACTIONS: tuple[Action, ...] = (
     Action("preview.save", "s", "save", "Save…", PREVIEW),
     Action("preview.markdown", "m", "show('md')", "Markdown", PREVIEW),
     Action("preview.json", "j", "show('json')", "JSON", PREVIEW),
+    Action("preview.diff", "d", "show('diff')", "Diff vs pin", PREVIEW),
     Action("help.close", "escape,q,question_mark", "close", "Close help", HELP, show=False),
     Action("why.close", "escape,enter,q", "dismiss", "Close", WHY),
     Action("quirks.close", "escape,q,exclamation_mark", "dismiss", "Close", QUIRKS),
     Action("prompt.cancel", "escape", "cancel", "Cancel", PROMPT),
     Action("budget_input.cancel", "escape", "cancel", "Cancel", BUDGET_INPUT, show=False),
+    Action("knobs.close", "escape", "close", "Close", KNOBS),
+    Action("coverage.close", "escape,q,g", "close", "Close", COVERAGE),
+    Action("confirm.yes", "y", "yes", "Write", CONFIRM),
+    Action("confirm.no", "n,escape", "no", "Leave it", CONFIRM),
 )
 ACTION_BY_ID: dict[str, Action] = {action.id: action for action in ACTIONS if action.id}
 PALETTE: tuple[Action, ...] = tuple(action for action in ACTIONS if action.palette)
 
 
-def bindings(where: str) -> list[Binding]:
-    """The key bindings of one place (`APP`, `SLIDER`...), in registry order."""
+def bindings(where: str) -> list[BindingType]:
+    """The key bindings of one place (`APP`, `SLIDER`...), in registry order (Textual's type for BINDINGS)."""
     return [action.binding() for action in ACTIONS if action.where == where and action.keys]
 
 

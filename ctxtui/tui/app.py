@@ -21,7 +21,9 @@ from textual.app import App
 from textual.binding import Binding
 from textual.worker import Worker, WorkerState, get_current_worker
 
+from ctxtui.engine.model import Problem
 from ctxtui.engine.sources.context import ContextMissing
+from ctxtui.opening.request import OpenError, Refused
 from ctxtui.safe_text import clean_block, clean_line
 from ctxtui.session import Session
 from ctxtui.tui.actions import APP, bindings, help_lines
@@ -98,7 +100,7 @@ class CtxtuiApp(ThemeVariablesMixin, App):
 
     # -- workers --------------------------------------------------------------------------
 
-    def run_in_thread(self, group: str, job: Callable[[], None]) -> Worker:
+    def run_in_thread(self, group: str, job: Callable[[], None]) -> Worker[None]:
         """Run `job` in a thread worker, exclusive in `group`: a newer job marks the older one cancelled (it
         keeps running, so a job checks `get_current_worker().is_cancelled` before handing back a result).
         Errors end up in `_worker_failed`, like every worker's.
@@ -127,21 +129,32 @@ class CtxtuiApp(ThemeVariablesMixin, App):
     # -- loading --------------------------------------------------------------------------
 
     @work(thread=True, exclusive=True, group="load", exit_on_error=False)
-    def load_project(self, first: bool = False, changed: set[Path] | None = None) -> None:
-        """Read and parse off the UI thread; a reload keeps budget, selection and scroll."""
+    def load_project(
+        self,
+        first: bool = False,
+        changed: set[Path] | None = None,
+        job: Callable[[Callable[[str, int], None]], list[Problem]] | None = None,
+    ) -> None:
+        """Read and parse off the UI thread; a reload keeps budget, selection and scroll.
+
+        `job(progress)`: another change of the load instead (a packer switch, a knob edit), run the same way.
+        """
 
         def progress(stage: str, step: int) -> None:
             self.main.post_message(LoadProgress(stage, step))
 
         try:
-            if first:
+            problems: list[Problem] | None
+            if job is not None:
+                problems = job(progress)
+            elif first:
                 problems = self.session.load(self._initial_budget, progress=progress)
             else:
                 problems = self.session.reload(changed, progress=progress)
                 if problems is None:  # e.g. a checkpoint touched the -wal, no new commit
                     return
-        except ContextMissing as exc:
-            self.main.post_message(LoadFailed(str(exc)))
+        except (ContextMissing, OpenError, Refused, KeyError, ValueError) as exc:
+            self.main.post_message(LoadFailed(str(exc).strip("'\"")))
             return
         except OSError as exc:  # a file vanishing mid-read, a permission flip
             self.main.post_message(LoadFailed(f"reload failed: {exc}"))
@@ -213,6 +226,10 @@ class CtxtuiApp(ThemeVariablesMixin, App):
             self.load_project(changed=missed)
 
     # -- what any screen may ask ------------------------------------------------------------
+
+    def dynamic_palette(self) -> list:
+        """The palette's entries for what is on screen (the command provider asks)."""
+        return self.main.dynamic_palette()
 
     def action_help(self) -> None:
         # Textual keeps the active keymap (normalised key names) in `_keymap`; there is no public getter in 8.2.8.

@@ -4,10 +4,13 @@ A budget request (a slider move, a nudge, a typed value, a palette preset)
 sets the slider at once and schedules one recompute after the next refresh,
 however many requests arrive before it. The recompute makes a `View` (in a
 worker above LARGE_WORKSPACE entries) and `show_view` sets the screen's `view`:
-the status line, the tier bars, the table and the why panel are data-bound to
-it and redraw themselves. What derives from a view is kept on it (table rows,
-the real-token count) and what derives from its load on the load (thresholds).
-The App hosts every worker and tells this screen about loads (`messages`).
+the status and settings lines, the tier bars, the table and the why panel are
+data-bound to it and redraw themselves; the entries that moved on the step
+(and those that differ from the pin) are marked. What derives from a view is
+kept on it (table rows, the real-token count) and what derives from its load
+on the load (thresholds). The App hosts every worker and tells this screen
+about loads (`messages`). The tuning actions (packer, knobs, pin, coverage)
+live in `tuning.TuningActions`.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from __future__ import annotations
 import weakref
 from dataclasses import replace
 from functools import partial
+from typing import TypeVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -24,11 +28,14 @@ from textual.screen import Screen
 from textual.widgets import Footer, Label
 from textual.worker import get_current_worker
 
+from ctxtui.comparison import Comparison, Pin, pin_comparison, step_comparison
 from ctxtui.engine.gcpause import gc_paused
 from ctxtui.engine.model import Fate
 from ctxtui.engine.packers.ctx.sections import SECTIONS
+from ctxtui.engine.packers.ctx.versions import VERSIONS
 from ctxtui.safe_text import clean_line
 from ctxtui.session import LOAD_STEPS, MAX_BUDGET, MIN_BUDGET, Loaded, Session, View
+from ctxtui.tui.host import services
 from ctxtui.tui.messages import CopyPacket, LoadFailed, LoadProgress, ProjectLoaded, SavePacket
 from ctxtui.tui.screens.budget import BudgetInputScreen
 from ctxtui.tui.screens.preview import PreviewScreen
@@ -36,13 +43,18 @@ from ctxtui.tui.screens.prompts import FilterScreen
 from ctxtui.tui.screens.quirks import QuirksScreen
 from ctxtui.tui.screens.why import WhyScreen
 from ctxtui.tui.themes import fate_symbols
+from ctxtui.tui.tuning import PIN_FILTER, STEP_FILTER, TuningActions
+from ctxtui.tui.widgets.budget.settings import SettingsLine
 from ctxtui.tui.widgets.budget.slider import BudgetSlider
 from ctxtui.tui.widgets.budget.status import StatusLine
+from ctxtui.tui.widgets.changes import ChangesLine
 from ctxtui.tui.widgets.entries.rows import RowFilter, rows_of
 from ctxtui.tui.widgets.entries.table import EntriesTable
-from ctxtui.tui.widgets.loading import LoadingBar, ProblemBanner
+from ctxtui.tui.widgets.loading import LoadingBar, ProblemBanner, RefusalBanner
 from ctxtui.tui.widgets.tiers.bars import TierBars
 from ctxtui.tui.widgets.why.panel import WhyPanel
+
+T = TypeVar("T")
 
 REAL_TOKENIZER = "o200k_base"
 NARROW = 110  # columns below which the why panel becomes a dialog (Enter)
@@ -51,13 +63,22 @@ FATE_CYCLE: tuple[Fate | None, ...] = (None, *Fate)
 SECTION_CYCLE: tuple[str | None, ...] = (None, *SECTIONS)
 
 
-def _following(cycle: tuple, chosen: frozenset) -> object:
+SAME_ENTRIES = frozenset(VERSIONS)  # ctx-0.8.1, ctx-0.8.0: one entry per task, decision, learning...
+
+
+def _comparable(before: str, after: str) -> bool:
+    """Step marks make sense within one packer, and between ctx 0.8.0 and 0.8.1 (the same entries); the
+    MCP packet's entries are whole files and a peer's are its own, so a switch to or from them marks nothing."""
+    return before == after or {before, after} <= SAME_ENTRIES
+
+
+def _following(cycle: tuple[T | None, ...], chosen: frozenset[T]) -> T | None:
     """The value after the one chosen in `cycle` (none or several chosen: after None, the start)."""
     current = next(iter(chosen)) if len(chosen) == 1 else None
     return cycle[(cycle.index(current) + 1) % len(cycle)]
 
 
-class MainScreen(Screen):
+class MainScreen(TuningActions, Screen):
     """One project: budget, status, tier bars, entries and the why panel of the view shown.
 
     Its App (`CtxtuiApp`) runs its workers (`run_in_thread`) and resolves theme colours (`theme_colors`).
@@ -72,22 +93,30 @@ class MainScreen(Screen):
     """The entry under the table's cursor, as the table announced it."""
     row_filter: var[RowFilter] = var(RowFilter, init=False)
     """Which entries the table shows."""
+    marks: var[dict[str, str]] = var(dict, init=False)
+    """A mark per entry that moved on the last step (▲ ▼) or differs from the pin (◆)."""
 
     def __init__(self, session: Session, *, real_tokens: bool = True) -> None:
         super().__init__()
         self.session = session
         self.real_tokens = real_tokens  # count the packet with REAL_TOKENIZER; off if it cannot load
+        self.pin: Pin | None = None  # the state compared with (◆ marks, bar deltas, the preview's diff)
+        self.step: Comparison | None = None  # what the last step moved
+        self.against_pin: Comparison | None = None  # how the view differs from the pin
 
     def compose(self) -> ComposeResult:
-        yield StatusLine(self.session.project.name, REAL_TOKENIZER, id="status").data_bind(MainScreen.view)
+        yield StatusLine(self.session.label, REAL_TOKENIZER, id="status").data_bind(MainScreen.view)
+        yield SettingsLine(id="settings").data_bind(MainScreen.view)
         with Horizontal(id="budget-row"):
             yield Label("Budget")
             yield BudgetSlider(8000, minimum=MIN_BUDGET, maximum=MAX_BUDGET, id="slider")
+        yield RefusalBanner(id="refusal")
         yield ProblemBanner(id="banner")
         yield LoadingBar(id="loading")
         yield TierBars(id="tiers").data_bind(MainScreen.view)
+        yield ChangesLine(id="changes")
         with Horizontal(id="main"):
-            yield EntriesTable(id="entries").data_bind(MainScreen.view, MainScreen.row_filter)
+            yield EntriesTable(id="entries").data_bind(MainScreen.view, MainScreen.row_filter, MainScreen.marks)
             yield WhyPanel(id="why").data_bind(MainScreen.view, MainScreen.selected_key)
         yield Footer()
 
@@ -169,7 +198,7 @@ class MainScreen(Screen):
         if session.loaded is None:
             return
         if session.entry_count > LARGE_WORKSPACE:
-            self.app.run_in_thread("recompute", partial(self._recompute, session.budget, session.generation))
+            services(self).run_in_thread("recompute", partial(self._recompute, session.budget, session.generation))
             return
         self.show_view(session.view())
 
@@ -183,15 +212,47 @@ class MainScreen(Screen):
             self.app.call_from_thread(self.show_view, view)
 
     def show_view(self, view: View) -> None:
-        """Show `view`: the data-bound widgets (status, bars, table, why panel) follow it at once; then the
-        view's real-token count and, for a new load, its thresholds start in workers."""
+        """Show `view`: the data-bound widgets (status, bars, table, why panel) follow it at once, with the
+        entries the step moved marked; then the view's real-token count and, for a new load, its
+        thresholds start in workers."""
         shown = self.view
+        self._compare(shown, view)
         self.view = view
+        refusal = view.loaded.refusal
+        self.query_one(RefusalBanner).reason = (
+            f"{view.packer_name.replace('-', ' ', 1)} would refuse this workspace: {refusal.reason}"
+            if refusal
+            else None
+        )
         if shown is None or shown.loaded is not view.loaded:
             # After the widgets have the new load: the scan competes for the GIL with everything else.
-            self.app.run_in_thread("thresholds", partial(self._compute_thresholds, weakref.ref(view.loaded)))
+            services(self).run_in_thread("thresholds", partial(self._compute_thresholds, weakref.ref(view.loaded)))
         if self.real_tokens:
-            self.app.run_in_thread("tokens", partial(self._count_real_tokens, weakref.ref(view)))
+            services(self).run_in_thread("tokens", partial(self._count_real_tokens, weakref.ref(view)))
+
+    def _compare(self, shown: View | None, view: View) -> None:
+        """Marks and summaries for the view about to be shown: its step from `shown`, and the pin."""
+        step = None
+        if shown is not None and _comparable(shown.packer_name, view.packer_name):
+            step = self.step if view.same_as(shown) else step_comparison(shown.plan, view.plan)
+        self.step = step
+        pinned = pin_comparison(self.pin, view.plan) if self.pin is not None else None
+        self.against_pin = pinned
+        marks = dict(pinned.marks) if pinned is not None else {}
+        if step is not None:
+            marks.update(step.marks)
+        self.marks = marks
+        changes = self.query_one(ChangesLine)
+        changes.step = (step.summary or "no entry changed fate") if step is not None else ""
+        changes.pinned = pinned.summary if pinned is not None else ""
+        self.query_one(TierBars).deltas = (
+            {name: shift.delta for name, shift in pinned.diff.buckets.items()} if pinned is not None else {}
+        )
+        label = self.row_filter.keys_label if self.row_filter.keys is not None else ""
+        if label == PIN_FILTER:
+            self.row_filter = replace(self.row_filter, keys=pinned.keys if pinned is not None else None)
+        elif label == STEP_FILTER and step is not None and not view.same_as(shown):
+            self.row_filter = replace(self.row_filter, keys=step.keys)
 
     def _compute_thresholds(self, load: weakref.ref[Loaded]) -> None:
         """In a worker: every entry's thresholds, kept on the load; the why panel then shows them."""

@@ -207,7 +207,7 @@ def parse_theme(data: Mapping[str, Any], source: str) -> tuple[Theme | None, dic
             continue
         symbols[fate] = value
 
-    if messages:
+    if messages or not isinstance(name, str):  # a name that is not a str has its message already
         return None, {}, [Problem(source, message) for message in messages]
     theme = Theme(
         name=name,

@@ -19,7 +19,7 @@ def assert_shows_budget(app, budget: int) -> None:
     assert app.session.budget == budget
     assert app.main.view is not None and app.main.view.budget == budget and app.main.view.plan.budget == budget
     assert app.query_one(BudgetSlider).value == budget
-    assert f"budget {budget:,} · used ~{app.main.view.plan.tokens_used:,} ctx" in status_text(app)
+    assert f"budget {budget:,} · used ~{app.main.view.plan.tokens_used:,} tokens" in status_text(app)
     bars = app.query_one(TierBars)
     assert bars.budget == budget and list(bars.tiers) == list(app.main.view.plan.buckets)
 

@@ -22,7 +22,7 @@ async def test_status_line_fits_80_columns_and_follows_a_resize():
         await snapshot_ready(pilot)
         counts = app.main.view.plan.counts()
         tail = f"● {counts['included']:,} ◐ {counts['summarized']:,} ✕ {counts['dropped']:,}"
-        assert f"used ~{app.main.view.plan.tokens_used:,} ctx · " in status_text(app)  # the long form
+        assert f"used ~{app.main.view.plan.tokens_used:,} tokens" in status_text(app)  # the long form
         assert "o200k_base" in drawn_status(app) and tail in drawn_status(app)
 
         await pilot.resize_terminal(80, 24)

@@ -38,7 +38,7 @@ _STATUS = re.compile(
     r"budget (?P<budget>[\d,]+) · used ~(?P<used>[\d,]+)(?: ctx)? .*?"
     r"● (?P<included>[\d,]+) ◐ (?P<summarized>[\d,]+) ✕ (?P<dropped>[\d,]+)"
 )
-_ROW = re.compile(r"^[ ▌](?P<fate>[●◐✕]) (?P<section>[a-z]+) +(?P<title>.+?)(?P<cut>…)?(?: {2,}| *$)")
+_ROW = re.compile(r"^[ ▌](?P<fate>[●◐✕]) [▲▼◆ ] (?P<section>[a-z]+) +(?P<title>.+?)(?P<cut>…)?(?: {2,}| *$)")
 _SYMBOLS = set(FATE_SYMBOL.values())
 
 

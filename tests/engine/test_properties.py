@@ -7,6 +7,7 @@ sum of the parts; thresholds hold at themselves and fail just below.
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 
 from ctxtui.engine.explain.thresholds import thresholds
@@ -14,6 +15,7 @@ from ctxtui.engine.model import Fate
 from ctxtui.engine.packers.ctx.assemble import packer_for
 from ctxtui.engine.packers.ctx.mcp import McpPacker
 from ctxtui.engine.packers.ctx.versions import V0_8_0, V0_8_1
+from ctxtui.engine.sources.steering import read_skill
 from ctxtui.engine.sources.workspace import load_workspace
 from ctxtui.engine.text.tokens import estimate, estimate_list
 from hypothesis import HealthCheck, given, settings
@@ -41,6 +43,10 @@ WORDS = [
     "config",
     "sqlite",
     "watch",
+    "Straße",
+    "ﬁle",
+    "İndex",
+    "ſcope",
 ]
 DATES = ["2026-03-01", "2026-02-25", "2026-02-10", "2026-01-05", "2025-06-01", "2026-02-30"]
 
@@ -75,12 +81,16 @@ def workspaces(draw):
             f"---\nname: s{i}\ninclusion: {inclusion}\npriority: {draw(st.integers(0, 3))}\n"
             f"---\n\nSteering {i} {draw(words)}\n"
         )
+    if draw(st.booleans()):
+        files["skills/review/SKILL.md"] = f"---\nname: review\n---\n\nSkill {draw(words)}\n"
     return files
 
 
 def _engine(tmp_path_factory, files, version=V0_8_1):
+    """ctx `version` over the files, with `--skill review` when the workspace has that skill."""
     root = write_context(tmp_path_factory.mktemp("ws"), files)
-    return packer_for(load_workspace(root), now=NOW, root_path="/project", version=version)
+    skill = read_skill(root, "review") if "skills/review/SKILL.md" in files else None
+    return packer_for(load_workspace(root), now=NOW, root_path="/project", version=version, skill=skill)
 
 
 versions = st.sampled_from([V0_8_0, V0_8_1])
@@ -97,10 +107,17 @@ settings.load_profile("ctxtui")
 
 @given(files=workspaces(), budget=st.integers(-10, 1500), version=versions)
 def test_outcomes_agree_with_the_rendered_packet(tmp_path_factory, files, budget, version):
-    engine = _engine(tmp_path_factory, files)
+    """ctx-0.8.1 and ctx-0.8.0: every outcome matches both renderings (Markdown and JSON)."""
+    engine = _engine(tmp_path_factory, files, version)
     packet = engine.plan(budget)
     lists = engine.packet(packet)
     markdown = packet.render("md")
+    data = json.loads(packet.render("json"))
+    assert data["tasks"] == (lists.tasks or None) and data["conventions"] == (lists.conventions or None)
+    assert data.get("steering", []) == lists.steering and data.get("skill", "") == lists.skill
+    assert data.get("summaries", []) == lists.summaries
+    if version is V0_8_0:
+        assert "steering" not in data and "skill" not in data
     also_noted = markdown.split("## Also Noted\n", 1)[1].split("\n\n", 1)[0] if "## Also Noted\n" in markdown else ""
     full_blocks = lists.decisions + lists.learnings
     for outcome in packet.outcomes:
@@ -111,6 +128,10 @@ def test_outcomes_agree_with_the_rendered_packet(tmp_path_factory, files, budget
             assert (entry.text in lists.conventions) == (outcome.fate is Fate.INCLUDED)
         elif entry.section == "steering":
             assert (entry.text in lists.steering) == (outcome.fate is Fate.INCLUDED)
+            assert outcome.fate is not Fate.INCLUDED or "## Steering\n" in markdown
+        elif entry.section == "skill":
+            assert (lists.skill == entry.text != "") == (outcome.fate is Fate.INCLUDED)
+            assert (f"## Skill\n{entry.text}\n\n" in markdown) == (outcome.fate is Fate.INCLUDED)
         elif entry.section in ("decisions", "learnings"):
             if outcome.fate is Fate.INCLUDED:
                 assert entry.text in full_blocks and entry.text + "\n\n" in markdown
@@ -128,6 +149,7 @@ def test_outcomes_agree_with_the_rendered_packet(tmp_path_factory, files, budget
         + len(full_blocks)
         + len(lists.steering)
         + len(lists.constitution or [])
+        + (1 if lists.skill else 0)
     )
     assert counts["summarized"] == len(lists.summaries)
 
@@ -147,6 +169,7 @@ def test_tokens_used_is_the_sum_of_the_parts(tmp_path_factory, files, budget, ve
         + estimate_list(lists.learnings)
         + estimate_list(lists.summaries)
         + estimate_list(lists.steering)
+        + (estimate(lists.skill) if lists.skill else 0)
     )
     assert packet.tokens_used == parts
     bars = packet.buckets
@@ -200,3 +223,39 @@ def test_mcp_outcomes_agree_with_the_rendered_packet(tmp_path_factory, files, bu
         else:
             assert f"- {name} (omitted for budget)\n" in omitted and budget > 0
     assert plan.tokens_used <= budget or budget <= 0 or plan.tokens_used == packer.header_tokens
+
+
+@given(files=workspaces(), budget=st.integers(-10, 1500))
+def test_mcp_packet_is_rebuilt_from_its_outcomes(tmp_path_factory, files, budget):
+    """ctx-mcp: the text is exactly the header, the included files' sections in read order, then the dropped
+    files listed as omitted; the tokens are the header's plus the included sections'; the bars add up."""
+    from ctxtui.engine.packers.ctx.mcp import ALSO_NOTED, HEADER
+
+    packer = McpPacker(load_workspace(write_context(tmp_path_factory.mktemp("ws"), files)).parsed)
+    plan = packer.plan(budget)
+    kept = [o.entry for o in plan.outcomes if o.fate is Fate.INCLUDED]
+    dropped = [o.entry.title for o in plan.outcomes if o.fate is not Fate.INCLUDED]
+    expected = HEADER + "".join(e.text for e in kept)
+    if dropped:
+        expected += ALSO_NOTED + "".join(f"- {name} (omitted for budget)\n" for name in dropped) + "\n"
+    assert plan.render("md") == expected
+    assert (
+        plan.tokens_used
+        == packer.header_tokens + sum(e.tokens for e in kept)
+        == estimate(HEADER) + sum(estimate(e.text) for e in kept)
+    )
+    assert sum(bar.used for bar in plan.buckets) == plan.tokens_used
+    assert all(o.numbers.used_before + o.numbers.needs > budget for o in plan.outcomes if o.fate is not Fate.INCLUDED)
+
+
+@given(files=workspaces())
+def test_mcp_thresholds_hold_at_and_just_below_themselves(tmp_path_factory, files):
+    packer = McpPacker(load_workspace(write_context(tmp_path_factory.mktemp("ws"), files)).parsed)
+    for key, threshold in thresholds(packer).items():
+        for lo, hi in threshold.full_ranges:
+            assert packer.plan(lo).outcome(key).fate is Fate.INCLUDED
+            if lo > 1:
+                assert packer.plan(lo - 1).outcome(key).fate is not Fate.INCLUDED
+            if hi is not None:
+                assert packer.plan(hi - 1).outcome(key).fate is Fate.INCLUDED
+                assert packer.plan(hi).outcome(key).fate is not Fate.INCLUDED

@@ -1,6 +1,6 @@
 """Vocabulary for the synthetic memory builder: software-work nouns and sentence templates.
 
-Kept apart from `synth.py` so the builder's logic reads on one screen.
+Kept apart from `memory_dbs` and `shabka_dbs` (the builders) so their logic reads on one screen.
 Slots in braces are filled from the lists of the same name.
 """
 

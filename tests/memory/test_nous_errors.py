@@ -18,7 +18,8 @@ from ctxtui.engine.sources.memory.errors import (
     UNREACHABLE,
     MemorySourceError,
 )
-from ctxtui.engine.sources.memory.nous_store import NousStore, list_turns, load_nous_memories
+from ctxtui.engine.sources.memory.nous_source import list_turns, load_nous_memories
+from ctxtui.engine.sources.memory.nous_store import NousStore
 
 from tests.conftest import ROOT
 

@@ -6,7 +6,7 @@ import time
 from datetime import UTC, datetime
 
 from ctxtui.engine.sources.memory.errors import MemorySourceError
-from ctxtui.engine.sources.memory.nous_store import NousSource
+from ctxtui.engine.sources.memory.nous_source import NousSource
 from ctxtui.session import Session
 
 from tests.conftest import write_context

@@ -112,3 +112,54 @@ def test_cold_pack_imports_only_what_it_needs(tmp_path):
     env = {**os.environ, "PATH": str(tmp_path), "TZ": "UTC", "CTXTUI_PACKER": ""}
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT, check=True)
     assert done.stderr.strip().splitlines()[-1] == "[]"
+
+
+def _pack_with_fake_ctx(tmp_path, script: str) -> subprocess.CompletedProcess:
+    project = write_context(tmp_path / "p", {"TASKS.md": "# Tasks\n\n- [ ] One task\n", "DECISIONS.md": "# D\n"})
+    env = {**os.environ, **fake_ctx(tmp_path / "bin", script)}
+    env["PATH"] += os.pathsep + os.path.dirname(sys.executable)
+    env.pop("CTXTUI_PACKER", None)
+    return subprocess.run(
+        [sys.executable, "-m", "ctxtui.cli", "pack", str(project), "--budget", "4000", "--root-path", "/p"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=60,
+    )
+
+
+@pytest.mark.parametrize(
+    "script, words",
+    [
+        ("/bin/sleep 10", "`ctx --version` did not answer within 2 s: showing ctx 0.8.1"),
+        ("echo 'ctx version 0.9.0'", "ctx 0.9.0 on PATH is not a version ctxtui models (0.8.1 and 0.8.0)"),
+        ("echo 'ctx: rc.RC: no .context/ at $PWD' >&2; exit 1", "`ctx --version` printed no version"),
+    ],
+)
+def test_pack_falls_back_to_0_8_1_with_a_notice(tmp_path, script, words):
+    """A hanging, unknown or broken `ctx` on PATH: the 0.8.1 packet (absolute paths) and one notice line."""
+    result = _pack_with_fake_ctx(tmp_path, script)
+    assert result.returncode == 0 and "1. /p/.context/TASKS.md" in result.stdout
+    assert result.stderr.startswith("ctxtui: notice: ") and words in result.stderr
+    assert result.stderr.count("\n") == 1
+
+
+def test_real_ctx_version_output_is_understood(tmp_path):
+    """What the real binaries print (`ctx version 0.8.0`, checked with the oracle builds); the stderr line a
+    real ctx prints outside a project (rc.RC's warning) does not get in the way."""
+    script = "echo 'ctx: rc.RC: no .context/ at $PWD; defaults applied' >&2; echo 'ctx version 0.8.0'"
+    assert detect_ctx(fake_ctx(tmp_path / "bin", script)).packer == "ctx-0.8.0"
+
+
+def test_the_packer_option_and_variable_beat_detection(tmp_path, monkeypatch):
+    from argparse import Namespace
+
+    from ctxtui.cli.common import choose_packer
+
+    monkeypatch.setenv("PATH", fake_ctx(tmp_path / "bin", "echo 'ctx version 0.8.0'")["PATH"])
+    monkeypatch.setenv("CTXTUI_PACKER", "ctx-mcp")
+    assert choose_packer(Namespace(packer="ctx-0.8.1")) == "ctx-0.8.1"
+    assert choose_packer(Namespace(packer=None)) == "ctx-mcp"
+    monkeypatch.delenv("CTXTUI_PACKER")
+    assert choose_packer(Namespace(packer=None)) == "ctx-0.8.0"

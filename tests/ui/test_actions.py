@@ -6,8 +6,11 @@ from ctxtui.tui.actions import (
     ACTIONS,
     APP,
     BUDGET_INPUT,
+    CONFIRM,
+    COVERAGE,
     ENTRIES,
     HELP,
+    KNOBS,
     PALETTE,
     PREVIEW,
     PROMPT,
@@ -19,7 +22,10 @@ from ctxtui.tui.actions import (
 )
 from ctxtui.tui.app import CtxtuiApp
 from ctxtui.tui.main_screen import MainScreen
+from ctxtui.tui.screens.coverage import CoverageScreen
+from ctxtui.tui.screens.ctxrc import ConfirmWriteScreen
 from ctxtui.tui.screens.help import HelpScreen
+from ctxtui.tui.screens.knobs import KnobsScreen
 from ctxtui.tui.screens.preview import PreviewScreen
 from ctxtui.tui.screens.prompts import PromptScreen
 from ctxtui.tui.screens.quirks import QuirksScreen
@@ -39,6 +45,9 @@ WHERE = {
     QUIRKS: QuirksScreen,
     PROMPT: PromptScreen,
     BUDGET_INPUT: BudgetInput,
+    KNOBS: KnobsScreen,
+    COVERAGE: CoverageScreen,
+    CONFIRM: ConfirmWriteScreen,
 }
 
 
@@ -63,7 +72,10 @@ def test_each_place_binds_its_own_actions():
 
 def test_palette_and_help_read_the_registry():
     assert [a.palette for a in PALETTE][:3] == ["Quit", "Help: keys", "Type a budget…"]
-    assert "Sort by score" in {a.palette for a in PALETTE} and "Budget 16,000" in {a.palette for a in PALETTE}
+    assert "Budget 16,000" in {a.palette for a in PALETTE}
+    assert "Coverage curves…" in {a.palette for a in PALETTE} and "Save settings to .ctxrc…" in {
+        a.palette for a in PALETTE
+    }
     lines = help_lines({"app.preview": "v", "slider.fine_down": "a"}, lambda key: key.upper())
     assert ("V", "Preview") in lines and ("q", "Quit") in lines
     assert ("A RIGHT", "budget fine step (slider focused)") in lines  # a remapped focus key shows too

@@ -28,10 +28,17 @@ def test_apportion_fills_exactly_and_keeps_small_parts_visible():
 def test_describe_tier():
     assert (
         describe_tier(Bucket(2, "t", 2_000, 1_240, summarized=300, overrun=40))
-        == "1,240 / 2,000 cap · 300 summarized · +40 over"
+        == "1,540 / 2,000 cap · 300 of it as summaries · +40 over"  # summaries the budget pays for (Cortex)
+    )
+    # Shares of the budget, after the budget, and the pin's delta.
+    assert describe_tier(Bucket(2, "t", 2_000, 1_240), budget=8000) == "1,240 / 2,000 cap (25%)"
+    assert describe_tier(Bucket(2, "t", 2_000, 1_240), budget=8000, percent=False) == "1,240 / 2,000 cap"
+    assert (
+        describe_tier(Bucket(4, "t", 1_000, 420, summarized=30, unbudgeted=30), delta=-120)
+        == "420 / 1,000 cap · 30 summarized after the budget · -120 vs pin"
     )
     assert describe_tier(Bucket(4, "t", 1_000, 420, full_limit=800)) == "420 / 1,000 cap · full ≤ 800"
-    assert describe_tier(Bucket(1, "t", None, 310), budget=4000) == "310 of 4,000 budget · no cap"
+    assert describe_tier(Bucket(1, "t", None, 310), budget=4000) == "310 of 4,000 budget (8%) · no cap"
     assert describe_tier(Bucket(6, "t", 0, 0, reached=False)) == "not reached"
 
 
@@ -43,7 +50,7 @@ async def test_wide_layout_one_line_per_tier_with_aligned_bars():
         await pilot.pause()
         lines = bars.render().plain.split("\n")
         assert len(lines) == 6 and bars.size.height == 6
-        assert "1,640 / 1,600 cap · +40 over" in lines[1]
+        assert "1,640 / 1,600 cap (40%) · +40 over" in lines[1]
         assert GLYPH_OVERRUN in lines[1] and GLYPH_USED in lines[1]
         assert GLYPH_SUMMARIZED in lines[3]
         assert lines[5].rstrip().endswith("not reached")

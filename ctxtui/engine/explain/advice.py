@@ -84,8 +84,8 @@ def _with_tokens(entries: Iterable[Entry], key: str, tokens: int) -> list[Entry]
 
 
 def _recosted(packer: CtxPacker, key: str, tokens: int) -> CtxPacker:
-    parsed = packer._made_with["parsed"]
-    memories = packer._made_with["memories"]
+    parsed = packer.inputs.parsed
+    memories = packer.inputs.memories
     changed = replace(
         parsed,
         tasks=_with_tokens(parsed.tasks, key, tokens),
@@ -114,7 +114,7 @@ def _shorten_self(packer: CtxPacker, plan: Plan, key: str, goal: str) -> list[Ad
     outcome = plan.outcome(key)
     assert outcome is not None
     entry = outcome.entry
-    if packer._made_with["count"] is not None or entry.tokens <= 1 or outcome.reason is Reason.AFTER_MISFIT:
+    if packer.inputs.count is not None or entry.tokens <= 1 or outcome.reason is Reason.AFTER_MISFIT:
         return []
     if outcome.reason not in (Reason.OVER_CAP, Reason.OVER_FULL_LIMIT, Reason.SKILL_TOO_BIG):
         return []
@@ -145,7 +145,7 @@ def _blocker(packer: CtxPacker, plan: Plan, key: str, goal: str) -> list[Advice]
         return []
     where = blocker.entry.source
     found = []
-    if packer._made_with["count"] is None and blocker.entry.tokens > 1:
+    if packer.inputs.count is None and blocker.entry.tokens > 1:
 
         def works(cut: int) -> bool:
             return goal_met(
@@ -176,14 +176,16 @@ def _blocker(packer: CtxPacker, plan: Plan, key: str, goal: str) -> list[Advice]
 
 
 def _moved_before(packer: CtxPacker, key: str, before_key: str) -> CtxPacker | None:
-    parsed = packer._made_with["parsed"]
+    parsed = packer.inputs.parsed
     for field_name in ("tasks", "conventions"):
         entries = list(getattr(parsed, field_name))
         keys = [e.key for e in entries]
         if key in keys and before_key in keys:
             entry = entries.pop(keys.index(key))
             entries.insert([e.key for e in entries].index(before_key), entry)
-            return packer.rebuilt(parsed=replace(parsed, **{field_name: entries}))
+            if field_name == "tasks":
+                return packer.rebuilt(parsed=replace(parsed, tasks=entries))
+            return packer.rebuilt(parsed=replace(parsed, conventions=entries))
     return None
 
 
@@ -236,7 +238,7 @@ def _words(packer: CtxPacker, plan: Plan, key: str, goal: str) -> list[Advice]:
     needed = 3 - len(matched)
     words = lacking[:needed]
     extra = " " + " ".join(words)
-    parsed = packer._made_with["parsed"]
+    parsed = packer.inputs.parsed
 
     def with_text(entries: Iterable[Entry]) -> list[Entry]:
         return [
@@ -246,7 +248,7 @@ def _words(packer: CtxPacker, plan: Plan, key: str, goal: str) -> list[Advice]:
 
     rebuilt = packer.rebuilt(
         parsed=replace(parsed, decisions=with_text(parsed.decisions), learnings=with_text(parsed.learnings)),
-        memories=with_text(packer._made_with["memories"]),
+        memories=with_text(packer.inputs.memories),
     )
     if not goal_met(_fate(rebuilt, plan.budget, key), goal):
         return []

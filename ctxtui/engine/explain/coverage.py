@@ -16,9 +16,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ctxtui.engine.explain.reasons import describe, short_reason
+from ctxtui.engine.explain.reasons import short_reason
 from ctxtui.engine.explain.thresholds import ScanStopped, Stretch, budget_stretches
-from ctxtui.engine.model import Entry, Fate, Outcome
+from ctxtui.engine.model import Fate, Outcome
 from ctxtui.engine.packers.base import DROPPED, INCLUDED, Packer
 
 SHARES = (0.5, 0.9, 1.0)
@@ -129,12 +129,3 @@ def never_full_summary(section: SectionCoverage) -> str:
         return ""
     parts = ", ".join(f"{count} {label}" for label, count in section.never_full_reasons().items())
     return f"{len(section.never_full)} never in full at any budget ({parts})"
-
-
-def never_full_detail(outcome: Outcome) -> str:
-    """Why one entry never gets in full: its reason where the packet has settled, in numbers."""
-    return describe(outcome)
-
-
-def entries_of(coverage_section: SectionCoverage) -> list[Entry]:
-    return [o.entry for o in coverage_section.never_full]

@@ -103,7 +103,7 @@ _WORDS = {Fate.INCLUDED: "in full", Fate.SUMMARIZED: "to title", Fate.DROPPED: "
 
 
 def step_summary(diff: PlanDiff, names: int = 3) -> str:
-    """One line: "+3 in full, −1 to title: Use SQLite, Cap webhooks, … (+140 tokens)"; "" when nothing moved."""
+    """One line: "+3 in full, −1 to title: Use SQLite; Cap webhooks; … 1 more (+140 tokens)"; "" when nothing moved."""
     if not diff.changed:
         return ""
     groups: dict[str, list[FateChange]] = {}
@@ -118,11 +118,17 @@ def step_summary(diff: PlanDiff, names: int = 3) -> str:
             parts.append(f"+{ups} {word}")
         if downs:
             parts.append(f"−{downs} {word}")
-    titles = [c.entry.title for c in diff.changed[:names]]
-    more = f", … {len(diff.changed) - names} more" if len(diff.changed) > names else ""
+    titles = [_short(c.entry.title) for c in diff.changed[:names]]
+    more = f"; … {len(diff.changed) - names} more" if len(diff.changed) > names else ""
     delta = diff.tokens_used.delta
     tokens = f" ({'+' if delta >= 0 else '−'}{abs(delta):,} tokens)" if delta else ""
-    return f"{', '.join(parts)}: {', '.join(titles)}{more}{tokens}"
+    return f"{', '.join(parts)}: {'; '.join(titles)}{more}{tokens}"
+
+
+def _short(title: str, limit: int = 40) -> str:
+    """A title cut to `limit` characters (titles can be whole sentences; the summary is one line)."""
+    title = " ".join(title.split())
+    return title if len(title) <= limit else title[: limit - 1].rstrip() + "…"
 
 
 def packet_diff(before: Plan, after: Plan, fmt: str = "md", names: tuple[str, str] = ("pinned", "now")) -> str:

@@ -26,7 +26,7 @@ class Quirk:
     count: int
 
 
-def _line_spans(text: str, pattern: re.Pattern) -> list[tuple[int, int]]:
+def _line_spans(text: str, pattern: re.Pattern[str]) -> list[tuple[int, int]]:
     """1-based line ranges covered by each match of `pattern`."""
     spans = []
     for match in pattern.finditer(text):

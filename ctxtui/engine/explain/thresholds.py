@@ -126,12 +126,15 @@ def thresholds(
     return result
 
 
-def _ranges(stretches: list[Stretch], n: int, test) -> list[tuple[int, int | None]]:
-    ranges: list[list] = []
+def _ranges(stretches: list[Stretch], n: int, test: Callable[[int], bool]) -> list[tuple[int, int | None]]:
+    """The budget ranges [start, end) over which entry `n`'s fate passes `test`, adjacent stretches joined."""
+    starts: list[int] = []
+    ends: list[int | None] = []
     for stretch in stretches:
         if test(stretch.fates[n]):
-            if ranges and ranges[-1][1] == stretch.start:
-                ranges[-1][1] = stretch.end
+            if ends and ends[-1] == stretch.start:
+                ends[-1] = stretch.end
             else:
-                ranges.append([stretch.start, stretch.end])
-    return [(lo, hi) for lo, hi in ranges]
+                starts.append(stretch.start)
+                ends.append(stretch.end)
+    return list(zip(starts, ends, strict=True))

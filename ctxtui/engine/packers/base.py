@@ -43,6 +43,41 @@ class Knob:
     maximum: float | None = None
     help: str = ""
 
+    def parse(self, text: str) -> Any:
+        """A value typed for this knob, checked (raises ValueError with words saying what it takes).
+
+        A list knob (Shabka's tags) takes comma-separated values; an empty
+        text means "none" for a knob whose default is None.
+        """
+        text = text.strip()
+        if isinstance(self.default, tuple) or isinstance(self.value, tuple):
+            return tuple(part.strip() for part in text.split(",") if part.strip())
+        if self.kind == "str":
+            return None if text == "" and self.default is None else text
+        if self.kind == "choice":
+            if text == "" and self.default is None:
+                return None
+            if self.choices and text not in self.choices:
+                raise ValueError(f"{self.label}: one of {', '.join(str(c) for c in self.choices)}")
+            return text
+        if self.kind == "bool":
+            lowered = text.lower()
+            if lowered in ("1", "true", "yes", "on"):
+                return True
+            if lowered in ("0", "false", "no", "off"):
+                return False
+            raise ValueError(f"{self.label}: yes or no")
+        try:
+            value: float = int(text) if self.kind == "int" else float(text)
+        except ValueError:
+            what = "a whole number" if self.kind == "int" else "a number"
+            raise ValueError(f"{self.label}: {what}, not {text!r}") from None
+        if value != value or (self.minimum is not None and value < self.minimum):
+            raise ValueError(f"{self.label}: at least {self.minimum:g}")
+        if self.maximum is not None and value > self.maximum:
+            raise ValueError(f"{self.label}: at most {self.maximum:g}")
+        return value
+
 
 class Packer(ABC):
     """One tool's packet algorithm, bound to one load's candidates and knobs."""
@@ -85,6 +120,10 @@ class Packer(ABC):
     def knobs(self) -> tuple[Knob, ...]:
         """The packer's settings besides the budget (none by default)."""
         return ()
+
+    def with_knob(self, key: str, value: Any, source: str = "set here") -> Packer:
+        """The same candidates under one knob changed (the TUI's knob editor); KeyError for no such knob."""
+        raise KeyError(f"{self.name} has no setting {key!r}")
 
     def next_change(self, plan: Plan) -> int | None:
         """The smallest budget above `plan.budget` at which any fate might change; None: never again.

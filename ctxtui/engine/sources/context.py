@@ -255,10 +255,6 @@ class LineNumbers:
         return self._line
 
 
-def _line_of(text: str, offset: int) -> int:
-    return text.count("\n", 0, offset) + 1
-
-
 def parse_tasks(text: str, path: str = ".context/TASKS.md") -> list[Entry]:
     """Pending tasks: every checkbox line whose box is not exactly "x" (quirk 3)."""
     tasks: list[Entry] = []

@@ -140,12 +140,16 @@ def refusal_0_8_0(project: Path, context_dir: str, *, allow_outside: bool = Fals
 
 
 def refusal_mcp(project: Path, root: str) -> Refusal | None:
-    """Why ctx's MCP server (0.8.1) would answer the agent-packet read with an error, or None."""
+    """Why ctx's MCP server (0.8.1) would not start or would answer the agent-packet read with an error, or None.
+
+    Without `$PWD/.context` as a directory `ctx mcp serve` exits 1 with the
+    words of `ctx agent` (`cli/mcp/cmd/root/cmd.go:25` → `rc.RequireContextDir`,
+    measured: same stderr); it has no init or `.git` gate (`AnnotationSkipInit`).
+    """
     context = project / ".context"
     shown = go_join(root, ".context")
-    if not _exists(context):
-        message = f"no .context here: ctx: no .context/ at {root}"
-        return Refusal(message, "", f"Error: {message}\n")
+    if not _is_dir(context):  # `ctx mcp serve` stops at rc.RequireContextDir, as `ctx agent` does
+        return refusal_0_8_1(project, root)
     if os.path.islink(context):
         message = f'failed to load context: context directory "{shown}" is a symlink'
     else:

@@ -12,6 +12,8 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
 
 _PLAIN = re.compile(r"[A-Za-z0-9_./][A-Za-z0-9_./ -]*")
 _YAML_WORDS = {"true", "false", "yes", "no", "on", "off", "null", "y", "n", "~", ""}
@@ -90,3 +92,43 @@ def unified_diff(old: str, new: str, name: str = ".ctxrc") -> str:
             tofile=f"{name} (tuned)",
         )
     )
+
+
+# How each `--set` key reads back from a parsed .ctxrc (`CtxConfig` fields), to check an edit before writing.
+CONFIG_FIELDS = {
+    "token_budget": "token_budget",
+    "task_budget_pct": "task_pct",
+    "convention_budget_pct": "convention_pct",
+    "tool": "tool",
+}
+
+
+class CtxrcEditError(ValueError):
+    """The change cannot be made safely (unreadable file, or it would not read back); the message says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class CtxrcChange:
+    """A `.ctxrc` edit, planned: the file, its text now and after, and the diff ("" when nothing changes)."""
+
+    path: Path
+    old: str
+    new: str
+    diff: str
+
+
+def plan_ctxrc_change(project: Path, changes: Mapping[str, str | float | int]) -> CtxrcChange:
+    """What saving `changes` (validated `--set` values) to the project's `.ctxrc` would do; writes nothing."""
+    from ctxtui.engine.sources.ctxrc import parse_ctxrc
+
+    path = project / ".ctxrc"
+    try:
+        old = path.read_bytes().decode("utf-8") if path.exists() else ""
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CtxrcEditError(f"{path}: cannot read: {exc}") from None
+    new = set_keys(old, changes)
+    check = parse_ctxrc(new)
+    for key, value in changes.items():
+        if getattr(check, CONFIG_FIELDS[key]) != value:
+            raise CtxrcEditError(f"{path}: the edited file would not read back {key} = {value!r}; nothing written")
+    return CtxrcChange(path, old, new, unified_diff(old, new))

@@ -18,20 +18,20 @@ def sort_slice(xs: list[T], less: Callable[[T, T], bool]) -> None:
     """In-place sort.Slice(xs, less) with Go's exact (unstable) algorithm."""
     n = len(xs)
 
-    def L(i, j):
+    def L(i: int, j: int) -> bool:
         return less(xs[i], xs[j])
 
-    def S(i, j):
+    def S(i: int, j: int) -> None:
         xs[i], xs[j] = xs[j], xs[i]
 
-    def insertion(a, b):
+    def insertion(a: int, b: int) -> None:
         for i in range(a + 1, b):
             j = i
             while j > a and L(j, j - 1):
                 S(j, j - 1)
                 j -= 1
 
-    def sift_down(lo, hi, first):
+    def sift_down(lo: int, hi: int, first: int) -> None:
         root = lo
         while True:
             child = 2 * root + 1
@@ -44,7 +44,7 @@ def sort_slice(xs: list[T], less: Callable[[T, T], bool]) -> None:
             S(first + root, first + child)
             root = child
 
-    def heap(a, b):
+    def heap(a: int, b: int) -> None:
         first, lo, hi = a, 0, b - a
         for i in range((hi - 1) // 2, -1, -1):
             sift_down(i, hi, first)
@@ -52,7 +52,7 @@ def sort_slice(xs: list[T], less: Callable[[T, T], bool]) -> None:
             S(first, first + i)
             sift_down(lo, i, first)
 
-    def partition(a, b, pivot):
+    def partition(a: int, b: int, pivot: int) -> tuple[int, bool]:
         S(a, pivot)
         i, j = a + 1, b - 1
         while i <= j and L(i, a):
@@ -78,7 +78,7 @@ def sort_slice(xs: list[T], less: Callable[[T, T], bool]) -> None:
         S(j, a)
         return j, False
 
-    def partition_equal(a, b, pivot):
+    def partition_equal(a: int, b: int, pivot: int) -> int:
         S(a, pivot)
         i, j = a + 1, b - 1
         while True:
@@ -93,7 +93,7 @@ def sort_slice(xs: list[T], less: Callable[[T, T], bool]) -> None:
             j -= 1
         return i
 
-    def partial_insertion(a, b):
+    def partial_insertion(a: int, b: int) -> bool:
         i = a + 1
         for _ in range(5):
             while i < b and not L(i, i - 1):
@@ -119,12 +119,12 @@ def sort_slice(xs: list[T], less: Callable[[T, T], bool]) -> None:
                     j += 1
         return False
 
-    def break_patterns(a, b):
+    def break_patterns(a: int, b: int) -> None:
         length = b - a
         if length >= 8:
             r = [length & 0xFFFFFFFFFFFFFFFF]
 
-            def nxt():
+            def nxt() -> int:
                 x = r[0]
                 x ^= (x << 13) & 0xFFFFFFFFFFFFFFFF
                 x ^= x >> 7
@@ -139,7 +139,7 @@ def sort_slice(xs: list[T], less: Callable[[T, T], bool]) -> None:
                     other -= length
                 S(idx, a + other)
 
-    def median(a, b, c, sw):
+    def median(a: int, b: int, c: int, sw: list[int]) -> int:
         if L(b, a):
             sw[0] += 1
             a, b = b, a
@@ -151,7 +151,7 @@ def sort_slice(xs: list[T], less: Callable[[T, T], bool]) -> None:
             a, b = b, a
         return b
 
-    def choose_pivot(a, b):
+    def choose_pivot(a: int, b: int) -> tuple[int, str]:
         l = b - a  # noqa: E741 - Go's name, kept for line-by-line comparison
         sw = [0]
         i, j, k = a + l // 4 * 1, a + l // 4 * 2, a + l // 4 * 3
@@ -167,14 +167,14 @@ def sort_slice(xs: list[T], less: Callable[[T, T], bool]) -> None:
             return j, "dec"
         return j, "unk"
 
-    def reverse(a, b):
+    def reverse(a: int, b: int) -> None:
         i, j = a, b - 1
         while i < j:
             S(i, j)
             i += 1
             j -= 1
 
-    def pdq(a, b, limit):
+    def pdq(a: int, b: int, limit: int) -> None:
         was_balanced = True
         was_partitioned = True
         while True:

@@ -17,16 +17,19 @@ from datetime import tzinfo
 from ctxtui.engine.text.go import go_div
 from ctxtui.engine.text.go_strconv import INT64_MAX, INT64_MIN, f2i
 
+# Instants datetime can show in any zone: a day inside its years 1-9999 (offsets stay under 26 hours).
+_SAFE_MIN, _SAFE_MAX = -62135596800 + 2 * 86400, 253402300799 - 2 * 86400
+
 
 def _offset_at(zone: tzinfo, unix: int) -> int:
     if zone is _dt.UTC:
         return 0
-    try:
-        d = _dt.datetime.fromtimestamp(unix, zone)
-    except (OverflowError, OSError, ValueError):
-        # outside datetime's range: Go's LMT/extended rules; only matters for 0.2-bracket dates
-        d = _dt.datetime.fromtimestamp(max(min(unix, 253402300799), -62135596800), zone)
-    return int(d.utcoffset().total_seconds())
+    # Beyond datetime's years, the offset of the nearest instant it can show: Go would use the zone's
+    # first or last rule there, which can differ by hours — irrelevant to a date thousands of years from
+    # now (recency 0.2 either way, or 1.0 for any future date).
+    d = _dt.datetime.fromtimestamp(max(min(unix, _SAFE_MAX), _SAFE_MIN), zone)
+    offset = d.utcoffset()
+    return int(offset.total_seconds()) if offset is not None else 0
 
 
 _EPOCH_ORD = _dt.date(1970, 1, 1).toordinal()

@@ -18,11 +18,14 @@ from collections import OrderedDict
 from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 # ctx's estimate has one definition (in `tokens`); it is re-exported here so
 # callers find every token counter in one place.
 from ctxtui.engine.text.tokens import estimate, estimate_list
+
+if TYPE_CHECKING:
+    import tiktoken  # imported when a tokenizer is first built: it costs start-up time
 
 __all__ = [
     "TOKENIZER_NAMES",
@@ -186,10 +189,11 @@ def encoding_kwargs(name: str) -> dict[str, Any]:
     constructor = types.FunctionType(
         original.__code__, scope, original.__name__, original.__defaults__, original.__closure__
     )
-    return constructor()
+    kwargs: dict[str, Any] = constructor()
+    return kwargs
 
 
-def load_encoding(name: str):
+def load_encoding(name: str) -> tiktoken.Encoding:
     """Build the tiktoken Encoding for `name` (slow: use `get_tokenizer`, which caches)."""
     import tiktoken
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import datetime as _dt
 import math
 import re
+from collections.abc import Callable
 from typing import Any
 
 import yaml
@@ -103,7 +104,8 @@ def _resolve_inner(tag: str, s: str) -> tuple[str, Any]:
                 if t is not None:
                     return "!!timestamp", t
             plain = s.replace("_", "")
-            for fn in (lambda: parse_int(plain, 0), lambda: parse_uint(plain, 0)):
+            parsers: tuple[Callable[[], int], ...] = (lambda: parse_int(plain, 0), lambda: parse_uint(plain, 0))
+            for fn in parsers:
                 try:
                     return "!!int", fn()
                 except GoNumError:
@@ -137,14 +139,17 @@ def compose(text: bytes | str) -> Any:
     Plain untagged scalars get tag "?" so that yaml_resolve() does the resolution the yaml.v3 way.
     """
 
+    # PyYAML's stubs (types-PyYAML) leave resolve, scan_line_break and get_event unannotated:
+    # the calls below that say no-untyped-call are to those.
     class R(yaml.resolver.BaseResolver):
-        def resolve(self, kind, value, implicit):
+        def resolve(self, kind: type[yaml.Node], value: str | None, implicit: tuple[bool, bool]) -> str:
             if kind is yaml.ScalarNode and implicit[0]:
                 return "?"
-            return super().resolve(kind, value, implicit)
+            tag: str = super().resolve(kind, value, implicit)  # type: ignore[no-untyped-call]
+            return tag
 
     class L(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser, yaml.composer.Composer, R):
-        def scan_to_next_token(self):
+        def scan_to_next_token(self) -> None:
             # libyaml / yaml.v3 scannerc.go yaml_parser_scan_to_next_token: tabs are whitespace in flow
             # context or where a simple key is not allowed (e.g. after "key:"); PyYAML only skips spaces
             if self.index == 0 and self.peek() == "\ufeff":
@@ -156,13 +161,13 @@ def compose(text: bytes | str) -> Any:
                 if self.peek() == "#":
                     while self.peek() not in "\0\r\n\x85\u2028\u2029":
                         self.forward()
-                if self.scan_line_break():
+                if self.scan_line_break():  # type: ignore[no-untyped-call]
                     if not self.flow_level:
                         self.allow_simple_key = True
                 else:
                     found = True
 
-        def __init__(self, stream):
+        def __init__(self, stream: bytes | str) -> None:
             yaml.reader.Reader.__init__(self, stream)
             yaml.scanner.Scanner.__init__(self)
             yaml.parser.Parser.__init__(self)
@@ -174,15 +179,17 @@ def compose(text: bytes | str) -> Any:
         # yaml.v3's Unmarshal decodes only the first document
         if not loader.check_node():  # consumes StreamStart; False on an empty stream
             return None
-        loader.get_event()  # DocumentStart
-        node = loader.compose_node(None, None)
-        loader.get_event()  # DocumentEnd (scans the next token, as libyaml does)
+        loader.get_event()  # type: ignore[no-untyped-call]  # DocumentStart
+        # The stubs say index: int; PyYAML's own compose_document passes None for the root, as here.
+        node = loader.compose_node(None, None)  # type: ignore[arg-type]
+        loader.get_event()  # type: ignore[no-untyped-call]  # DocumentEnd (scans the next token, as libyaml does)
         return node
     finally:
         loader.dispose()
 
 
-def short_tag(node: Any) -> str:
+def short_tag(node: yaml.Node) -> str:
+    """A node's tag as yaml.v3 spells it ("!!str", a local "!tag"), "" when none was written."""
     t = node.tag
     if t == "?":
         return ""

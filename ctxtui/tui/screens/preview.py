@@ -1,4 +1,5 @@
-"""Pack preview: the packet exactly as the CLI prints it, as Markdown or JSON.
+"""Pack preview: the packet exactly as the CLI prints it, in each of the packer's formats, and its diff
+against the pin.
 
 The text shown is the engine's rendering with terminal controls made visible
 (`clean_block`: an ESC shows as ␛), so an escape sequence hidden in a task
@@ -26,10 +27,24 @@ if TYPE_CHECKING:
     from ctxtui.session import View
 
 
+DIFF = "diff"
+_NO_PIN = "Nothing is pinned: press P on the main screen to pin a state, then come back to see what changed."
+
+
 def title(view: View) -> str:
     return (
         f"Packet at budget {view.budget:,} · used ~{view.plan.tokens_used:,} tokens · exactly what `ctxtui pack` prints"
     )
+
+
+def pin_diff(source: DOMNode, view: View, fmt: str) -> str:
+    """The packet as a unified diff against the source's pin ("" when identical)."""
+    from ctxtui.engine.explain.diff import packet_diff
+
+    pin = getattr(source, "pin", None)
+    if pin is None:
+        return _NO_PIN
+    return packet_diff(pin.plan(view.budget), view.plan, fmt, names=(pin.label, "now")) or "(the packets are identical)"
 
 
 class PreviewScreen(Screen):
@@ -56,12 +71,17 @@ class PreviewScreen(Screen):
     def compose(self) -> ComposeResult:
         view = self.view
         yield Static(clean_line(title(view)), id="preview-title", markup=False)
-        with TabbedContent(initial=f"tab-{self._initial}"):
-            for fmt, name in FORMAT_NAMES.items():
-                with TabPane(name, id=f"tab-{fmt}"):
+        formats = view.formats
+        initial = self._initial if self._initial in (*formats, DIFF) else formats[0]
+        self._initial = initial
+        with TabbedContent(initial=f"tab-{initial}"):
+            for fmt in formats:
+                with TabPane(FORMAT_NAMES.get(fmt, fmt), id=f"tab-{fmt}"):
                     yield TextArea(
                         clean_block(view.plan.render(fmt)), read_only=True, id=f"text-{fmt}", show_line_numbers=True
                     )
+            with TabPane("Diff vs pin", id=f"tab-{DIFF}"):
+                yield TextArea(clean_block(pin_diff(self._source, view, formats[0])), read_only=True, id=f"text-{DIFF}")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -72,16 +92,24 @@ class PreviewScreen(Screen):
     def _follow(self, view: View | None) -> None:
         if view is None:
             return
-        for fmt in FORMAT_NAMES:
-            self.query_one(f"#text-{fmt}", TextArea).load_text(clean_block(view.plan.render(fmt)))
+        for fmt in view.formats:
+            for area in self.query(f"#text-{fmt}"):
+                if isinstance(area, TextArea):
+                    area.load_text(clean_block(view.plan.render(fmt)))
+        self.query_one(f"#text-{DIFF}", TextArea).load_text(clean_block(pin_diff(self._source, view, view.formats[0])))
         self.query_one("#preview-title", Static).update(clean_line(title(view)))
 
     @property
     def current_format(self) -> str:
-        active = self.query_one(TabbedContent).active
-        return "json" if active == "tab-json" else "md"
+        """The format copy and save act on (on the diff tab: the packer's first format)."""
+        active = self.query_one(TabbedContent).active.removeprefix("tab-")
+        formats = self.view.formats
+        return active if active in formats else formats[0]
 
     def action_show(self, fmt: str) -> None:
+        if fmt != DIFF and fmt not in self.view.formats:
+            self.app.notify(f"this packer prints {' and '.join(self.view.formats)} only", timeout=3)
+            return
         self.query_one(TabbedContent).active = f"tab-{fmt}"
         self.query_one(f"#text-{fmt}", TextArea).focus()
 

@@ -1,4 +1,5 @@
-"""Loading a project: a progress bar for the first load, and a banner for what could not be read."""
+"""Loading a project: a progress bar for the first load, a banner for what could not be read, and one for
+what ctx would refuse to read at all."""
 
 from __future__ import annotations
 
@@ -48,4 +49,29 @@ class ProblemBanner(Static):
             parts.append(f"\n   … and {len(lines) - len(shown)} more (see `ctxtui pack` stderr)")
         forget_height(self)
         self.update(Content.assemble(*parts))
+        self.add_class("shown")
+
+
+class RefusalBanner(Static):
+    """Where ctx would refuse this workspace (no .git, a missing file, a link...): said above the packet.
+
+    ctxtui still computes the packet ctx would build otherwise; `ctxtui pack`
+    fails as ctx does (--ignore-refusal or $CTXTUI_IGNORE_REFUSAL=1 hides this).
+    """
+
+    reason: reactive[str | None] = reactive(None, init=False, repaint=False)
+
+    def watch_reason(self, reason: str | None) -> None:
+        if not reason:
+            self.remove_class("shown")
+            return
+        forget_height(self)
+        self.update(
+            Content.assemble(
+                (" ⛔ ", "bold"),
+                (clean_line(reason), "bold"),
+                "\n    ctx prints this instead of a packet; below is the packet it would build otherwise "
+                "(`ctxtui pack` fails as ctx does; --ignore-refusal hides this)",
+            )
+        )
         self.add_class("shown")

@@ -9,7 +9,7 @@ from ctxtui.engine.model import Fate
 from ctxtui.engine.packers.base import FATE_OF_CODE
 from ctxtui.engine.packers.nous import formats as f
 from ctxtui.engine.packers.nous.budgets import FRAMES
-from ctxtui.engine.packers.nous.packer import NousReason
+from ctxtui.engine.packers.nous.fates import NousReason
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

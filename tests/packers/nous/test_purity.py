@@ -1,4 +1,4 @@
-"""The nous engine modules load neither Textual nor Rich, and only nous_store loads psycopg."""
+"""The nous engine modules load neither Textual nor Rich, and only the store (nous_store, through nous_source) loads psycopg, on first use."""
 
 from __future__ import annotations
 
@@ -14,14 +14,18 @@ PURE = [
     "ctxtui.engine.packers.nous.build",
     "ctxtui.engine.explain.reasons",
     "ctxtui.engine.sources.memory.nous_model",
+    "ctxtui.engine.sources.memory.nous_turn_sql",
+    "ctxtui.engine.sources.memory.nous_memory_sql",
     "ctxtui.engine.sources.memory.urls",
     "ctxtui.cli.turns",
-    "ctxtui.cli.peer_nous",
+    "ctxtui.opening.nous",
     "ctxtui.turns_session",
 ]
 
 
-@pytest.mark.parametrize("module", [*PURE, "ctxtui.engine.sources.memory.nous_store"])
+@pytest.mark.parametrize(
+    "module", [*PURE, "ctxtui.engine.sources.memory.nous_store", "ctxtui.engine.sources.memory.nous_source"]
+)
 def test_no_textual_no_rich(module):
     code = (
         f"import sys, importlib; importlib.import_module({module!r}); "

@@ -11,7 +11,7 @@ from datetime import datetime
 
 from ctxtui.engine.explain.reasons import describe, reason_cell
 from ctxtui.engine.model import Fate
-from ctxtui.engine.packers.nous.packer import NousReason
+from ctxtui.engine.packers.nous.fates import NousReason
 
 from tests.packers.nous.helpers import cand, packer, row, turn
 

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ctxtui.engine.packers.shabka.dates import parse_rfc3339
-from ctxtui.engine.packers.shabka.packer import ShabkaPacker, ShabkaSettings
+from ctxtui.engine.packers.shabka.knobs import ShabkaSettings
+from ctxtui.engine.packers.shabka.packer import ShabkaPacker
 from ctxtui.engine.sources.memory.shabka_store import read_shabka_store
 
 

@@ -6,8 +6,8 @@ import json
 
 import pytest
 from ctxtui.cli import main
-from ctxtui.cli.peer_shabka import now_moment, resolve_user_id, shabka_config
 from ctxtui.engine.packers.shabka.dates import format_rfc3339
+from ctxtui.opening.shabka import now_moment, resolve_user_id, shabka_config
 
 from tests.factories.shabka_dbs import memory, write_store
 from tests.packers.shabka.cases import CASES
@@ -42,18 +42,14 @@ def test_json_flags_and_the_default_budget(basic, capsysbinary):
 
 
 def test_an_empty_pack_is_one_line_on_stderr_and_exit_0(basic, capsysbinary, tmp_path):
-    with pytest.raises(SystemExit) as stop:
-        pack(basic, "--budget", "0", "-o", str(tmp_path / "out.md"))
-    assert stop.value.code == 0
+    assert pack(basic, "--budget", "0", "-o", str(tmp_path / "out.md")) == 0
     captured = capsysbinary.readouterr()
     assert captured.out == b"" and captured.err == EMPTY
     assert not (tmp_path / "out.md").exists()  # Shabka writes no file either
 
 
 def test_an_unknown_kind_exits_1_with_shabkas_message(basic, capsysbinary):
-    with pytest.raises(SystemExit) as stop:
-        pack(basic, "--kind", "bogus")
-    assert stop.value.code == 1
+    assert pack(basic, "--kind", "bogus") == 1
     assert capsysbinary.readouterr() == (b"", b"Error: unknown memory kind: bogus\n")
 
 
@@ -61,9 +57,7 @@ def test_a_row_shabka_cannot_read_exits_1(tmp_path, capsysbinary):
     db = write_store(
         tmp_path / "s.db", [memory(1, "Broken", "x", privacy="public")], sql=["UPDATE memories SET source='\"manual\"'"]
     )
-    with pytest.raises(SystemExit) as stop:
-        pack(db)
-    assert stop.value.code == 1
+    assert pack(db) == 1
     err = capsysbinary.readouterr().err.decode()
     assert err.startswith(
         "Error: vector search failed\n\nCaused by:\n    Storage error: failed to read vec search row:"
@@ -72,8 +66,7 @@ def test_a_row_shabka_cannot_read_exits_1(tmp_path, capsysbinary):
 
 def test_a_store_of_another_embedder_gets_a_notice(tmp_path, capsysbinary):
     db = write_store(tmp_path / "s.db", [memory(1, "M", "c", privacy="public", _embed={"vector": [0.1] * 768})])
-    with pytest.raises(SystemExit):
-        pack(db)
+    assert pack(db) == 0
     err = capsysbinary.readouterr().err
     assert b"ctxtui: notice: this store's vectors are 768-dimensional" in err and err.endswith(EMPTY)
 

@@ -20,7 +20,8 @@ from ctxtui.engine.model import Fate
 from ctxtui.engine.packers.base import INCLUDED
 from ctxtui.engine.packers.shabka.dates import parse_rfc3339
 from ctxtui.engine.packers.shabka.fates import ShabkaReason
-from ctxtui.engine.packers.shabka.packer import ShabkaPacker, ShabkaSettings
+from ctxtui.engine.packers.shabka.knobs import ShabkaSettings
+from ctxtui.engine.packers.shabka.packer import ShabkaPacker
 from ctxtui.engine.packers.shabka.rank import WHITE_SPACE
 from ctxtui.engine.sources.memory.shabka_store import read_shabka_store
 from hypothesis import HealthCheck, given, settings

@@ -299,6 +299,13 @@ class CortexPacker(Packer):
         """Set the retrievalTime the packet prints (the CLI's wall time; nothing else depends on it)."""
         self.retrieval_time = float(milliseconds)
 
+    def with_knob(self, key: str, value: Any, source: str = "set here") -> CortexPacker:
+        """The same store with the focus, intent, printed retrieval time or embedding behaviour changed."""
+        field = {"query": "focus", "intent": "intent", "retrieval_time": "retrieval_time", "embedding": "embedding"}
+        if key not in field:
+            raise KeyError(f"cortex has no setting {key!r}")
+        return self.with_settings(**{field[key]: value, "sources": {**self.sources, key: source}})
+
     def with_settings(self, **changes: Any) -> CortexPacker:
         """The same store under other settings (focus, intent, now, zone, retrieval_time, embedding)."""
         settings: dict[str, Any] = {

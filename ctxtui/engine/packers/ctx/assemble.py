@@ -1,204 +1,76 @@
 """ctx agent's tier-by-tier assembly, exactly, with a reason for every entry.
 
-`CtxPacker` holds everything that does not depend on the budget (parsed
-entries, costs, prefix sums, the scorer), so `plan(budget)` only walks the
-tiers and records a compact `CtxState` (counts, caps, shares, which entries
-went in full). The packet's text, the buckets and the per-entry outcomes are
-derived from it, on first use.
+`CtxPacker` builds on `CtxPrepared`, everything that does not depend on the
+budget (parsed entries, costs, prefix sums, the scorer), so `plan(budget)`
+only walks the tiers and records a compact `CtxState` (counts, caps, shares,
+which entries went in full). The packet's text, the buckets and the
+per-entry outcomes (`outcomes`) are derived from it, on first use.
 """
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import replace
-from datetime import UTC, datetime, tzinfo
-from functools import partial
-from itertools import accumulate
+from datetime import datetime, tzinfo
 from typing import Any
 
 from ctxtui.engine.gcpause import gc_paused
 from ctxtui.engine.model import (
-    AlwaysIn,
     Bucket,
-    Entry,
     Fate,
     Outcome,
-    PatternMiss,
     Plan,
-    PrefixFit,
-    ScanLimit,
-    ScoreBreakdown,
-    ShareFit,
 )
-from ctxtui.engine.packers.base import INCLUDED, SUMMARIZED, Knob, Packer
+from ctxtui.engine.packers.base import INCLUDED, SUMMARIZED, Packer
 from ctxtui.engine.packers.ctx.budget import (
-    DEFAULT_CONVENTION_PCT,
-    DEFAULT_TASK_PCT,
     fit_prefix,
     full_limit,
     pct_cap,
     split_shares,
 )
 from ctxtui.engine.packers.ctx.changes import next_change
-from ctxtui.engine.packers.ctx.knobs import CtxKnobs
+from ctxtui.engine.packers.ctx.knobs import HONOURED, CtxKnobs
+from ctxtui.engine.packers.ctx.outcomes import outcomes_of
+from ctxtui.engine.packers.ctx.prepared import CtxPrepared
 from ctxtui.engine.packers.ctx.render import render_packet
-from ctxtui.engine.packers.ctx.score import Scorer, relevance_of
 from ctxtui.engine.packers.ctx.sections import (
     INSTRUCTION,
     MEMORIES_BUCKET,
     SCORED_SECTIONS,
     TIER_NAMES,
     TIER_OF_SECTION,
-    Reason,
 )
 from ctxtui.engine.packers.ctx.state import CtxPacket, CtxState, SectionFill
 from ctxtui.engine.packers.ctx.versions import DEFAULT_VERSION, CtxVersion
-from ctxtui.engine.sources.context import ParsedContext
 from ctxtui.engine.sources.steering import SkillFile
 from ctxtui.engine.sources.workspace import Workspace
-from ctxtui.engine.text.go import go_join, rfc3339_utc
 from ctxtui.engine.text.go_strconv import i64
-from ctxtui.engine.text.tokens import estimate
-
-DEFAULT_KNOBS = CtxKnobs()  # frozen: one shared default is safe
-
-NEVER_FITS = 1 << 62  # a cost no limit reaches
-INACTIVE_STATUSES = {"archived": Reason.ARCHIVED, "superseded": Reason.SUPERSEDED}
 
 
-class CtxPacker(Packer):
-    """`ctx agent` of one version for one parsed workspace, one "now", one root path and one set of knobs.
+class CtxPacker(CtxPrepared, Packer):
+    """`ctx agent`'s assembly at any budget, over what `CtxPrepared` computed once."""
 
-    `root_path` is the working directory 0.8.1 prints under "Read These
-    Files"; `context_dir` is the context directory as 0.8.0 prints it
-    (".context", or its --context-dir / CTX_DIR / .ctxrc context_dir).
-    """
-
-    RANKING_CACHE = 64
-
-    def __init__(
-        self,
-        parsed: ParsedContext,
-        *,
-        now: datetime,
-        root_path: str,
-        version: CtxVersion = DEFAULT_VERSION,
-        context_dir: str = ".context",
-        knobs: CtxKnobs = DEFAULT_KNOBS,
-        memories: Sequence[Entry] = (),
-        count: Callable[[str], int] | None = None,
-        skill: SkillFile | None = None,
-        zone: tzinfo | None = None,
-    ):
-        self._made_with = dict(
-            parsed=parsed,
-            now=now,
-            root_path=root_path,
-            version=version,
-            context_dir=context_dir,
-            knobs=knobs,
-            memories=memories,
-            count=count,
-            skill=skill,
-            zone=zone,
-        )
-        if count is not None:
-            parsed, memories = _recost(parsed, list(memories), count)
-        self.version = version
-        self.name = version.packer_name
-        self.title = f"ctx agent {version.number}"
-        self.count = count or estimate
-        self.parsed = parsed
-        self.now = now if now.tzinfo else now.replace(tzinfo=UTC)
-        if not version.ctxrc_percentages:
-            knobs = replace(knobs, task_pct=DEFAULT_TASK_PCT, convention_pct=DEFAULT_CONVENTION_PCT, sources=())
-        self.settings = knobs
-        self.generated = rfc3339_utc(self.now)
-        if version.absolute_paths:
-            self.read_order = [go_join(root_path, ".context", name) for name in parsed.read_order_names]
-        else:
-            self.read_order = [go_join(context_dir, name) for name in parsed.read_order_names]
-        self.constitution = parsed.constitution
-        cost = self.count
-        self.tier1 = sum(map(cost, self.read_order)) + sum(map(cost, self.constitution or [])) + cost(INSTRUCTION)
-
-        self.tasks = parsed.tasks
-        self.task_cum = [0, *accumulate(e.tokens for e in self.tasks)]
-        self.conventions = parsed.conventions
-        self.convention_cum = [0, *accumulate(e.tokens for e in self.conventions)]
-
-        self.inactive: dict[str, Reason] = {
-            m.key: INACTIVE_STATUSES[m.status] for m in memories if m.status in INACTIVE_STATUSES
-        }
-        self.scored: list[Entry] = [*parsed.decisions, *parsed.learnings, *memories]
-        weights = [_memory_weight(e) for e in self.scored]
-        self.zone = zone or self.now.tzinfo
-        self.scorer = Scorer(
-            self.scored, [e.text for e in self.tasks], self.now, weights, fold=version.fold, zone=self.zone
-        )
-        self.section_names = [s for s in SCORED_SECTIONS if s != "memories" or memories]
-        self.section_members: dict[str, list[int]] = {name: [] for name in self.section_names}
-        self.inactive_members: dict[str, list[int]] = {}
-        for i, entry in enumerate(self.scored):
-            if entry.key in self.inactive:
-                self.inactive_members.setdefault(entry.section, []).append(i)
-            else:
-                self.section_members[entry.section].append(i)
-        self.section_sizes = [sum(self.scored[i].tokens for i in self.section_members[n]) for n in self.section_names]
-        self.section_present = [bool(self.section_members[n]) for n in self.section_names]
-        self.title_tokens = [cost(e.title) for e in self.scored]
-        self._tokens = [e.tokens for e in self.scored]
-        self._superseded = [e.superseded for e in self.scored]
-        self._rankings: OrderedDict[int, dict[str, list[int]]] = OrderedDict()
-        # Per section, over the entries that can fill (not superseded): the smallest cost, and the sum of
-        # their title costs. A fill stops once what is left of its limit is below that smallest cost:
-        # nothing after can fit, and every later entry is summarised (its title costs are a subtraction).
-        self.section_min_cost: dict[str, int] = {}
-        self.section_titles: dict[str, int] = {}
-        for name, members in self.section_members.items():
-            fillable = [i for i in members if not self._superseded[i]]
-            self.section_min_cost[name] = min((self._tokens[i] for i in fillable), default=NEVER_FITS)
-            self.section_titles[name] = sum(self.title_tokens[i] for i in fillable)
-        self._breakdowns: OrderedDict[int, list[ScoreBreakdown]] = OrderedDict()
-        # The app assembles on the UI thread while a worker scans thresholds: the
-        # caches above (and the scorer's) are shared, so each call holds this.
-        self._lock = threading.RLock()
-
-        usable = version.steering
-        self.steering = [e for e in parsed.steering if usable and parsed.steering_fates[e.key] == "always"]
-        self.steering_cum = [0, *accumulate(e.tokens for e in self.steering)]
-        self.skill = _skill_entry(skill, cost) if skill is not None and version.steering else None
-        self._candidates: list[Entry] | None = None
-
-    def knobs(self) -> tuple[Knob, ...]:
-        """The settings this version honours, with their values and sources."""
-        return self.settings.describe(self.name)
+    def with_knob(self, key: str, value: Any, source: str = "set here") -> CtxPacker:
+        """This packer with one of the settings its version honours changed."""
+        if key not in HONOURED.get(self.name, ()):
+            raise KeyError(f"{self.name} has no setting {key!r}")
+        return self.rebuilt(knobs=self.settings.with_values({key: value}, source))
 
     def rebuilt(self, **changes: Any) -> CtxPacker:
         """The same packer with some of its inputs changed (parsed, memories, knobs...): what-if questions."""
-        return CtxPacker(**{**self._made_with, **changes})
-
-    # -- ranking -------------------------------------------------------------
-
-    def ranking(self, task_count: int) -> dict[str, list[int]]:
-        """Each section's active entries, best score first (stable: file order on ties)."""
-        with self._lock:
-            return self._ranking(task_count)
-
-    def _ranking(self, task_count: int) -> dict[str, list[int]]:
-        cached = self._rankings.get(task_count)
-        if cached is not None:
-            self._rankings.move_to_end(task_count)
-            return cached
-        negated = [-score for score in self.scorer.scores(task_count)]
-        key = negated.__getitem__  # a C call per comparison key, no Python frame: the sort of 50,000 is ~3x faster
-        ranking = {name: sorted(members, key=key) for name, members in self.section_members.items()}
-        self._rankings[task_count] = ranking
-        while len(self._rankings) > self.RANKING_CACHE:
-            self._rankings.popitem(last=False)
-        return ranking
+        given = replace(self.inputs, **changes)
+        return CtxPacker(
+            given.parsed,
+            now=given.now,
+            root_path=given.root_path,
+            version=given.version,
+            context_dir=given.context_dir,
+            knobs=given.knobs,
+            memories=given.memories,
+            count=given.count,
+            skill=given.skill,
+            zone=given.zone,
+        )
 
     # -- assembly ------------------------------------------------------------
 
@@ -238,7 +110,7 @@ class CtxPacker(Packer):
             state.tokens_used = i64(budget - remaining)
             return state
 
-        ranking = self._ranking(state.task_count)
+        ranking = self.ranking(state.task_count)
         shares = split_shares(remaining, self.section_sizes, self.section_present)
         used = self.tier1 + state.task_tokens + state.convention_tokens
         tokens, superseded, title_tokens = self._tokens, self._superseded, self.title_tokens
@@ -358,7 +230,15 @@ class CtxPacker(Packer):
                 bars.append(Bucket(tier, label, 0, 0, reached=False, full_limit=0))
             else:
                 bars.append(
-                    Bucket(tier, label, fill.share, fill.full_tokens, fill.summary_tokens, full_limit=fill.limit)
+                    Bucket(
+                        tier,
+                        label,
+                        fill.share,
+                        fill.full_tokens,
+                        fill.summary_tokens,
+                        full_limit=fill.limit,
+                        unbudgeted=fill.summary_tokens,  # ctx appends "Also Noted" after the budget
+                    )
                 )
         if self.version.steering:
             steering_cap = max(0, state.remaining_before_steering) if stop > 3 else 0
@@ -393,194 +273,9 @@ class CtxPacker(Packer):
         collections they trigger cost more than building them.
         """
         with self._lock, gc_paused():
-            return self._outcomes(plan.state)
-
-    def _outcomes(self, state: CtxState) -> list[Outcome]:
-        out: list[Outcome] = []
-        stop = state.stopped_after or 99
-        parsed = self.parsed
-
-        # Rules ctx parses lead (tier 1); the rules it cannot see (quirk 1) go last,
-        # after everything that can reach the packet.
-        rules_reached = bool(self.constitution)
-        unseen: list[Outcome] = []
-        for entry in parsed.constitution_candidates:
-            if rules_reached:
-                out.append(Outcome(entry, 1, Fate.INCLUDED, Reason.ALWAYS, AlwaysIn(self.tier1)))
-            else:
-                unseen.append(
-                    Outcome(
-                        entry,
-                        1,
-                        Fate.DROPPED,
-                        Reason.CONSTITUTION_PATTERN,
-                        PatternMiss(len(parsed.constitution_candidates)),
-                    )
-                )
-
-        budget = state.budget
-        out += _prefix_outcomes(
-            self.tasks,
-            2,
-            reached=stop > 1,
-            cap=state.task_cap,
-            count=state.task_count,
-            forced=state.task_forced,
-            cumulative=self.task_cum,
-            base=PrefixFit(
-                budget=budget,
-                pct=self.settings.task_pct,
-                pct_cap=pct_cap(budget, self.settings.task_pct),
-                remaining=budget - self.tier1,
-            ),
-        )
-        out += _prefix_outcomes(
-            self.conventions,
-            3,
-            reached=stop > 2,
-            cap=state.convention_cap,
-            count=state.convention_count,
-            forced=state.convention_forced,
-            cumulative=self.convention_cum,
-            base=PrefixFit(
-                budget=budget,
-                pct=self.settings.convention_pct,
-                pct_cap=pct_cap(budget, self.settings.convention_pct),
-                remaining=state.remaining_before_conventions,
-            ),
-        )
-        for entry in parsed.conventions_skipped:
-            out.append(Outcome(entry, 3, Fate.DROPPED, Reason.BEYOND_SCAN_LIMIT, ScanLimit(1000)))
-
-        out += self._scored_outcomes(state, stop)
-
-        steering_reached = stop > 5 and state.remaining_before_steering > 0
-        out += _prefix_outcomes(
-            self.steering,
-            6,
-            reached=steering_reached,
-            cap=max(0, state.remaining_before_steering),
-            count=state.steering_count,
-            forced=state.steering_forced,
-            cumulative=self.steering_cum,
-            base=PrefixFit(remaining=state.remaining_before_steering),
-        )
-        for entry in parsed.steering:
-            verdict = parsed.steering_fates[entry.key]
-            if not self.version.steering:
-                out.append(Outcome(entry, 6, Fate.DROPPED, Reason.NO_STEERING_TIER))
-            elif verdict != "always":
-                out.append(Outcome(entry, 6, Fate.DROPPED, Reason(verdict)))
-        if self.skill is not None:
-            out.append(self._skill_outcome(state, stop))
-        return out + unseen
-
-    def _skill_outcome(self, state: CtxState, stop: int) -> Outcome:
-        skill = self.skill
-        assert skill is not None
-        left = state.remaining_before_skill
-        numbers = PrefixFit(cap=max(0, left), used_before=0, needs=skill.tokens, remaining=left)
-        if stop <= 5 or left <= 0:
-            return Outcome(skill, 7, Fate.DROPPED, Reason.NOT_REACHED, numbers)
-        if state.skill_included:
-            return Outcome(skill, 7, Fate.INCLUDED, Reason.FITS, numbers)
-        if not skill.text:
-            return Outcome(skill, 7, Fate.DROPPED, Reason.EMPTY_BODY, numbers)
-        return Outcome(skill, 7, Fate.DROPPED, Reason.SKILL_TOO_BIG, numbers)
-
-    def _scored_outcomes(self, state: CtxState, stop: int) -> list[Outcome]:
-        task_count = state.task_count if stop > 1 else 0
-        breakdowns = self.breakdowns(task_count)
-        ranking = self.ranking(task_count)
-        fills = {fill.name: fill for fill in state.sections}
-        scored, title_tokens = self.scored, self.title_tokens
-        remaining = state.remaining_before_scored
-        out: list[Outcome] = []
-        append = out.append
-        for name in self.section_names:
-            tier = TIER_OF_SECTION[name]
-            fill = fills.get(name)
-            members = ranking[name]
-            if fill is None or fill.share <= 0:
-                reason = Reason.NOT_REACHED if fill is None else Reason.NO_SHARE
-                share = fill.share if fill else 0
-                for rank, i in enumerate(members, start=1):
-                    entry = scored[i]
-                    why = Reason.SUPERSEDED if entry.superseded else reason
-                    append(Outcome(entry, tier, Fate.DROPPED, why, ShareFit(rank, entry.tokens, share), breakdowns[i]))
-            else:
-                share, limit = fill.share, fill.limit
-                for rank, (i, full, used) in enumerate(
-                    zip(fill.order, fill.fulls(), fill.befores(), strict=True), start=1
-                ):
-                    entry = scored[i]
-                    numbers = ShareFit(rank, entry.tokens, share, limit, used, title_tokens[i], remaining)
-                    if full:
-                        append(Outcome(entry, tier, Fate.INCLUDED, Reason.FULL, numbers, breakdowns[i]))
-                    elif entry.superseded:
-                        append(Outcome(entry, tier, Fate.DROPPED, Reason.SUPERSEDED, numbers, breakdowns[i]))
-                    else:
-                        append(Outcome(entry, tier, Fate.SUMMARIZED, Reason.OVER_FULL_LIMIT, numbers, breakdowns[i]))
-            for i in self.inactive_members.get(name, ()):
-                entry = scored[i]
-                append(Outcome(entry, tier, Fate.DROPPED, self.inactive[entry.key], None, breakdowns[i]))
-        return out
-
-    def breakdowns(self, task_count: int) -> list[ScoreBreakdown]:
-        """Every scored entry's breakdown with `task_count` packet tasks (cached: they only change with it)."""
-        with self._lock:
-            return self._breakdowns_for(task_count)
-
-    def _breakdowns_for(self, task_count: int) -> list[ScoreBreakdown]:
-        cached = self._breakdowns.get(task_count)
-        if cached is not None:
-            self._breakdowns.move_to_end(task_count)
-            return cached
-        scorer = self.scorer
-        scores = scorer.scores(task_count)
-        counts = scorer.match_counts(task_count)
-        has_keywords = any(scorer.keyword_groups[:task_count])
-        ranks = [0] * len(self.scored)
-        for members in self.ranking(task_count).values():
-            for rank, i in enumerate(members, start=1):
-                ranks[i] = rank
-        finder = scorer.matched_keywords
-        result = [
-            ScoreBreakdown(
-                age_days=scorer.age_days[i],
-                recency=scorer.recency[i],
-                relevance=relevance_of(counts[i]) if has_keywords else 0.0,
-                superseded=entry.superseded,
-                total=scores[i] if ranks[i] else 0.0,
-                rank=ranks[i],
-                importance=entry.importance,
-                usage=entry.usage,
-                keyword_finder=partial(finder, i, task_count),
-            )
-            for i, entry in enumerate(self.scored)
-        ]
-        self._breakdowns[task_count] = result
-        while len(self._breakdowns) > 8:
-            self._breakdowns.popitem(last=False)
-        return result
+            return outcomes_of(self, plan.state)
 
     # -- across budgets --------------------------------------------------------
-
-    def candidates(self) -> list[Entry]:
-        """Every candidate in a fixed order: rules, tasks, conventions, scored entries, steering."""
-        if self._candidates is None:
-            parsed = self.parsed
-            self._candidates = [
-                *parsed.constitution_candidates,
-                *self.tasks,
-                *self.conventions,
-                *parsed.conventions_skipped,
-                *self.scored,
-                *self.steering,
-                *(e for e in parsed.steering if e not in self.steering),
-                *([self.skill] if self.skill is not None else []),
-            ]
-        return self._candidates
 
     def fate_vector(self, plan: Plan) -> bytearray:
         state: CtxState = plan.state
@@ -629,73 +324,6 @@ def _prefix_tier(budget: int, pct: float, remaining: int | None, cumulative: lis
     cap = pct_cap(budget, pct) if remaining is None else min(pct_cap(budget, pct), remaining)
     count, forced = fit_prefix(cumulative, cap)
     return cap, count, forced, cumulative[count]
-
-
-def _prefix_outcomes(
-    entries: Sequence[Entry],
-    tier: int,
-    *,
-    reached: bool,
-    cap: int,
-    count: int,
-    forced: bool,
-    cumulative: Sequence[int],
-    base: PrefixFit,
-) -> list[Outcome]:
-    """Outcomes for a stop-at-first-misfit tier (tasks, conventions, steering)."""
-    if not reached:
-        return [Outcome(e, tier, Fate.DROPPED, Reason.NOT_REACHED, base) for e in entries]
-    out = []
-    blocker = entries[count].key if count < len(entries) else None
-    for index, entry in enumerate(entries):
-        if index < count:
-            numbers = base._replace(cap=cap, used_before=cumulative[index], needs=entry.tokens)
-            out.append(Outcome(entry, tier, Fate.INCLUDED, Reason.FORCED_FIRST if forced else Reason.FITS, numbers))
-        elif index == count:
-            numbers = base._replace(cap=cap, used_before=cumulative[index], needs=entry.tokens)
-            out.append(Outcome(entry, tier, Fate.DROPPED, Reason.OVER_CAP, numbers))
-        else:
-            numbers = base._replace(cap=cap, used_before=cumulative[count], needs=entry.tokens)
-            out.append(Outcome(entry, tier, Fate.DROPPED, Reason.AFTER_MISFIT, numbers, blocked_by=blocker))
-    return out
-
-
-def _skill_entry(skill: SkillFile, cost: Callable[[str], int]) -> Entry:
-    label = f".context/skills/{skill.name}/SKILL.md"
-    return Entry(
-        key=f"skill:{label}",
-        section="skill",
-        title=skill.title or skill.name,
-        text=skill.body,
-        tokens=cost(skill.body),
-        source=f"{label}:{skill.line}",
-    )
-
-
-def _recost(parsed: ParsedContext, memories: list[Entry], count: Callable[[str], int]) -> tuple[Any, list[Entry]]:
-    """The same candidates, with token costs from another tokenizer."""
-
-    def each(entries: list[Entry]) -> list[Entry]:
-        return [replace(e, tokens=count(e.text)) for e in entries]
-
-    recosted = replace(
-        parsed,
-        tasks=each(parsed.tasks),
-        conventions=each(parsed.conventions),
-        decisions=each(parsed.decisions),
-        learnings=each(parsed.learnings),
-        steering=each(parsed.steering),
-    )
-    return recosted, each(memories)
-
-
-def _memory_weight(entry: Entry) -> float:
-    """Importance and usage scale a memory's score; 1.0 at importance 0.5 and no usage data."""
-    if entry.importance is None and entry.usage is None:
-        return 1.0
-    importance = entry.importance if entry.importance is not None else 0.5
-    usage = entry.usage if entry.usage is not None else 1.0
-    return (0.5 + importance) * usage
 
 
 def packer_for(

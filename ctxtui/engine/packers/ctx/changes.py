@@ -15,7 +15,7 @@ from ctxtui.engine.packers.ctx.budget import full_limit, pct_cap, split_shares
 from ctxtui.engine.packers.ctx.state import CtxState
 
 if TYPE_CHECKING:
-    from ctxtui.engine.packers.ctx.assemble import CtxPacker
+    from ctxtui.engine.packers.ctx.prepared import CtxPrepared
 
 
 def _min_budget_for_pct(need: int, pct: float) -> int | None:
@@ -33,7 +33,7 @@ def _min_budget_for_pct(need: int, pct: float) -> int | None:
     return low
 
 
-def next_change(packer: CtxPacker, state: CtxState) -> int | None:
+def next_change(packer: CtxPrepared, state: CtxState) -> int | None:
     """The smallest budget above state.budget at which any fate might change.
 
     A safe lower bound: fates stay as they are on [state.budget, result).
@@ -87,7 +87,7 @@ def _first_above(budget: int, candidates: list[int]) -> int | None:
     return min(above) if above else None
 
 
-def _scored_change(packer: CtxPacker, state: CtxState) -> int | None:
+def _scored_change(packer: CtxPrepared, state: CtxState) -> int | None:
     """The smallest `remaining` above the current one at which a scored fill changes."""
     remaining = state.remaining_before_scored
     sizes, present = packer.section_sizes, packer.section_present

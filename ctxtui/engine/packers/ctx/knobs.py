@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from typing import Any
 
 from ctxtui.engine.packers.base import Knob
 from ctxtui.engine.packers.ctx.budget import DEFAULT_CONVENTION_PCT, DEFAULT_TASK_PCT
@@ -61,12 +62,15 @@ class CtxKnobs:
         return dict(self.sources).get(key, "default")
 
     def value(self, key: str) -> float | str:
-        return {TASK_PCT: self.task_pct, CONVENTION_PCT: self.convention_pct, TOOL: self.tool}[key]
+        values: dict[str, float | str] = {TASK_PCT: self.task_pct, CONVENTION_PCT: self.convention_pct, TOOL: self.tool}
+        return values[key]
 
     def with_values(self, values: Mapping[str, float | str], source: str = "flag") -> CtxKnobs:
         """These knobs with some values replaced (each marked as coming from `source`)."""
         fields = {TASK_PCT: "task_pct", CONVENTION_PCT: "convention_pct", TOOL: "tool"}
-        changed = replace(self, **{fields[key]: value for key, value in values.items()})
+        # The caller parsed each value for its key (a percentage is a float, the tool a str).
+        changes: dict[str, Any] = {fields[key]: value for key, value in values.items()}
+        changed = replace(self, **changes)
         sources = dict(self.sources)
         sources.update({key: source for key in values})
         return replace(changed, sources=tuple(sorted(sources.items())))

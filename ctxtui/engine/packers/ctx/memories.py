@@ -26,7 +26,7 @@ from ctxtui.engine.sources.workspace import Workspace
 from ctxtui.engine.text.tokens import estimate
 
 if TYPE_CHECKING:
-    from ctxtui.engine.sources.memory.nous_store import NousSource
+    from ctxtui.engine.sources.memory.nous_source import NousSource
 
 
 def memory_entry(record: MemoryRecord, now: datetime) -> Entry:
@@ -90,7 +90,7 @@ class MemoryJoin:
         self.source: MemorySource | NousSource | None = None
         if live:
             if self.url is not None:
-                from ctxtui.engine.sources.memory.nous_store import NousSource
+                from ctxtui.engine.sources.memory.nous_source import NousSource
 
                 self.source = NousSource(self.url, agent=agent, project=project)
             else:

@@ -226,7 +226,9 @@ class Scorer:
         at = self._at
         return [i for position in range(start, stop) for i in at.get(position, ())]
 
-    def _nearest_below(self, cache: OrderedDict[int, list], task_count: int) -> int | None:
+    def _nearest_below(
+        self, cache: OrderedDict[int, list[int]] | OrderedDict[int, list[float]], task_count: int
+    ) -> int | None:
         """The cached task count with the largest keyword prefix not above `task_count`'s."""
         prefix, limit = self.prefix, self.prefix[min(task_count, len(self.prefix) - 1)]
         best = None

@@ -29,10 +29,7 @@ rebuilt section with the tokens the turn's `context_log` row recorded.
 from __future__ import annotations
 
 import json
-from bisect import bisect_right
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from enum import Enum
 from typing import Any
 
 from ctxtui.engine.gcpause import gc_paused
@@ -40,6 +37,27 @@ from ctxtui.engine.model import Bucket, Entry, Fate, Outcome, Plan, Problem, Sec
 from ctxtui.engine.packers.base import DROPPED, INCLUDED, SUMMARIZED, Knob, Packer
 from ctxtui.engine.packers.nous import budgets as b
 from ctxtui.engine.packers.nous import formats as f
+from ctxtui.engine.packers.nous.fates import NousReason
+from ctxtui.engine.packers.nous.knobs import knobs, with_knob
+from ctxtui.engine.packers.nous.sections import (
+    BLOCKS,
+    DECISIONS,
+    EPISODES,
+    FACTS,
+    KNOWN,
+    MID,
+    NONE,
+    RECENT,
+    RECOMMENDED,
+    TEMPORAL_LEG,
+    NousState,
+    Section,
+    SectionCheck,
+    SectionSpec,
+    cut,
+    next_eff,
+    text_at,
+)
 from ctxtui.engine.sources.memory.nous_model import (
     BUDGET_TRUNCATED,
     RENDERED,
@@ -48,118 +66,6 @@ from ctxtui.engine.sources.memory.nous_model import (
     Turn,
     provenance,
 )
-
-TEMPORAL_LEG = "context_episodes_temporal"
-MID, BLOCKS, NONE = "mid-text", "blocks", "none"
-
-
-class NousReason(str, Enum):
-    """Why a candidate of a nous turn is in the rebuilt sections or not."""
-
-    FITS = "fits"  # its whole line is before the section's cut
-    CUT = "cut-mid-text"  # the section is cut inside its line
-    AFTER_CUT = "after-cut"  # its line starts after the cut
-    BLOCK_FITS = "block-fits"  # Recommended Procedures: fits what is left
-    FIRST_BLOCK = "first-block"  # the first block is always shown, even over the budget
-    BLOCK_OVER = "block-over"  # does not fit what is left: the accumulation stops here
-    AFTER_STOP = "after-stop"  # after the block that did not fit
-    NOT_BUDGETED = "not-budgeted"  # Recent Conversations: no budget in nous
-    SECTION_OFF = "section-off"  # the section's budget is 0, or the intent plan skipped the type
-    ABANDONED = "abandoned"  # counted as rendered by nous, printed as nothing
-    GATE = "gate"  # dropped by a logged gate before the section was formatted
-
-
-@dataclass(frozen=True, slots=True)
-class SectionSpec:
-    key: str
-    label: str
-    priority: int
-    budget_field: str | None
-    rule: str
-    log_key: str
-    mem_type: str
-
-
-DECISIONS = SectionSpec("decisions", "Related Decisions", 5, "decisions", MID, "related_decisions", "decision")
-FACTS = SectionSpec("facts", "Relevant Facts", 6, "facts", MID, "relevant_facts", "fact")
-RECOMMENDED = SectionSpec(
-    "procedures", "Recommended Procedures", 7, "procedures", BLOCKS, "recommended_procedures", "procedure"
-)
-KNOWN = SectionSpec("procedures", "Known Procedures", 7, "procedures", MID, "known_procedures", "procedure")
-RECENT = SectionSpec("recent", "Recent Conversations", 7, None, NONE, "recent_conversations", "episode")
-EPISODES = SectionSpec("episodes", "Past Episodes", 8, "episodes", MID, "past_episodes", "episode")
-
-
-@dataclass(slots=True)
-class Section:
-    """One rebuilt section: its items in order, their texts and where each sits in the joined text."""
-
-    spec: SectionSpec
-    items: list[int] = field(default_factory=list)  # candidate indexes, in section order
-    texts: list[str | None] = field(default_factory=list)  # None: prints nothing (abandoned episode)
-    starts: list[int] = field(default_factory=list)
-    ends: list[int] = field(default_factory=list)
-    joined: str = ""
-    costs: list[int] = field(default_factory=list)  # blocks: estimate per block
-    cum_costs: list[int] = field(default_factory=list)  # blocks: running sum of costs
-    boundaries: list[int] = field(default_factory=list)  # mid-text: keep values where a fate changes, sorted
-
-    def finish(self) -> None:
-        sep = "\n\n" if self.spec.rule == BLOCKS else "\n"
-        pos, shown = 0, []
-        for text in self.texts:
-            if text is None:
-                self.starts.append(pos)
-                self.ends.append(pos)
-                continue
-            if shown:
-                pos += len(sep)
-            self.starts.append(pos)
-            pos += len(text)
-            self.ends.append(pos)
-            shown.append(text)
-        self.joined = sep.join(shown)
-        if self.spec.rule == BLOCKS:
-            running = 0
-            for text in self.texts:
-                cost = f.estimate_tokens(text or "")
-                self.costs.append(cost)
-                running += cost
-                self.cum_costs.append(running)
-        elif self.spec.rule == MID:
-            points = {s + 1 for s, e in zip(self.starts, self.ends, strict=True) if e > s}
-            points |= {e for s, e in zip(self.starts, self.ends, strict=True) if e > s}
-            self.boundaries = sorted(points)
-
-
-@dataclass(frozen=True, slots=True)
-class SectionState:
-    """One section at one budget."""
-
-    budget: int  # tokens as nous cuts (scaled); 0: off
-    on: bool
-    keep: int | None = None  # mid-text: characters kept before "..." (None: no cut)
-    shown: int = 0  # blocks: how many are shown
-    tokens: int = 0  # ContextSection.token_estimate of the cut text (0 when off or empty)
-
-
-@dataclass(frozen=True, slots=True)
-class NousState:
-    sections: tuple[SectionState, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class SectionCheck:
-    """A rebuilt section against what the turn's context_log row recorded for it."""
-
-    label: str
-    log_key: str
-    rebuilt: int  # len(text.strip()) // 4 of the rebuild at the turn's own budgets
-    logged: int | None  # token_breakdown[log_key]; None when the row has no such key
-
-    @property
-    def agrees(self) -> bool:
-        return self.logged is not None and self.logged == self.rebuilt
 
 
 class NousPacker(Packer):
@@ -374,42 +280,15 @@ class NousPacker(Packer):
         states = []
         used = 0
         for section, eff in zip(self.sections, self.section_budgets(budget), strict=True):
-            state = self._cut(section, eff)
+            state = cut(section, eff)
             states.append(state)
             if section.spec.budget_field is not None:
                 used += state.tokens
         return Plan(self, budget, used, NousState(tuple(states)))
 
-    def _cut(self, section: Section, eff: int) -> SectionState:
-        rule = section.spec.rule
-        if rule == NONE:
-            return SectionState(0, True, tokens=f.estimate_tokens(section.joined))
-        if eff <= 0:
-            return SectionState(0, False)
-        if rule == MID:
-            keep = f.cut_point(len(section.joined), eff)
-            tokens = (
-                f.estimate_tokens(section.joined)
-                if keep is None
-                else f.estimate_tokens(section.joined[:keep] + f.ELLIPSIS)
-            )
-            return SectionState(eff, True, keep=keep, tokens=tokens)
-        # Whole blocks: the first always, then while the running total fits (context.py:1212-1222).
-        shown = max(1, bisect_right(section.cum_costs, eff))
-        shown = min(shown, len(section.items))
-        text_len = section.ends[shown - 1] if shown else 0
-        return SectionState(eff, True, shown=shown, tokens=f.estimate_tokens(section.joined[:text_len]))
-
     def section_text(self, plan: Plan, s_index: int) -> str | None:
         """The section's content at this plan (None: off)."""
-        section, state = self.sections[s_index], plan.state.sections[s_index]
-        if not state.on:
-            return None
-        if section.spec.rule == MID:
-            return section.joined if state.keep is None else section.joined[: state.keep] + f.ELLIPSIS
-        if section.spec.rule == BLOCKS:
-            return section.joined[: section.ends[state.shown - 1]] if state.shown else ""
-        return section.joined
+        return text_at(self.sections[s_index], plan.state.sections[s_index])
 
     # -- fates ------------------------------------------------------------------
 
@@ -530,6 +409,7 @@ class NousPacker(Packer):
                     state.tokens if state.on else 0,
                     overrun=overrun,
                     reached=state.on,
+                    unbudgeted=(state.tokens if state.on else 0) if cap is None else 0,  # Recent Conversations
                 )
             )
         return bars
@@ -545,32 +425,12 @@ class NousPacker(Packer):
         for section, state, full in zip(self.sections, plan.state.sections, self._full_budgets, strict=True):
             if section.spec.rule == NONE or full <= 0:
                 continue
-            target = self._next_eff(section, state.budget)
+            target = next_eff(section, state.budget)
             if target is None:
                 continue
             needed = max(plan.budget + 1, -(-target * whole // full))
             best = needed if best is None else min(best, needed)
         return best
-
-    def _next_eff(self, section: Section, eff: int) -> int | None:
-        """The smallest section budget above `eff` at which a fate in `section` changes; None: never."""
-        if eff <= 0:
-            return 1
-        if section.spec.rule == BLOCKS:
-            targets = section.cum_costs[bisect_right(section.cum_costs, eff) :][:1]
-            if section.costs[0] > eff:  # the forced first block becomes one that fits
-                targets.append(section.costs[0])
-            return min(targets) if targets else None
-        text_len = len(section.joined)
-        if eff * f.CHARS_PER_TOKEN >= text_len:
-            return None
-        keep = eff * f.CHARS_PER_TOKEN - 3
-        targets = [-(-text_len // f.CHARS_PER_TOKEN)]  # no cut at all
-        i = bisect_right(section.boundaries, keep)
-        if i < len(section.boundaries):
-            targets.append(-(-(section.boundaries[i] + 3) // f.CHARS_PER_TOKEN))
-        later = [t for t in targets if t > eff]
-        return min(later) if later else None
 
     # -- rendering ------------------------------------------------------------
 
@@ -651,151 +511,11 @@ class NousPacker(Packer):
     # -- knobs ------------------------------------------------------------------
 
     def knobs(self) -> tuple[Knob, ...]:
-        s = self.settings
-        window = s.window
-        knobs = [
-            Knob(
-                "frame",
-                "frame (its row of section budgets)",
-                "choice",
-                s.frame,
-                self._logged_frame(),
-                s.source("frame"),
-                choices=(*b.FRAMES, b.OTHER_FRAME),
-                help="ContextBudget.for_frame (schemas.py:127-146); an unknown frame gets the defaults",
-            ),
-            Knob(
-                "model",
-                "model (sets the scale through its context window)",
-                "str",
-                s.model,
-                self._logged_model(),
-                s.source("model"),
-                help=f"window {window:,} tokens → budgets ×{s.factor:g} (context.py:1859-1868)",
-            ),
-            Knob(
-                "context_window",
-                "context window override (NOUS_CONTEXT_WINDOW; 0: from the model)",
-                "int",
-                s.context_window,
-                0,
-                s.source("context_window"),
-                minimum=0,
-            ),
-            Knob(
-                "budget_scale",
-                "scale budgets by the model's window (NOUS_BUDGET_SCALE_ENABLED)",
-                "bool",
-                s.budget_scale,
-                True,
-                s.source("budget_scale"),
-            ),
-            Knob(
-                "intent",
-                "intent plan",
-                "choice",
-                s.intent,
-                b.INTENT_PLAN,
-                s.source("intent"),
-                choices=b.INTENTS,
-                help="plan: nous's overrides for this frame; greeting: a greeting or short ack skips all memory; "
-                "off: the frame table alone",
-            ),
-            Knob(
-                "followup",
-                "a follow-up turn (temporal recency > 0.5)",
-                "bool",
-                s.followup,
-                False,
-                s.source("followup"),
-                help="lifts the conversation frame's episodes to 1000 and shows summaries under Recent Conversations",
-            ),
-            Knob(
-                "followup_episode_budget",
-                "conversation frame gets episodes (NOUS_FOLLOWUP_EPISODE_BUDGET_ENABLED)",
-                "bool",
-                s.followup_episode_budget,
-                True,
-                s.source("followup_episode_budget"),
-            ),
-            Knob(
-                "procedure_path",
-                "procedure section (NOUS_PROC_SELECTION_GRAPH_PRIMARY)",
-                "choice",
-                s.procedure_path,
-                b.PROC_GRAPH,
-                s.source("procedure_path"),
-                choices=b.PROCEDURE_PATHS,
-                help="graph: Recommended Procedures, whole blocks; list: Known Procedures, cut mid-text",
-            ),
-        ]
-        without = b.resolve(
-            b.NousSettings(
-                frame=s.frame,
-                model=s.model,
-                intent=s.intent,
-                followup=s.followup,
-                followup_episode_budget=s.followup_episode_budget,
-            )
-        )
-        for fld in b.MEMORY_FIELDS:
-            eff = self.budgets.effective(fld)
-            knobs.append(
-                Knob(
-                    fld,
-                    f"{fld} budget (tokens, before the ×{s.factor:g} scale)",
-                    "int",
-                    self.budgets.base[fld],
-                    without.base[fld],
-                    s.source(fld),
-                    minimum=0,
-                    help=f"nous cuts {fld} at {eff:,} tokens = {eff * f.CHARS_PER_TOKEN:,} characters",
-                )
-            )
-        knobs += [
-            Knob(
-                "fact_max_chars",
-                "fact content cut (NOUS_FACT_FORMAT_MAX_CHARS)",
-                "int",
-                s.fact_max_chars,
-                b.FACT_FORMAT_MAX_CHARS,
-                s.source("fact_max_chars"),
-                minimum=1,
-            ),
-            Knob(
-                "fact_full_top_n",
-                "facts shown uncut (NOUS_FACT_FORMAT_FULL_TOP_N)",
-                "int",
-                s.fact_full_top_n,
-                b.FACT_FORMAT_FULL_TOP_N,
-                s.source("fact_full_top_n"),
-                minimum=0,
-            ),
-            Knob(
-                "proc_body_max_chars",
-                "procedure block cap (NOUS_PROC_RECOMMENDED_BODY_MAX_CHARS)",
-                "int",
-                s.proc_body_max_chars,
-                b.PROC_BODY_MAX_CHARS,
-                s.source("proc_body_max_chars"),
-                minimum=1,
-            ),
-        ]
-        return tuple(knobs)
+        return knobs(self.settings, self.budgets, self._logged_frame(), self._logged_model())
 
     def with_knob(self, key: str, value: Any, source: str = "user") -> NousPacker:
         """A packer for the same turn with one knob changed (the TUI's and `--frame`'s way in)."""
-        if key in b.MEMORY_FIELDS:
-            settings = self.settings.with_override(key, None if value is None else int(value), source)
-        elif key in ("frame", "model", "intent", "procedure_path"):
-            settings = self.settings.with_changes(source, **{key: str(value)})
-        elif key in ("budget_scale", "followup", "followup_episode_budget"):
-            settings = self.settings.with_changes(source, **{key: bool(value)})
-        elif key in ("context_window", "fact_max_chars", "fact_full_top_n", "proc_body_max_chars"):
-            settings = self.settings.with_changes(source, **{key: int(value)})
-        else:
-            raise KeyError(f"the nous packer has no knob {key!r}")
-        return NousPacker(self.turn, self.rows, settings, source=self.source)
+        return NousPacker(self.turn, self.rows, with_knob(self.settings, key, value, source), source=self.source)
 
     def _logged_frame(self) -> str:
         first = self.turn.first_call

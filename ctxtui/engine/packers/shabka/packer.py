@@ -24,10 +24,9 @@ plan is the number of ranked memories whose running cost fits the budget.
 
 from __future__ import annotations
 
-import json
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import replace
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -35,8 +34,19 @@ import numpy as np
 from ctxtui.engine.model import Bucket, Entry, Fate, Outcome, Plan, PrefixFit, ScoreBreakdown
 from ctxtui.engine.packers.base import INCLUDED, Knob, Packer
 from ctxtui.engine.packers.shabka import knn, rank
-from ctxtui.engine.packers.shabka.dates import DAY, Moment, format_date, seconds_between
+from ctxtui.engine.packers.shabka.dates import DAY, seconds_between
 from ctxtui.engine.packers.shabka.embed import DIMS, hash_embed
+from ctxtui.engine.packers.shabka.entries import (
+    ENTRY_SECTION,
+    Hit,
+    Ranked,
+    entry_key,
+    id_of_key,
+    lenient_tags,
+    orphan_key,
+    ranked_entry,
+    row_entry,
+)
 from ctxtui.engine.packers.shabka.fates import (
     STEP_FILTER,
     STEP_KNN,
@@ -46,16 +56,10 @@ from ctxtui.engine.packers.shabka.fates import (
     STEP_READ,
     ShabkaReason,
 )
-from ctxtui.engine.packers.shabka.floats import f32
+from ctxtui.engine.packers.shabka.knobs import ShabkaSettings, knobs
 from ctxtui.engine.packers.shabka.memory import (
-    CONTENT,
-    CREATED_AT,
     ID,
-    IMPORTANCE,
-    KIND,
     KINDS,
-    PRIVACY,
-    PROJECT_ID,
     STATUS,
     SUMMARY,
     TAGS,
@@ -66,36 +70,17 @@ from ctxtui.engine.packers.shabka.memory import (
 )
 from ctxtui.engine.packers.shabka.render import (
     EMPTY_PACK_NOTICE,
-    memory_block,
     memory_cost,
     render_json,
     render_text,
 )
+from ctxtui.engine.packers.shabka.vec0 import vec0_rows
 from ctxtui.engine.sources.memory.shabka_store import ShabkaStore
 
 K = knn.K
-MAX_DIMS = 8192  # SQLITE_VEC_VEC0_MAX_DIMENSIONS
 LEGACY_CREATORS = ("default", "shabka-hooks")
 HASH_SAMPLE = 16  # stored vectors compared with the hash embedder's, to tell a hash store from another
 HASH_SAMPLE_MIN = 3  # fewer cannot tell another embedder from a few stale vectors (tags edited, not re-embedded)
-ENTRY_SECTION = "memories"
-
-
-@dataclass(frozen=True, slots=True)
-class ShabkaSettings:
-    """The command line besides the budget: `[QUERY] -p -k -t...`, the user id, and "now"."""
-
-    now: Moment
-    query: str = ""
-    project: str | None = None
-    kind: str | None = None
-    tags: tuple[str, ...] = ()
-    user: str = "anonymous"
-
-    @property
-    def search_query(self) -> str:
-        """`if query.is_empty() { "*" } else { query }` (`main.rs:860`): only the empty string becomes `*`."""
-        return self.query if self.query != "" else "*"
 
 
 class ShabkaFailure(NamedTuple):
@@ -108,32 +93,6 @@ class ShabkaFailure(NamedTuple):
     @property
     def report(self) -> str:
         return f"Error: {self.message}"
-
-
-class Ranked(NamedTuple):
-    """A memory that reached the ranking: its place and everything that put it there."""
-
-    memory: Memory
-    key: str
-    knn_index: int  # position among the nearest (0-based, after nothing was removed)
-    distance: float
-    signals: rank.Signals
-    keyword: rank.KeywordMatch
-    relations: int
-    contradictions: int
-    cost: int
-
-
-class Hit(NamedTuple):
-    """One of the 50 nearest, as it fared before the ranking."""
-
-    key: str
-    knn_index: int
-    distance: float
-    similarity: float
-    reason: ShabkaReason | None  # None: it was ranked
-    step: int
-    detail: str = ""  # the deciding fact in words (a row error, the creator, the kind...)
 
 
 class ShabkaPacker(Packer):
@@ -158,6 +117,7 @@ class ShabkaPacker(Packer):
         self.provider = provider
         self._knob_sources = dict(knob_sources or {})
         self._user_default = user_default
+        self._provider_source = provider_source
         self.failure: ShabkaFailure | None = None
         self.notices: list[str] = []  # why the pack may not be what the user's Shabka prints (said on stderr)
         self.notes = store.notes  # what reading the store noticed (shown with the outcomes, not on stderr)
@@ -187,7 +147,7 @@ class ShabkaPacker(Packer):
 
     def _run(self) -> None:
         emb = self.store.embeddings
-        self._vectors, failure = _vec0_rows(emb.dims, emb.memory_ids, emb.vectors)
+        self._vectors, failure = vec0_rows(emb.dims, emb.memory_ids, emb.vectors)
         if failure is not None:
             self.failure = ShabkaFailure(failure, STEP_OPEN)
             return
@@ -221,7 +181,7 @@ class ShabkaPacker(Packer):
             row = self._rows_by_id.get(emb.memory_ids[slot])
             if row is None or not all(isinstance(row[i], str) for i in (TITLE, SUMMARY, TAGS)):
                 continue
-            tags = _lenient_tags(row[TAGS])
+            tags = lenient_tags(row[TAGS])
             text = f"{row[TITLE]}\n{row[SUMMARY]}\n{', '.join(tags)}"
             compared += 1
             matching += bool(np.array_equal(hash_embed(text), self._vectors[slot]))
@@ -243,9 +203,9 @@ class ShabkaPacker(Packer):
             sim = rank.similarity(distance)
             row = self._rows_by_id.get(memory_id)
             if row is None:
-                self.hits.append(Hit(_orphan_key(memory_id), index, distance, sim, ShabkaReason.ORPHAN, STEP_KNN))
+                self.hits.append(Hit(orphan_key(memory_id), index, distance, sim, ShabkaReason.ORPHAN, STEP_KNN))
                 continue
-            key = _key(row)
+            key = entry_key(row)
             status = row[STATUS]
             if status is None or status == "pending":
                 self.hits.append(
@@ -391,7 +351,7 @@ class ShabkaPacker(Packer):
         """(key, place, distance) of the nearest that have a memory row."""
         emb = self.store.embeddings
         rows = ((index, slot, self._rows_by_id.get(emb.memory_ids[slot])) for index, slot in enumerate(nearest))
-        return [(_key(row), index, float(distances[slot])) for index, slot, row in rows if row is not None]
+        return [(entry_key(row), index, float(distances[slot])) for index, slot, row in rows if row is not None]
 
     def _fail_row(self, key: str, index: int, distance: float, sim: float, cause: str, detail: str) -> None:
         self.hits.append(Hit(key, index, distance, sim, ShabkaReason.UNREADABLE, STEP_READ, detail))
@@ -476,56 +436,23 @@ class ShabkaPacker(Packer):
         return max(self.cumulative[n], plan.budget + 1)
 
     def knobs(self) -> tuple[Knob, ...]:
-        s = self.settings
-        src = self._knob_sources
-        return (
-            Knob(
-                "query",
-                "query",
-                "str",
-                s.query,
-                "",
-                src.get("query", "default"),
-                help="what Shabka embeds and matches keywords against; empty means *",
-            ),
-            Knob(
-                "project",
-                "project (-p)",
-                "str",
-                s.project,
-                None,
-                src.get("project", "default"),
-                help="only memories whose project_id is exactly this (after the 50 nearest are taken)",
-            ),
-            Knob(
-                "kind",
-                "kind (-k)",
-                "choice",
-                s.kind,
-                None,
-                src.get("kind", "default"),
-                choices=KINDS,
-                help="only memories of this kind (any case; after the 50 nearest are taken)",
-            ),
-            Knob(
-                "tag",
-                "tags (-t, any of)",
-                "str",
-                s.tags,
-                (),
-                src.get("tag", "default"),
-                help="only memories carrying at least one of these tags, exactly",
-            ),
-            Knob(
-                "user",
-                "user id",
-                "str",
-                s.user,
-                self._user_default,
-                src.get("user", "default"),
-                help="whose private memories are visible: config user_id, git user.name, $HOSTNAME, "
-                "/etc/hostname, else anonymous",
-            ),
+        return knobs(self.settings, self._knob_sources, self._user_default)
+
+    def with_knob(self, key: str, value: Any, source: str = "set here") -> ShabkaPacker:
+        """The same store packed for another query, project, kind, tags or user (Shabka runs again)."""
+        field = {"query": "query", "project": "project", "kind": "kind", "tag": "tags", "user": "user"}
+        if key not in field:
+            raise KeyError(f"shabka has no setting {key!r}")
+        if key == "query" and value is None:
+            value = ""
+        settings = replace(self.settings, **{field[key]: value})
+        return ShabkaPacker(
+            self.store,
+            settings,
+            provider=self.provider,
+            provider_source=self._provider_source,
+            knob_sources={**self._knob_sources, key: source},
+            user_default=self._user_default,
         )
 
     # ------------------------------------------------------------ entries and outcomes that never change
@@ -555,7 +482,7 @@ class ShabkaPacker(Packer):
         if self.failure is not None:
             failed = (("failure", self.failure.report.split("\n")[0]),)
         for place, ranked in enumerate(self.ranked, start=1):
-            entries.append(_ranked_entry(ranked, place))
+            entries.append(ranked_entry(ranked, place))
             seen.add(ranked.key)
         for hit in self.hits:
             if hit.reason is None:
@@ -574,7 +501,7 @@ class ShabkaPacker(Packer):
         step = STEP_KNN if opened else STEP_OPEN
         dims = (("store_dimensions", emb.dims),)
         for row in self.store.rows:
-            key = _key(row)
+            key = entry_key(row)
             if key in seen:
                 continue
             memory_id = row[ID]
@@ -588,7 +515,7 @@ class ShabkaPacker(Packer):
                 reason, extra = ShabkaReason.OTHER_DIMS, (("dimensions", emb.other_dims[memory_id]), *dims)
             else:
                 reason = ShabkaReason.NO_EMBEDDING
-            entry = _row_entry(row, extra)
+            entry = row_entry(row, extra)
             entries.append(entry)
             fixed.append(Outcome(entry, step, Fate.DROPPED, reason))
         self._entries = entries
@@ -614,8 +541,8 @@ class ShabkaPacker(Packer):
                 source=hit.key,
                 extra=extra,
             )
-        row = self._rows_by_id[_id_of_key(hit.key)]
-        return _row_entry(row, extra)
+        row = self._rows_by_id[id_of_key(hit.key)]
+        return row_entry(row, extra)
 
     def hit(self, key: str) -> Hit | None:
         """How the memory with this key fared among the 50 nearest (None: it was not among them)."""
@@ -623,192 +550,3 @@ class ShabkaPacker(Packer):
             if hit.key == key:
                 return hit
         return None
-
-    def ranked_by_key(self, key: str) -> Ranked | None:
-        for ranked in self.ranked:
-            if ranked.key == key:
-                return ranked
-        return None
-
-
-# ---------------------------------------------------------------- helpers
-
-
-def _vec0_rows(dims: Any, memory_ids: list[Any], vectors: list[Any]) -> tuple[np.ndarray, str | None]:
-    """The vectors vec0 would hold (n × dims float32), or the message with which Shabka's open fails."""
-    empty = np.zeros((0, DIMS), dtype=np.float32)
-    if not memory_ids:
-        return empty, None
-    prefix = "failed to create storage backend\n\nCaused by:\n    Storage error: "
-    if dims <= 0:
-        return empty, (
-            f"{prefix}failed to create vec_memories: vec0 constructor error: could not parse vector "
-            f"column 'embedding float[{dims}]'"
-        )
-    if dims > MAX_DIMS:
-        return empty, (
-            f"{prefix}failed to create vec_memories: vec0 constructor error: Dimension on vector "
-            f"column too large, provided {dims}, maximum {MAX_DIMS}"
-        )
-    size = 4 * dims
-    sound = all(type(v) is bytes and len(v) == size for v in vectors) and all(type(m) is str for m in memory_ids)
-    if not sound:  # find the first row vec0 refuses, as its INSERT ... SELECT meets them in rowid order
-        fixed = []
-        for memory_id, vector in zip(memory_ids, vectors, strict=True):
-            vector, refusal = _vec0_value(memory_id, vector, dims)
-            if refusal is not None:
-                return empty, f"{prefix}failed to populate vec_memories: {refusal}"
-            fixed.append(vector)
-        vectors = fixed
-    return np.frombuffer(b"".join(vectors), dtype="<f4").reshape(len(vectors), dims), None
-
-
-def _vec0_value(memory_id: Any, vector: Any, dims: int) -> tuple[bytes, str | None]:
-    """One row as vec0 takes it (a JSON text vector becomes f32 bytes), or its refusal."""
-    column = 'the "embedding" column'
-    if not isinstance(memory_id, str):
-        return b"", (
-            "The vec_memories virtual table was declared with a TEXT primary key, but a non-TEXT value "
-            "was provided in an INSERT."
-        )
-    if isinstance(vector, str):
-        try:
-            values = json.loads(vector)
-            if not isinstance(values, list) or not all(type(v) in (int, float) for v in values):
-                raise ValueError
-            vector = np.array(values, dtype=np.float32).astype("<f4").tobytes()
-        except (ValueError, OverflowError):
-            return b"", f"Inserted vector for {column} is invalid: it is text but not a JSON array of numbers"
-    if not isinstance(vector, bytes):
-        return b"", f"Inserted vector for {column} is invalid: it is neither a BLOB nor JSON text"
-    if len(vector) == 0:
-        return b"", f"Inserted vector for {column} is invalid: zero-length vectors are not supported."
-    if len(vector) % 4:
-        return b"", (
-            f"Inserted vector for {column} is invalid: invalid float32 vector BLOB length. Must be "
-            f"divisible by 4, found {len(vector)}"
-        )
-    if len(vector) // 4 != dims:
-        return b"", (
-            f"Dimension mismatch for inserted vector for {column}. Expected {dims} dimensions but "
-            f"received {len(vector) // 4}."
-        )
-    return bytes(vector), None
-
-
-def _key(row: tuple[Any, ...]) -> str:
-    memory_id = row[ID]
-    return f"shabka:{memory_id}" if isinstance(memory_id, str) else f"shabka:rowid={row[0]}"
-
-
-def _orphan_key(memory_id: Any) -> str:
-    return f"shabka:vector:{memory_id}"
-
-
-def _id_of_key(key: str) -> str:
-    return key.split(":", 1)[1]
-
-
-_decode = json.JSONDecoder().raw_decode
-
-
-def _lenient_tags(value: Any) -> tuple[str, ...]:
-    if value == "[]" or not isinstance(value, str):
-        return ()
-    try:
-        parsed, end = _decode(value)
-    except ValueError:
-        return ()
-    if not isinstance(parsed, list) or value[end:].strip():
-        return ()
-    return tuple(t for t in parsed if isinstance(t, str))
-
-
-_IMPORTANCE_TEXT: dict[float, str] = {}
-
-
-def _importance_text(value: float) -> str:
-    """Rust's Display of the f32, near enough for memories that are never packed (numpy's shortest digits)."""
-    text = _IMPORTANCE_TEXT.get(value)
-    if text is None:
-        if len(_IMPORTANCE_TEXT) > 4096:
-            _IMPORTANCE_TEXT.clear()
-        text = _IMPORTANCE_TEXT[value] = np.format_float_positional(np.float32(f32(value)), unique=True, trim="-")
-    return text
-
-
-def _ranked_entry(ranked: Ranked, place: int) -> Entry:
-    memory = ranked.memory
-    sig = ranked.signals
-    extra: tuple[tuple[str, Any], ...] = (
-        ("rank", place),
-        ("knn_place", ranked.knn_index + 1),
-        ("distance", ranked.distance),
-        *zip(rank.WEIGHT_NAMES, sig[:7], strict=True),
-        ("score", sig.score),
-        ("relations", ranked.relations),
-        ("contradictions", ranked.contradictions),
-    )
-    return Entry(
-        key=ranked.key,
-        section=ENTRY_SECTION,
-        title=memory.title,
-        text=memory_block(memory),
-        tokens=ranked.cost,
-        source=ranked.key,
-        date=format_date(memory.created_at),
-        superseded=memory.status == "superseded",
-        importance=memory.importance,
-        status=memory.status,
-        kind=memory.kind,
-        extra=extra,
-    )
-
-
-def _row_entry(row: tuple[Any, ...], extra: tuple[tuple[str, Any], ...]) -> Entry:
-    """An entry for a row that never reaches the pack: read leniently, never failing."""
-    title, content, kind, created, status, importance = (
-        row[TITLE],
-        row[CONTENT],
-        row[KIND],
-        row[CREATED_AT],
-        row[STATUS],
-        row[IMPORTANCE],
-    )
-    if type(title) is not str:
-        title = ""
-    if type(content) is not str:
-        content = ""
-    if type(kind) is not str:
-        kind = ""
-    if type(created) is not str:
-        created = ""
-    if type(status) is not str:
-        status = None
-    tags = _lenient_tags(row[TAGS])
-    if type(importance) is float or type(importance) is int:
-        shown_importance = _importance_text(importance)
-    else:
-        importance, shown_importance = None, "?"
-    shown_tags = f" | tags: {', '.join(tags)}" if tags else ""
-    day = created[:10]
-    key = _key(row)
-    if row[PRIVACY] is not None:
-        extra += (("privacy", row[PRIVACY]),)
-    if row[PROJECT_ID] is not None:
-        extra += (("project_id", row[PROJECT_ID]),)
-    return Entry(
-        key,
-        ENTRY_SECTION,
-        title,
-        f"## [{kind}] {title}\n*{day} | importance: {shown_importance}{shown_tags}*\n\n{content}",
-        memory_cost(title, content, tags),
-        key,
-        day or None,
-        status == "superseded",
-        importance,
-        None,
-        status,
-        kind or None,
-        extra,
-    )

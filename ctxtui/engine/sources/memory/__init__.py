@@ -2,8 +2,8 @@
 
 `load_memories(path)` reads ctxtui's own database, Shabka's or Cortex's into
 `MemoryRecord`s (or, given a `postgresql://` URL, nous's tables through
-`nous_store`, the only module that imports psycopg); `MemorySource` keeps watching one; `schema` is the only code
-that writes (ctxtui's own file, and imports into it); `scoring` holds the
+`nous_store`, the only module that imports psycopg; `nous_source` watches one); `MemorySource` keeps watching a
+file; `schema` is the only code that writes (ctxtui's own file, and imports into it); `scoring` holds the
 usage boost and the kind → section rule.
 Pure Python and stdlib `sqlite3`; no clock reads ("now" is a parameter).
 """

@@ -34,15 +34,13 @@ import os
 import sqlite3
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 
 from ctxtui.engine.gcpause import gc_paused
 from ctxtui.engine.model import Problem
 from ctxtui.engine.sources.memory.connect import (
     DEFAULT_DELAYS,
-    FileSignature,
     check_header,
     open_readonly,
     quiet,
@@ -59,9 +57,9 @@ from ctxtui.engine.sources.memory.detect import (
     detect_schema,
 )
 from ctxtui.engine.sources.memory.errors import MemorySourceError
+from ctxtui.engine.sources.memory.load import MemoryLoad, latest_date
 from ctxtui.engine.sources.memory.readers import read_cortex, read_native, read_shabka
 from ctxtui.engine.sources.memory.readers_cortex_v2 import read_cortex_v2
-from ctxtui.engine.sources.memory.records import MemoryRecord
 from ctxtui.engine.sources.memory.rows import Report
 from ctxtui.engine.sources.memory.urls import is_db_url
 
@@ -78,32 +76,12 @@ __all__ = [
     "read_load",
 ]
 
-# A date past this is garbage, not a plan (it would otherwise score as brand new).
-MAX_DATE = "2200-12-31"
 READERS = {
     SCHEMA_CTXTUI: read_native,
     SCHEMA_SHABKA: read_shabka,
     SCHEMA_CORTEX: read_cortex,
     SCHEMA_CORTEX_V2: read_cortex_v2,
 }
-
-
-@dataclass(frozen=True, slots=True)
-class MemoryLoad:
-    """Everything one read of a memory database produced.
-
-    `data_version` is `PRAGMA data_version` of the connection that read (only
-    comparable with later readings of that same connection; None for an
-    immutable one-shot read). `signature` is the file's stat after the read.
-    """
-
-    path: str
-    schema: str
-    records: list[MemoryRecord]
-    problems: list[Problem]
-    data_version: int | None
-    signature: FileSignature | None
-    user_version: int = 0
 
 
 def load_memories(
@@ -128,7 +106,7 @@ def load_memories(
     database is retried along `delays` (seconds, via `sleep`) first.
     """
     if is_db_url(path):  # nous's PostgreSQL store: psycopg is imported only on this branch
-        from ctxtui.engine.sources.memory.nous_store import load_nous_memories
+        from ctxtui.engine.sources.memory.nous_source import load_nous_memories
 
         return load_nous_memories(str(path), agent, now=now, project=project)
     name = str(path)
@@ -148,7 +126,7 @@ def load_memories(
     return with_retry(lambda: _read_once(path, project, now, immutable=False), name, sleep=sleep, delays=delays)
 
 
-def _read_once(path, project, now, *, immutable: bool) -> MemoryLoad:
+def _read_once(path: str | Path, project: str | None, now: datetime | None, *, immutable: bool) -> MemoryLoad:
     conn = open_readonly(path, immutable=immutable)
     try:
         load = read_load(conn, path, project, now)
@@ -159,7 +137,7 @@ def _read_once(path, project, now, *, immutable: bool) -> MemoryLoad:
     return load
 
 
-def read_load(conn: sqlite3.Connection, path, project: str | None, now: datetime | None) -> MemoryLoad:
+def read_load(conn: sqlite3.Connection, path: str | Path, project: str | None, now: datetime | None) -> MemoryLoad:
     """One consistent read through an open read-only connection.
 
     Raises sqlite3.Error (for the caller's retry and classification) or
@@ -180,14 +158,16 @@ def read_load(conn: sqlite3.Connection, path, project: str | None, now: datetime
         conn.text_factory = str
 
 
-def _read_in_transaction(conn, path, project, now, problems: list[Problem]) -> MemoryLoad:
+def _read_in_transaction(
+    conn: sqlite3.Connection, path: str | Path, project: str | None, now: datetime | None, problems: list[Problem]
+) -> MemoryLoad:
     conn.execute("BEGIN")
     try:
         shape = detect_schema(conn, path)
         # Read after the first query has fixed our snapshot: any commit not in
         # it changes the value a later changed() sees.
         data_version = conn.execute("PRAGMA data_version").fetchone()[0]
-        report = Report(str(path), problems, _latest_date(now))
+        report = Report(str(path), problems, latest_date(now))
         with gc_paused():
             records = READERS[shape.schema](conn, shape, project, report)
     except BaseException:
@@ -201,9 +181,3 @@ def _read_in_transaction(conn, path, project, now, problems: list[Problem]) -> M
     return MemoryLoad(
         str(path), shape.schema, records, report.problems, data_version, signature(path), shape.user_version
     )
-
-
-def _latest_date(now: datetime | None) -> str:
-    if now is None:
-        return MAX_DATE
-    return min(MAX_DATE, (now + timedelta(days=1)).date().isoformat())

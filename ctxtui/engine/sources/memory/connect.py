@@ -77,6 +77,8 @@ def signature(path: str | Path) -> FileSignature | None:
         st = os.stat(path)
     except OSError:
         return None
+    wal_size: int | None
+    wal_mtime: int | None
     try:
         wal = os.stat(wal_path(path))
         wal_size, wal_mtime = wal.st_size, wal.st_mtime_ns

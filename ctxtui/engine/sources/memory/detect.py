@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass
+from pathlib import Path
 
 from ctxtui.engine.sources.memory import values as v
 from ctxtui.engine.sources.memory.errors import UNKNOWN_SCHEMA, MemorySourceError
+from ctxtui.engine.sources.memory.rows import Report
 
 SCHEMA_CTXTUI = "ctxtui"
 SCHEMA_SHABKA = "shabka"
@@ -34,11 +36,11 @@ class StoreShape:
     has_rowid: bool
 
 
-def detect_schema(conn: sqlite3.Connection, path) -> StoreShape:
+def detect_schema(conn: sqlite3.Connection, path: str | Path) -> StoreShape:
     """Which store this is, from its tables and columns; MemorySourceError if none."""
     rows = conn.execute("SELECT type, name, sql FROM sqlite_master WHERE type = 'table'").fetchall()
     tables = {name.lower(): (sql or "") for _, name, sql in rows if isinstance(name, str)}
-    user_version = conn.execute("PRAGMA user_version").fetchone()[0]
+    user_version: int = conn.execute("PRAGMA user_version").fetchone()[0]
     if "memories" not in tables:
         listed = ", ".join(sorted(tables)[:8]) or "none"
         raise MemorySourceError(str(path), f"unknown schema: no `memories` table (tables: {listed})", UNKNOWN_SCHEMA)
@@ -71,7 +73,7 @@ def detect_schema(conn: sqlite3.Connection, path) -> StoreShape:
     return StoreShape(schema, columns, frozenset(tables), user_version, has_rowid)
 
 
-def columns_of(conn, table: str, report) -> frozenset[str]:
+def columns_of(conn: sqlite3.Connection, table: str, report: Report) -> frozenset[str]:
     """Columns of an auxiliary table; empty when absent or unreadable."""
     try:
         return frozenset(row[1].lower() for row in conn.execute(f'PRAGMA table_info("{table}")'))
@@ -89,7 +91,7 @@ def select(shape: StoreShape, fields: tuple[str, ...], where: str = "") -> str:
     return f"SELECT {rowid}, {exprs} FROM memories{where} ORDER BY {rowid}"
 
 
-def project_filter(shape: StoreShape, column: str, project: str | None, report):
+def project_filter(shape: StoreShape, column: str, project: str | None, report: Report) -> tuple[str, tuple[str, ...]]:
     """A WHERE clause and its parameters; a store without the column says so and is not filtered."""
     if project is None:
         return "", ()

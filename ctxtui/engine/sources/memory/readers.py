@@ -7,8 +7,10 @@ built by `rows.make_record`; see `adapters` for the mapping of every store.
 from __future__ import annotations
 
 import json
+import sqlite3
 from itertools import groupby
 from operator import itemgetter
+from typing import Any
 
 from ctxtui.engine.sources.memory import values as v
 from ctxtui.engine.sources.memory.detect import StoreShape, columns_of, project_filter, select
@@ -39,7 +41,7 @@ NATIVE_FIELDS = (
 )
 
 
-def read_native(conn, shape: StoreShape, project, report: Report) -> list[MemoryRecord]:
+def read_native(conn: sqlite3.Connection, shape: StoreShape, project: str | None, report: Report) -> list[MemoryRecord]:
     """ctxtui's own rows, with usage events grouped per memory and counted in SQL."""
     if shape.user_version > NATIVE_VERSION:
         report.note(
@@ -48,8 +50,8 @@ def read_native(conn, shape: StoreShape, project, report: Report) -> list[Memory
         )
     where, params = project_filter(shape, "project", project, report)
     rows = conn.execute(select(shape, NATIVE_FIELDS, where), params).fetchall()
-    events: dict = {}
-    counts: dict = {}
+    events: dict[Any, tuple[tuple[str, str], ...]] = {}
+    counts: dict[Any, tuple[int, int]] = {}
     if "usage_events" in shape.tables and {"memory_id", "at", "event"} <= columns_of(conn, "usage_events", report):
         events = _grouped_events(
             conn.execute(
@@ -64,13 +66,13 @@ def read_native(conn, shape: StoreShape, project, report: Report) -> list[Memory
                 "WHERE at IS NOT NULL GROUP BY memory_id"
             )
         }
-    stats: dict = {}
+    stats: dict[Any, tuple[Any, Any]] = {}
     if "usage_stats" in shape.tables and {"memory_id", "times_retrieved", "times_referenced"} <= columns_of(
         conn, "usage_stats", report
     ):
         for mid, got, used in conn.execute("SELECT memory_id, times_retrieved, times_referenced FROM usage_stats"):
             stats[mid] = (got, used)
-    records = []
+    records: list[MemoryRecord] = []
     append = records.append
     for (
         rowid,
@@ -136,7 +138,7 @@ _PAIR = itemgetter(1, 2)
 _FIRST = itemgetter(0)
 
 
-def _grouped_events(rows: list) -> dict:
+def _grouped_events(rows: list[tuple[Any, ...]]) -> dict[Any, tuple[tuple[str, str], ...]]:
     """memory id → ((at, event), ...) from rows sorted by memory id, built in C loops."""
     return {mid: tuple(map(_PAIR, group)) for mid, group in groupby(rows, _FIRST)}
 
@@ -160,11 +162,11 @@ SHABKA_FIELDS = (
 )
 
 
-def read_shabka(conn, shape: StoreShape, project, report: Report) -> list[MemoryRecord]:
+def read_shabka(conn: sqlite3.Connection, shape: StoreShape, project: str | None, report: Report) -> list[MemoryRecord]:
     """Shabka's rows; supersession comes from its `relations` table."""
     where, params = project_filter(shape, "project_id", project, report)
     rows = conn.execute(select(shape, SHABKA_FIELDS, where), params).fetchall()
-    superseded_by: dict = {}
+    superseded_by: dict[Any, Any] = {}
     if "relations" in shape.tables and {"source_id", "target_id", "relation_type"} <= columns_of(
         conn, "relations", report
     ):
@@ -172,7 +174,7 @@ def read_shabka(conn, shape: StoreShape, project, report: Report) -> list[Memory
             "SELECT source_id, target_id FROM relations WHERE lower(relation_type) = 'supersedes' ORDER BY rowid"
         ):
             superseded_by.setdefault(target, source)
-    records = []
+    records: list[MemoryRecord] = []
     for rowid, mid, kind, title, content, summary, tags, proj, importance, status, created, updated, accessed in rows:
         record = make_record(
             report,
@@ -222,12 +224,12 @@ CORTEX_FIELDS = (
 )
 
 
-def read_cortex(conn, shape: StoreShape, project, report: Report) -> list[MemoryRecord]:
+def read_cortex(conn: sqlite3.Connection, shape: StoreShape, project: str | None, report: Report) -> list[MemoryRecord]:
     """Cortex's rows: JSON content, importance words, usage history as events."""
     project_filter(shape, "project", project, report)
     rows = conn.execute(select(shape, CORTEX_FIELDS)).fetchall()
-    history: dict = {}
-    counts: dict = {}
+    history: dict[Any, tuple[tuple[str, str], ...]] = {}
+    counts: dict[Any, tuple[int, int]] = {}
     if "memory_usage_history" in shape.tables and {"memory_id", "used_at", "outcome"} <= columns_of(
         conn, "memory_usage_history", report
     ):
@@ -246,7 +248,7 @@ def read_cortex(conn, shape: StoreShape, project, report: Report) -> list[Memory
                 "WHERE used_at IS NOT NULL GROUP BY memory_id"
             )
         }
-    records = []
+    records: list[MemoryRecord] = []
     for (
         rowid,
         mid,
@@ -320,17 +322,17 @@ def read_cortex(conn, shape: StoreShape, project, report: Report) -> list[Memory
     return records
 
 
-def _truthy(value) -> bool:
+def _truthy(value: object) -> bool:
     if isinstance(value, str):
         return value.strip().lower() in ("1", "true", "yes")
     return bool(value)
 
 
-def _cortex_content(content) -> tuple[str | None, str, str | None]:
+def _cortex_content(content: object) -> tuple[str | None, str, str | None]:
     """(title, body, complaint) from Cortex's JSON content blob."""
     if content is None:
         return None, "", None
-    raw = v.text(content)
+    raw = v.text_of(content)
     try:
         data = v.loads(raw)
     except ValueError:

@@ -8,6 +8,8 @@ timestamp, derived title, skipped row) leaves a problem naming file and row.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ctxtui.engine.model import Problem
 from ctxtui.engine.sources.memory import values as v
 from ctxtui.engine.sources.memory.records import STATUSES, MemoryRecord
@@ -18,18 +20,18 @@ class Report:
 
     __slots__ = ("dates", "latest_date", "path", "problems", "seen", "tag_cache")
 
-    def __init__(self, path: str, problems: list[Problem], latest_date: str):
+    def __init__(self, path: str, problems: list[Problem], latest_date: str) -> None:
         self.path = path
         self.problems = problems
         self.latest_date = latest_date
         self.seen: set[str] = set()
-        self.tag_cache: dict = {}  # raw tags JSON → tuple: tag sets repeat a lot
-        self.dates: dict = {}  # "YYYY-MM-DD" prefixes already proven valid and in range
+        self.tag_cache: dict[Any, tuple[str, ...]] = {}  # raw tags JSON → tuple: tag sets repeat a lot
+        self.dates: dict[str, str] = {}  # "YYYY-MM-DD" prefixes already proven valid and in range
 
     def note(self, message: str) -> None:
         self.problems.append(Problem(self.path, message))
 
-    def row(self, rowid, mid, message: str) -> None:
+    def row(self, rowid: int | None, mid: object, message: str) -> None:
         where = f"row {rowid}" if rowid is not None else "row"
         if mid is not None:
             where += f" (id {v.show(mid)})"
@@ -39,24 +41,24 @@ class Report:
 def make_record(
     report: Report,
     origin: str,
-    rowid,
-    mid,
-    kind,
-    title,
-    body,
-    summary,
-    tags_raw,
-    project,
-    importance_raw,
-    confidence_raw,
-    status_raw,
-    superseded_by,
-    created_raw,
-    updated_raw,
-    last_accessed,
+    rowid: int | None,
+    mid: Any,
+    kind: Any,
+    title: Any,
+    body: Any,
+    summary: Any,
+    tags_raw: Any,
+    project: Any,
+    importance_raw: Any,
+    confidence_raw: Any,
+    status_raw: Any,
+    superseded_by: Any,
+    created_raw: Any,
+    updated_raw: Any,
+    last_accessed: Any,
     retrieved: int,
     referenced: int,
-    events: tuple,
+    events: tuple[tuple[str, str], ...],
     imported_from: str | None = None,
     title_is_derived: bool = False,
 ) -> MemoryRecord | None:
@@ -165,24 +167,24 @@ _DATE_ENDS = frozenset(("", "T", "t", " "))
 def _record_careful(
     report: Report,
     origin: str,
-    rowid,
-    mid,
-    kind,
-    title,
-    body,
-    summary,
-    tags_raw,
-    project,
-    importance_raw,
-    confidence_raw,
-    status_raw,
-    superseded_by,
-    created_raw,
-    updated_raw,
-    last_accessed,
+    rowid: int | None,
+    mid: Any,
+    kind: Any,
+    title: Any,
+    body: Any,
+    summary: Any,
+    tags_raw: Any,
+    project: Any,
+    importance_raw: Any,
+    confidence_raw: Any,
+    status_raw: Any,
+    superseded_by: Any,
+    created_raw: Any,
+    updated_raw: Any,
+    last_accessed: Any,
     retrieved: int,
     referenced: int,
-    events: tuple,
+    events: tuple[tuple[str, str], ...],
     imported_from: str | None,
     title_is_derived: bool,
 ) -> MemoryRecord | None:
@@ -223,7 +225,7 @@ def _record_careful(
     date, complaint = v.created_date(created_raw)
     if complaint:
         report.row(rowid, mid, complaint)
-    elif date > report.latest_date:
+    elif date is not None and date > report.latest_date:
         report.row(rowid, mid, f"created_at {v.show(created_raw)} is in the future: scored as undated")
         date = None
     summary = v.text(summary) or None
@@ -254,7 +256,7 @@ def _record_careful(
     )
 
 
-def _status(report: Report, rowid, mid, raw) -> str:
+def _status(report: Report, rowid: int | None, mid: object, raw: object) -> str:
     text = (v.text(raw) or "").strip().lower()
     if text in STATUSES:
         return text

@@ -22,6 +22,7 @@ import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeAlias
 
 from ctxtui.engine.model import Problem
 from ctxtui.engine.sources.memory.adapters import SCHEMA_CTXTUI, load_memories
@@ -29,6 +30,9 @@ from ctxtui.engine.sources.memory.connect import check_header, open_readonly, qu
 from ctxtui.engine.sources.memory.errors import MemorySourceError, MemoryWriteError
 from ctxtui.engine.sources.memory.records import EVENT_INCLUDED, EVENT_REFERENCED, EVENT_RETRIEVED, STATUSES
 from ctxtui.engine.sources.memory.values import parse_when
+
+# One row for an INSERT: its values in the statement's column order.
+Row: TypeAlias = tuple[Any, ...]
 
 SCHEMA_VERSION = 1
 EVENTS = (EVENT_RETRIEVED, EVENT_INCLUDED, EVENT_REFERENCED)
@@ -217,8 +221,8 @@ def add_memory(
     superseded_by: str | None = None,
     updated_at: str | None = None,
     last_accessed: str | None = None,
-    events: Iterable[tuple] = (),
-    extra: Mapping | None = None,
+    events: Iterable[tuple[Any, ...]] = (),
+    extra: Mapping[str, Any] | None = None,
 ) -> str:
     """Add (or replace) one native memory; returns its id.
 
@@ -246,9 +250,11 @@ def add_memory(
     return add_memories(path, [memory])[0]
 
 
-def add_memories(path: str | Path, memories: Iterable[Mapping]) -> list[str]:
+def add_memories(path: str | Path, memories: Iterable[Mapping[str, Any]]) -> list[str]:
     """`add_memory` for many, in one transaction (keys as its keyword arguments)."""
-    rows, events, relations = [], [], []
+    rows: list[Row] = []
+    events: list[Row] = []
+    relations: list[Row] = []
     for memory in memories:
         row = _validated(memory)
         rows.append(row)
@@ -264,7 +270,7 @@ def add_memories(path: str | Path, memories: Iterable[Mapping]) -> list[str]:
     return [row[0] for row in rows]
 
 
-def _validated(m: Mapping) -> tuple:
+def _validated(m: Mapping[str, Any]) -> Row:
     title, kind, created_at = m.get("title"), m.get("kind") or "note", m.get("created_at")
     if not isinstance(title, str) or not title.strip():
         raise ValueError("a memory needs a non-empty title")
@@ -310,7 +316,7 @@ def _validated(m: Mapping) -> tuple:
     )
 
 
-def _write(path, rows, events, stats, relations) -> None:
+def _write(path: str | Path, rows: list[Row], events: list[Row], stats: list[Row], relations: list[Row]) -> None:
     """Everything in one immediate transaction: all of it lands, or none."""
     try:
         conn = sqlite3.connect(path, isolation_level=None, timeout=5.0)
@@ -353,7 +359,10 @@ def import_db(target: str | Path, source: str | Path, project: str | None = None
     load = load_memories(source, project)
     if load.schema == SCHEMA_CTXTUI:
         raise MemoryWriteError(str(source), "is already a ctxtui memory database: nothing to import")
-    rows, events, stats, relations = [], [], [], []
+    rows: list[Row] = []
+    events: list[Row] = []
+    stats: list[Row] = []
+    relations: list[Row] = []
     for record in load.records:
         mid = _imported_id(record.origin, record.id)
         superseded_by = _imported_id(record.origin, record.superseded_by) if record.superseded_by else None

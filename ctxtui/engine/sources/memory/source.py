@@ -25,7 +25,7 @@ from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
-from ctxtui.engine.sources.memory.adapters import MemoryLoad, read_load
+from ctxtui.engine.sources.memory.adapters import read_load
 from ctxtui.engine.sources.memory.connect import (
     DEFAULT_DELAYS,
     check_header,
@@ -35,6 +35,7 @@ from ctxtui.engine.sources.memory.connect import (
     with_retry,
 )
 from ctxtui.engine.sources.memory.errors import MemorySourceError
+from ctxtui.engine.sources.memory.load import MemoryLoad
 
 
 class MemorySource:
@@ -70,7 +71,7 @@ class MemorySource:
         if sig is None or sig.ident != self._ident:
             return True
         try:
-            version = self._conn.execute("PRAGMA data_version").fetchone()[0]
+            version: int | None = self._conn.execute("PRAGMA data_version").fetchone()[0]
         except sqlite3.Error:
             # Busy (a writer is at work) or worse: either way only a reload can tell.
             return True
@@ -102,7 +103,7 @@ class MemorySource:
     def __enter__(self) -> MemorySource:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def _read(self, now: datetime | None) -> MemoryLoad:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 from datetime import UTC, date, datetime
+from typing import Any
 
 # Dates before this are a zero value or garbage, not a memory's birthday.
 MIN_YEAR = 1970
@@ -28,6 +29,13 @@ def text(value: object) -> str | None:
     """A cell as str; None stays None. BLOBs are decoded leniently."""
     if value is None or type(value) is str:
         return value
+    return text_of(value)
+
+
+def text_of(value: object) -> str:
+    """A cell that is not NULL as str; BLOBs are decoded leniently."""
+    if type(value) is str:
+        return value
     if isinstance(value, bytes):
         return value.decode("utf-8", "replace")
     return str(value)
@@ -37,7 +45,7 @@ def timestamp(value: object) -> str:
     """A timestamp cell as stored, as text ("" when NULL)."""
     if value is None:
         return ""
-    return value if type(value) is str else text(value)
+    return value if type(value) is str else text_of(value)
 
 
 def parse_when(value: object) -> datetime | None:
@@ -100,8 +108,11 @@ def created_date(value: object) -> tuple[str | None, str | None]:
     return day, None
 
 
-def importance(value: object) -> tuple[float, str | None]:
-    """A 0..1 importance; out-of-range values are clamped, junk becomes 0.5."""
+def importance(value: Any) -> tuple[float, str | None]:
+    """A 0..1 importance; out-of-range values are clamped, junk becomes 0.5.
+
+    `value` is whatever the driver handed over (a number, text, a BLOB, a Decimal...).
+    """
     if type(value) is float and 0.0 <= value <= 1.0:
         return value, None
     if value is None:
@@ -129,8 +140,8 @@ def confidence(value: object) -> tuple[float | None, str | None]:
     return number, complaint and complaint.replace("importance", "confidence")
 
 
-def count(value: object, name: str) -> tuple[int, str | None]:
-    """A non-negative counter; NULL is 0."""
+def count(value: Any, name: str) -> tuple[int, str | None]:
+    """A non-negative counter; NULL is 0 (`value`: whatever the driver handed over)."""
     if value is None:
         return 0, None
     if type(value) is int and value >= 0:
@@ -166,7 +177,7 @@ def tags(value: object) -> tuple[tuple[str, ...], str | None]:
 _raw_decode = json.JSONDecoder().raw_decode
 
 
-def loads(text: str):
+def loads(text: str) -> Any:
     """json.loads, faster for the common case of no surrounding whitespace."""
     try:
         value, end = _raw_decode(text)

@@ -1,8 +1,11 @@
-"""The status line: the project, the budget, what the packet uses (ctx's estimate and a real tokenizer's count), fates.
+"""The status line: the project, the budget, what the packet uses (the packer's count and a real tokenizer's), fates.
 
 It follows a `View` (data-bound by the main screen) and draws from it alone:
 the real-token count is the view's too, filled in by a worker (`…` until
-then). Below the width of the full line it switches to a compact form, so the
+then). Totals are honest: what the budget governs is compared with it, and
+what the packer adds after the budget (ctx's "Also Noted" titles) is shown
+apart, so "over budget" appears only when the governed part exceeds it.
+Below the width of the full line it switches to a compact form, so the
 counts stay visible at 80 columns.
 """
 
@@ -16,6 +19,7 @@ from textual.widget import Widget
 
 from ctxtui.engine.model import Fate
 from ctxtui.safe_text import clean_line
+from ctxtui.tui.host import services
 from ctxtui.tui.themes import fate_colors
 
 if TYPE_CHECKING:
@@ -47,18 +51,26 @@ class StatusLine(Widget):
 
     def _text(self, view: View, compact: bool) -> Text:
         counts = view.counts
-        colors = fate_colors(self.app.theme_colors())
+        colors = fate_colors(services(self).theme_colors())
         tokenizer = self._tokenizer.removesuffix("_base") if compact else self._tokenizer
         gap = " · " if compact else "  ·  "
         text = Text()
+        plan = view.plan
+        over = plan.budgeted > view.budget
+        warn = f"bold {colors[Fate.DROPPED]}"
         text.append(f"{self._project}  ", style="bold")
-        text.append(f"budget {view.budget:,} · used ~{view.plan.tokens_used:,}{'' if compact else ' ctx'} · ")
+        text.append(f"budget {view.budget:,} · used ~{plan.tokens_used:,}")
+        if not compact:
+            text.append(" tokens")
+        extra = plan.unbudgeted
+        if extra and not compact:
+            text.append(f" ({plan.budgeted:,} within the budget + {extra:,} after it)")
+        if over:
+            text.append(" ⚠ over" if compact else " ⚠ over budget", style=warn)
+        text.append(" · ")
         real = view.real_tokens
         if real is not None:
-            over = real > view.budget
-            text.append(f"{real:,} {tokenizer}", style=f"bold {colors[Fate.DROPPED]}" if over else "")
-            if over:
-                text.append(" ⚠ over" if compact else " ⚠ over budget", style=f"bold {colors[Fate.DROPPED]}")
+            text.append(f"{real:,} {tokenizer}")
         else:
             text.append(f"… {tokenizer}", style="dim")
         text.append(f"{gap}● {counts['included']:,} ◐ {counts['summarized']:,} ✕ {counts['dropped']:,}")

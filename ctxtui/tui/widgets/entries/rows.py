@@ -16,12 +16,10 @@ from typing import TYPE_CHECKING
 from ctxtui.engine.explain.reasons import REASON_SHORT
 from ctxtui.engine.model import Fate, Outcome
 from ctxtui.safe_text import clean_line
-from ctxtui.tui.widgets.entries.columns import COLUMN_BY_ID, COLUMNS
+from ctxtui.tui.widgets.entries.columns import CTX_COLUMNS, ColumnSet, columns_for
 
 if TYPE_CHECKING:
     from ctxtui.session import View
-
-_TEXT_COLUMNS = tuple(column for column in COLUMNS if column.cell is not None)
 
 
 class Row:
@@ -29,28 +27,44 @@ class Row:
 
     Immutable in use. A slider step builds 10,000 rows but the table draws only
     the ~40 on screen, so eager formatting would cost more than the assembly
-    itself. Each text column is an attribute (`row.title`, `row.score`...).
-    `order` is the engine's packet order.
+    itself. `cell(id)` gives a column's text; each text column is also an
+    attribute (`row.title`, `row.score`...). `order` is the engine's packet order.
     """
 
-    __slots__ = ("_cells", "_haystack", "fate", "key", "order", "outcome", "tier")
+    __slots__ = ("_cells", "_haystack", "columns", "fate", "key", "order", "outcome", "tier")
 
-    def __init__(self, outcome: Outcome, order: int) -> None:
+    def __init__(self, outcome: Outcome, order: int, columns: ColumnSet = CTX_COLUMNS) -> None:
         self.outcome = outcome
         self.key: str = outcome.entry.key
         self.fate: Fate = outcome.fate
         self.tier: int = outcome.tier
         self.order = order
+        self.columns = columns
         self._cells: tuple[str, ...] | None = None
         self._haystack: str | None = None
 
     def __repr__(self) -> str:
-        return f"Row({self.key!r}, {self.fate.value}, {self.title!r})"  # type: ignore[attr-defined]
+        return f"Row({self.key!r}, {self.fate.value}, {self.cell('title')!r})"
 
     def _format(self) -> tuple[str, ...]:
         outcome = self.outcome
-        cells = self._cells = tuple(column.cell(outcome) for column in _TEXT_COLUMNS)  # type: ignore[misc]
+        cells = self._cells = tuple(column.cell(outcome) for column in self.columns.text_columns)  # type: ignore[misc]
         return cells
+
+    def cell(self, column_id: str) -> str:
+        """The column's text for this row ("" for a column this packer's table does not have)."""
+        index = self.columns.text_index.get(column_id)
+        if index is None:
+            return ""
+        cells = self._cells
+        if cells is None:
+            cells = self._format()
+        return cells[index]
+
+    def __getattr__(self, name: str) -> str:
+        if name in self.columns.text_index:
+            return self.cell(name)
+        raise AttributeError(name)
 
     @property
     def haystack(self) -> str:
@@ -62,29 +76,14 @@ class Row:
         return self._haystack
 
 
-def _cell_property(index: int, name: str) -> property:
-    def get(self: Row) -> str:
-        cells = self._cells
-        if cells is None:
-            cells = self._format()
-        return cells[index]
-
-    get.__name__ = name
-    return property(get, doc=f"The {name} column, formatted.")
-
-
-for _index, _column in enumerate(_TEXT_COLUMNS):
-    setattr(Row, _column.id, _cell_property(_index, _column.id))
-
-
-def rows_from_outcomes(outcomes: Iterable[Outcome]) -> list[Row]:
+def rows_from_outcomes(outcomes: Iterable[Outcome], columns: ColumnSet = CTX_COLUMNS) -> list[Row]:
     """A `Row` per outcome, in the order given (packet order). Formatting happens on display."""
-    return [Row(outcome, order) for order, outcome in enumerate(outcomes)]
+    return [Row(outcome, order, columns) for order, outcome in enumerate(outcomes)]
 
 
 def rows_of(view: View) -> list[Row]:
     """The table's rows for a view, built once and kept with the view (a worker may build them first)."""
-    return view.memo("entries.rows", lambda v: rows_from_outcomes(v.plan.outcomes))
+    return view.memo("entries.rows", lambda v: rows_from_outcomes(v.plan.outcomes, columns_for(v.packer_name)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,33 +93,38 @@ class RowFilter:
     fates: frozenset[Fate] = frozenset()
     sections: frozenset[str] = frozenset()
     text: str = ""  # case-insensitive substring of title, section, reason or key
+    keys: frozenset[str] | None = None  # only these entries (those that moved, or differ from the pin)
+    keys_label: str = ""  # what `keys` are, in words ("differ from the pin")
 
     @property
     def active(self) -> bool:
-        return bool(self.fates or self.sections or self.text)
+        return bool(self.fates or self.sections or self.text or self.keys is not None)
 
     def apply(self, rows: Sequence[Row]) -> list[int]:
         """Indices of the rows that pass, in their original order."""
         if not self.active:
             return list(range(len(rows)))
-        fates, sections, needle = self.fates, self.sections, self.text.casefold()
+        fates, sections, needle, keys = self.fates, self.sections, self.text.casefold(), self.keys
         return [
             index
             for index, row in enumerate(rows)
-            if (not fates or row.fate in fates)
+            if (keys is None or row.key in keys)
+            and (not fates or row.fate in fates)
             and (not sections or row.outcome.entry.section in sections)
             and (not needle or needle in row.haystack)
         ]
 
 
-def sorted_indices(rows: Sequence[Row], indices: list[int], column: str | None, reverse: bool) -> list[int]:
+def sorted_indices(
+    rows: Sequence[Row], indices: list[int], column: str | None, reverse: bool, columns: ColumnSet = CTX_COLUMNS
+) -> list[int]:
     """Order `indices` by a column's sort key; rows without a value go last either way.
 
     `column=None` keeps packet order. Ties keep packet order too (stable sort).
     """
-    if column is None:
+    if column is None or column not in columns.by_id:
         return sorted(indices, key=lambda i: rows[i].order, reverse=reverse)
-    sort_key = COLUMN_BY_ID[column].sort_key
+    sort_key = columns.by_id[column].sort_key
     keyed = [(sort_key(rows[i].outcome), i) for i in indices]
     present = [pair for pair in keyed if pair[0] is not None]
     missing = [i for key, i in keyed if key is None]

@@ -5,7 +5,8 @@ this is a Line API `ScrollView` in the manner of toolong's `LogLines`: it keeps
 `Row`s (from `rows.py`, formatted when first drawn), the indices *shown* (those that pass
 the filter, in sort order) and renders only the visible lines from an LRU cache
 keyed by data version. Line 0 is a header that stays put while the rows scroll.
-The columns are `columns.COLUMNS`.
+The columns are the view's packer's (`columns.columns_for`); the change
+marks (▲ ▼ ◆) come from `marks`, which the main screen computes per step.
 
 It follows a `View` (`view`, data-bound by the main screen) and a `RowFilter`
 (`row_filter`), or takes rows directly (`set_rows`). The selected entry is
@@ -33,17 +34,29 @@ from ctxtui.engine.model import Fate
 from ctxtui.tui.actions import ENTRIES, bindings
 from ctxtui.tui.safe_text import fit
 from ctxtui.tui.themes import FATE_SYMBOL
-from ctxtui.tui.widgets.entries.columns import COLUMN_BY_ID, COLUMNS, MEMORY_COLUMNS, Column
+from ctxtui.tui.widgets.entries.columns import CTX_COLUMNS, MARK_ID, Column, ColumnSet
 from ctxtui.tui.widgets.entries.rows import Row, RowFilter, rows_of, sorted_indices
 
 if TYPE_CHECKING:
     from ctxtui.session import View
 
-# When the table is narrow, columns go in this order until the title has room.
-_HIDE_ORDER = ("importance", "usage", "recency", "relevance", "age", "section", "score", "reason")
 _TITLE_MIN = 24
 _REASON_MIN = 18
 _FATE_CLASS = {fate: f"entries-table--{fate.value}" for fate in Fate}
+_MARK_CLASS = {"▲": "entries-table--up", "▼": "entries-table--down", "◆": "entries-table--differs"}
+
+
+def optional_present(rows: Sequence[Row]) -> frozenset[str]:
+    """The optional columns (ctx's importance and usage) some row has a value for: only those are shown."""
+    if not rows:
+        return frozenset()
+    optional = [rows[0].columns.by_id[i] for i in rows[0].columns.optional_ids]
+    found = set()
+    for column in optional:
+        key = column.sort_key
+        if any(key(row.outcome) is not None for row in rows):
+            found.add(column.id)
+    return frozenset(found)
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +78,7 @@ class EntriesTable(ScrollView, can_focus=True):
         "entries-table--cursor-blurred",
         "entries-table--muted",
         *_FATE_CLASS.values(),
+        *_MARK_CLASS.values(),
     }
 
     DEFAULT_CSS = """
@@ -82,6 +96,9 @@ class EntriesTable(ScrollView, can_focus=True):
     EntriesTable > .entries-table--summarized { color: $fate-summarized; }
     EntriesTable > .entries-table--dropped { color: $fate-dropped; }
     EntriesTable > .entries-table--muted { color: $text-muted; }
+    EntriesTable > .entries-table--up { color: $fate-included; text-style: bold; }
+    EntriesTable > .entries-table--down { color: $fate-dropped; text-style: bold; }
+    EntriesTable > .entries-table--differs { color: $accent; }
     """
 
     class Selected(Message):
@@ -115,6 +132,8 @@ class EntriesTable(ScrollView, can_focus=True):
     """The view whose packet the table shows (rows built once per view, see `rows_of`)."""
     row_filter: var[RowFilter] = var(RowFilter, init=False)
     """Which rows show; a new value re-filters and keeps the selection."""
+    marks: var[dict[str, str]] = var(dict, init=False)
+    """A mark per entry key for the mark column (▲ moved up, ▼ down on the last step, ◆ differs from the pin)."""
 
     def __init__(
         self,
@@ -135,12 +154,15 @@ class EntriesTable(ScrollView, can_focus=True):
         self._shown: list[int] = []
         self._cursor = 0
         self._posted_key: str | None = None
-        self._has_memory_values = False
+        self._columns: ColumnSet = CTX_COLUMNS
+        self._present: frozenset[str] = frozenset()  # optional columns some row has a value for
+        self._marks_serial = 0
         self._line_cache: LRUCache[tuple, Strip] = LRUCache(1024)
         self._layout: _Layout | None = None
         self._styles: dict[str, Style] | None = None
         self._fate_symbols: dict[Fate, str] = dict(FATE_SYMBOL)
-        self._note_rows()
+        self._present_of: tuple[int, frozenset[str]] | None = None  # (generation, present) of the last view
+        self._note_rows(None)
         self._rebuild(keep_key=None, fallback=0)
 
     def on_mount(self) -> None:
@@ -150,11 +172,14 @@ class EntriesTable(ScrollView, can_focus=True):
 
     # -- public API ---------------------------------------------------------------
 
-    def set_rows(self, rows: Sequence[Row], version: Hashable | None = None) -> None:
+    def set_rows(
+        self, rows: Sequence[Row], version: Hashable | None = None, present: frozenset[str] | None = None
+    ) -> None:
         """Replace the data, keeping the selected entry (by key, else by row index).
 
         `version` (any hashable, e.g. `(generation, budget)`) names the data for
         the line cache: equal versions must mean equal rows. None: always fresh.
+        `present`: the optional columns some row has a value for (computed when None).
         """
         key = self.selected_key
         self._rows = rows if isinstance(rows, list) else list(rows)
@@ -162,12 +187,26 @@ class EntriesTable(ScrollView, can_focus=True):
             self._serial += 1
             version = ("auto", self._serial)
         self._version = version
-        self._note_rows()
+        self._note_rows(present)
         self._rebuild(keep_key=key, fallback=self._cursor)
 
     def watch_view(self, view: View | None) -> None:
         if view is not None:
-            self.set_rows(rows_of(view), version=(view.generation, view.budget))
+            rows = rows_of(view)
+            # Which optional numbers exist depends on the load, not the budget: scanned once per load.
+            known = self._present_of
+            if known is None or known[0] != view.generation:
+                known = self._present_of = (view.generation, optional_present(rows))
+            self.set_rows(rows, version=(view.generation, view.budget), present=known[1])
+
+    def watch_marks(self) -> None:
+        self._marks_serial += 1
+        self.refresh()
+
+    @property
+    def columns(self) -> ColumnSet:
+        """The columns of the rows shown (their packer's)."""
+        return self._columns
 
     def set_filter(
         self, row_filter: RowFilter | None = None, *, fates=None, sections=None, text: str | None = None
@@ -191,13 +230,14 @@ class EntriesTable(ScrollView, can_focus=True):
         `reverse=None`: a new column starts in its natural direction (numbers
         high first); the current column flips direction.
         """
-        if column is not None and column not in COLUMN_BY_ID:
+        by_id = self._columns.by_id
+        if column is not None and column not in by_id:
             raise ValueError(f"unknown column {column!r}")
         if reverse is None:
             if column is not None and column == self._sort_column:
                 reverse = not self._sort_reverse
             else:
-                reverse = COLUMN_BY_ID[column].descending if column else False
+                reverse = by_id[column].descending if column else False
         if (column, reverse) == (self._sort_column, self._sort_reverse):
             return
         self._sort_column, self._sort_reverse = column, reverse
@@ -268,15 +308,19 @@ class EntriesTable(ScrollView, can_focus=True):
 
     # -- the rows shown -----------------------------------------------------------
 
-    def _note_rows(self) -> None:
-        memory = False
-        for row in self._rows:  # only a memory database gives importance and usage
-            entry = row.outcome.entry
-            if entry.importance is not None or entry.usage is not None:
-                memory = True
-                break
-        if memory != self._has_memory_values:
-            self._has_memory_values = memory
+    def _note_rows(self, present: frozenset[str] | None) -> None:
+        """Take the rows' columns (a packer switch brings others) and which optional columns have values."""
+        rows = self._rows
+        columns = rows[0].columns if rows else self._columns
+        if columns is not self._columns:
+            self._columns = columns
+            self._layout = None
+            if self._sort_column is not None and self._sort_column not in columns.by_id:
+                self._sort_column, self._sort_reverse = None, False  # that packer's number is gone
+        if present is None:
+            present = optional_present(rows)
+        if present != self._present:
+            self._present = present
             self._layout = None
 
     def _rebuild(self, keep_key: str | None, fallback: int, reveal: bool = False) -> None:
@@ -289,7 +333,7 @@ class EntriesTable(ScrollView, can_focus=True):
         old_cursor, old_top = self._cursor, self.scroll_offset.y
         indices = self.row_filter.apply(rows)
         if self._sort_column is not None or self._sort_reverse:
-            indices = sorted_indices(rows, indices, self._sort_column, self._sort_reverse)
+            indices = sorted_indices(rows, indices, self._sort_column, self._sort_reverse, self._columns)
         self._shown = indices
         cursor = None
         if keep_key is not None:
@@ -359,10 +403,12 @@ class EntriesTable(ScrollView, can_focus=True):
             self.post_message(self.Activated(self, key))
 
     def cycle_sort(self) -> None:
-        """Sort by the next column (after the last one: packet order again)."""
-        order: list[str | None] = [None, *(c.id for c in COLUMNS)]
-        column = order[(order.index(self._sort_column) + 1) % len(order)]
-        self.sort_by(column, COLUMN_BY_ID[column].descending if column else False)
+        """Sort by the next column on screen (after the last one: packet order again); hidden ones are skipped."""
+        shown = {column.id for column, _x, _w in self._get_layout(self._render_width).columns}
+        order: list[str | None] = [None, *(c.id for c in self._columns.columns if c.id in shown and c.id != MARK_ID)]
+        current = self._sort_column if self._sort_column in order else None
+        column = order[(order.index(current) + 1) % len(order)]
+        self.sort_by(column, self._columns.by_id[column].descending if column else False)
 
     def reverse_sort(self) -> None:
         self.sort_by(self._sort_column, not self._sort_reverse)
@@ -432,22 +478,23 @@ class EntriesTable(ScrollView, can_focus=True):
         layout = self._layout
         if layout is not None and layout.width == width:
             return layout
-        hidden = set() if self._has_memory_values else set(MEMORY_COLUMNS)
-        widths = {c.id: c.width for c in COLUMNS}
+        columns = self._columns
+        hidden = {column_id for column_id in columns.optional_ids if column_id not in self._present}
+        widths = {c.id: c.width for c in columns.columns}
 
         def title_room() -> int:
-            return width - sum(widths[c.id] + 1 for c in COLUMNS if c.width and c.id not in hidden) - 1
+            return width - sum(widths[c.id] + 1 for c in columns.columns if c.width and c.id not in hidden) - 1
 
         # Narrow: first the reason column gives up some width, then whole columns go.
         widths["reason"] -= min(widths["reason"] - _REASON_MIN, max(0, _TITLE_MIN - title_room()))
-        for column_id in _HIDE_ORDER:
+        for column_id in columns.hide_order:
             if title_room() >= _TITLE_MIN:
                 break
             hidden.add(column_id)
         title_width = max(1, title_room())
         placed: list[tuple[Column, int, int]] = []
         x = 1
-        for column in COLUMNS:
+        for column in columns.columns:
             if column.id in hidden:
                 continue
             w = widths[column.id] or title_width
@@ -487,7 +534,7 @@ class EntriesTable(ScrollView, can_focus=True):
         state = 0
         if position == self._cursor:
             state = 1 if self.has_focus else 2
-        cache_key = (self._version, index, width, state)
+        cache_key = (self._version, self._marks_serial, index, width, state)
         strip = self._line_cache.get(cache_key)
         if strip is None:
             strip = self._render_row(self._rows[index], layout, state)
@@ -501,17 +548,20 @@ class EntriesTable(ScrollView, can_focus=True):
         append = segments.append
         for column, _x, w in layout.columns:
             cid = column.id
-            if column.cell is None:  # the fate column: the theme's glyph
+            if cid == MARK_ID:
+                mark = self.marks.get(row.key, " ")
+                append(Segment(mark, self._style(_MARK_CLASS.get(mark, "entries-table--muted"))))
+            elif column.cell is None:  # the fate column: the theme's glyph
                 append(Segment(fit(self._fate_symbols.get(row.fate, "?"), w), fate_style))
             else:
                 style = fate_style if cid == "reason" else base
-                append(Segment(fit(getattr(row, cid), w, column.align == "right"), style))
+                append(Segment(fit(row.cell(cid), w, column.align == "right"), style))
             append(Segment(" ", base))
         if state:
             # The cursor keeps each cell's colour and changes only the background;
             # the ▌ and bold mark it without colour too (NO_COLOR, monochrome).
             cursor = self._style("entries-table--cursor" if state == 1 else "entries-table--cursor-blurred")
             segments[0] = Segment("▌", base)
-            segments = Segment.apply_style(segments, post_style=Style(bgcolor=cursor.bgcolor, bold=True))
+            segments = list(Segment.apply_style(segments, post_style=Style(bgcolor=cursor.bgcolor, bold=True)))
             base = base + Style(bgcolor=cursor.bgcolor)
         return Strip(segments).adjust_cell_length(layout.width, base)

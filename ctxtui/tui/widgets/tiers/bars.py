@@ -59,22 +59,33 @@ def apportion(values: Sequence[int], cells: int) -> list[int]:
     return counts
 
 
-def describe_tier(tier: Bucket, budget: int | None = None) -> str:
-    """The numbers of a tier in words, e.g. "1,240 / 2,000 cap · 300 summarized · +40 over"."""
+def describe_tier(tier: Bucket, budget: int | None = None, delta: int | None = None, percent: bool = True) -> str:
+    """The numbers of a bucket in words, e.g. "1,240 / 2,000 cap (25%) · 300 summarized · +40 over".
+
+    The percentage (`percent`) is the cap's share of the whole budget; `delta`
+    is the change in tokens against the pin ("+120 vs pin").
+    """
     if not tier.reached:
-        return "not reached"
+        return "not reached" + (f" · {delta:+,} vs pin" if delta else "")
+    # Summaries the budget pays for (Cortex's pass 1) are part of what the bucket uses.
+    shortened = tier.summarized if tier.summarized and not tier.unbudgeted else 0
     if tier.cap is not None:
-        parts = [f"{tier.used:,} / {tier.cap:,} cap"]
+        share = f" ({tier.cap / budget:.0%})" if budget and percent else ""
+        parts = [f"{tier.used + shortened:,} / {tier.cap:,} cap{share}"]
     elif budget is not None:
-        parts = [f"{tier.used:,} of {budget:,} budget", "no cap"]
+        share = f" ({tier.used / budget:.0%})" if budget and percent else ""
+        parts = [f"{tier.used:,} of {budget:,} budget{share}", "no cap"]
     else:
         parts = [f"{tier.used:,}", "no cap"]
     if tier.full_limit is not None:
         parts.append(f"full ≤ {tier.full_limit:,}")
     if tier.summarized:
-        parts.append(f"{tier.summarized:,} summarized")
+        unpaid = tier.unbudgeted
+        parts.append(f"{tier.summarized:,} " + ("summarized after the budget" if unpaid else "of it as summaries"))
     if tier.overrun:
         parts.append(f"+{tier.overrun:,} over")
+    if delta:
+        parts.append(f"{delta:+,} vs pin")
     return " · ".join(parts)
 
 
@@ -106,6 +117,8 @@ class TierBars(Widget):
 
     tiers: reactive[tuple[Bucket, ...]] = reactive((), layout=True)
     view: var[View | None] = var(None, init=False)
+    deltas: var[dict[str, int]] = var(dict, init=False)
+    """Tokens per bucket against the pin (by bucket name), shown after each bar's numbers."""
 
     def __init__(
         self,
@@ -126,6 +139,9 @@ class TierBars(Widget):
         forget_height(self)  # one or two lines per tier
         self.tiers = tuple(tiers)
         self.refresh(layout=True)
+
+    def watch_deltas(self) -> None:
+        self.refresh()
 
     def watch_view(self, view: View | None) -> None:
         if view is not None:
@@ -179,7 +195,10 @@ class TierBars(Widget):
     def _numbers(self, tier: Bucket) -> Text:
         if not tier.reached:
             return Text("not reached", self._s("tier-bars--unreached"))
-        text = Text(describe_tier(tier, self.budget), self._s("tier-bars--numbers"))
+        wide = self.size.width >= _WIDE
+        text = Text(
+            describe_tier(tier, self.budget, self.deltas.get(tier.name), percent=wide), self._s("tier-bars--numbers")
+        )
         if tier.overrun:
             text.highlight_words([f"+{tier.overrun:,} over"], self._s("tier-bars--over-text"))
         return text

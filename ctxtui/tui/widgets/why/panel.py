@@ -1,13 +1,18 @@
-"""The "why" panel: one entry's fate, the numbers behind it, its score and its text.
+"""The "why" panel: one entry's fate, the numbers behind it, what would get it in, its score and its text.
 
-Everything shown is read from the engine's `Outcome` and `Threshold`; the
-panel formats, it never computes. It follows a `View` and the selected entry's
-key (both data-bound by the main screen). Entry text is untrusted: it goes into
-Rich `Text` objects (never markup) after control characters are neutralised.
+Everything shown is read from the engine's `Outcome`, `Threshold` and
+`Advice`; the panel formats, it never computes (the advice, which re-assembles
+the packet to verify each move, is computed in a worker and kept with the
+view). The score lines are the packer's own components (ctx's recency and
+relevance, Shabka's seven signals, Cortex's five factors...). It follows a
+`View` and the selected entry's key (both data-bound by the main screen).
+Entry text is untrusted: it goes into Rich `Text` objects (never markup)
+after control characters are neutralised.
 """
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -16,10 +21,12 @@ from textual.containers import VerticalScroll
 from textual.reactive import var
 from textual.widgets import Static
 
+from ctxtui.engine.explain.components import matched_keywords, score_lines
 from ctxtui.engine.explain.reasons import describe, describe_threshold
 from ctxtui.engine.explain.thresholds import Threshold
-from ctxtui.engine.model import Fate, Outcome
+from ctxtui.engine.model import Fate, Outcome, ScoreBreakdown
 from ctxtui.safe_text import clean_block, clean_line
+from ctxtui.tui.host import services
 from ctxtui.tui.themes import FATE_SYMBOL, fate_colors, fate_symbols, muted_color
 from ctxtui.tui.widgets.layout import forget_height
 
@@ -38,15 +45,21 @@ def render_why(
     colors: dict[Fate, str],
     muted: str = "grey50",
     symbols: dict[Fate, str] | None = None,
+    packer_name: str = "ctx-0.8.1",
+    advice: str | None = None,
 ) -> Text:
-    """The panel's content for one outcome; `symbols` are the theme's fate glyphs (the table's)."""
+    """The panel's content for one outcome; `symbols` are the theme's fate glyphs (the table's).
+
+    `advice`: "To get it in full: …" (verified moves), "" when there is none, None while it is computed.
+    """
     if outcome is None:
         return Text("Select an entry to see why it landed where it did.", style=muted)
     entry = outcome.entry
     color = colors[outcome.fate]
     out = Text()
     out.append(f"{(symbols or FATE_SYMBOL)[outcome.fate]} {outcome.fate.value}", style=f"bold {color}")
-    out.append(f"  ·  {entry.section} (tier {outcome.tier})  ·  {entry.tokens:,} tokens\n", style=muted)
+    tier = f" (tier {outcome.tier})" if packer_name in ("ctx-0.8.1", "ctx-0.8.0") else ""  # ctx's tiers only
+    out.append(f"  ·  {entry.section}{tier}  ·  {entry.tokens:,} tokens\n", style=muted)
     out.append(clean_line(entry.title) + "\n", style="bold")
     out.append(clean_line(entry.source) + "\n\n", style=muted)
 
@@ -59,39 +72,70 @@ def render_why(
 
     out.append("Budgets\n", style="bold underline")
     if threshold is not None:
-        out.append(describe_threshold(threshold) + "\n\n")
+        out.append(describe_threshold(threshold) + "\n")
     elif not thresholds_ready:
-        out.append("computing…\n\n", style=muted)
+        out.append("computing…\n", style=muted)
     else:
-        out.append("n/a\n\n", style=muted)
+        out.append("n/a\n", style=muted)
+    if outcome.fate is not Fate.INCLUDED:
+        if advice is None:
+            out.append("To get it in: computing…\n", style=muted)
+        elif advice:
+            out.append(clean_line(advice) + "\n", style=f"bold {colors[Fate.INCLUDED]}")
+        elif thresholds_ready:
+            out.append("To get it in: no single change found that does it\n", style=muted)
+    out.append("\n")
 
+    keywords = matched_keywords(outcome)
     score = outcome.score
-    if score is not None:
-        out.append("Score", style="bold underline")
-        out.append(f"  {score.total:.3f}" + (f"  (rank {score.rank})" if score.rank else "") + "\n")
-        age = "date unparsable" if score.age_days is None else f"{score.age_days} days old"
-        out.append(f"  recency     {score.recency:<6} ({age})\n")
-        out.append(f"  relevance   {score.relevance:<6.3f} ")
-        if score.matched_keywords:
-            out.append("(")
-            for n, keyword in enumerate(score.matched_keywords):
-                out.append(keyword, style=f"bold {colors[Fate.SUMMARIZED]}")
-                if n < len(score.matched_keywords) - 1:
-                    out.append(", ")
-            out.append(")\n")
-        else:
-            out.append("(no task keyword in it)\n", style=muted)
-        if score.importance is not None:
-            out.append(f"  importance  {score.importance:.2f}\n")
-        if score.usage is not None:
-            out.append(f"  usage       {score.usage:.2f}\n")
-        if score.superseded:
-            out.append("  superseded: score 0\n", style=colors[Fate.DROPPED])
+    if isinstance(score, ScoreBreakdown) and packer_name.startswith("ctx"):
+        _ctx_score(out, score, keywords, colors, muted)
+    else:
+        lines = score_lines(packer_name, outcome)
+        if lines:
+            out.append("Score\n", style="bold underline")
+            width = max(len(label) for label, _ in lines)
+            for label, value in lines:
+                out.append(f"  {label:<{width}}  {clean_line(value)}\n")
+            out.append("\n")
+    details = [(name, value) for name, value in entry.extra if value is not None and value != ""]
+    if details and not packer_name.startswith("ctx"):
+        out.append("Details\n", style="bold underline")
+        for name, value in details:
+            shown = f"{value:.4g}" if isinstance(value, float) else str(value)
+            out.append(f"  {clean_line(name.replace('_', ' '))}: {clean_line(shown)}\n")
         out.append("\n")
 
     out.append("Text\n", style="bold underline")
-    out.append_text(highlighted(entry.text, score.matched_keywords if score else (), colors[Fate.SUMMARIZED]))
+    out.append_text(highlighted(entry.text, keywords, colors[Fate.SUMMARIZED]))
     return out
+
+
+def _ctx_score(
+    out: Text, score: ScoreBreakdown, keywords: tuple[str, ...], colors: dict[Fate, str], muted: str
+) -> None:
+    """ctx's score: recency + relevance (× importance and usage for memories), with the matched keywords."""
+    out.append("Score", style="bold underline")
+    out.append(f"  {score.total:.3f}" + (f"  (rank {score.rank})" if score.rank else "") + "\n")
+    age = "date unparsable" if score.age_days is None else f"{score.age_days} days old"
+    out.append(f"  recency     {score.recency:<6} ({age})\n")
+    out.append(f"  relevance   {score.relevance:<6.3f} ")
+    if keywords:
+        out.append("(")
+        for n, keyword in enumerate(keywords):
+            out.append(keyword, style=f"bold {colors[Fate.SUMMARIZED]}")
+            if n < len(keywords) - 1:
+                out.append(", ")
+        out.append(")\n")
+    else:
+        out.append("(no task keyword in it)\n", style=muted)
+    if score.importance is not None:
+        out.append(f"  importance  {score.importance:.2f}\n")
+    if score.usage is not None:
+        out.append(f"  usage       {score.usage:.2f}\n")
+    if score.superseded:
+        out.append("  superseded: score 0\n", style=colors[Fate.DROPPED])
+    out.append("\n")
 
 
 def highlighted(text: str, keywords, style: str) -> Text:
@@ -142,9 +186,12 @@ class WhyPanel(VerticalScroll):
             return None
         outcome = view.plan.outcome(key) if key else None
         loaded = view.loaded
-        threshold = loaded.thresholds().get(key) if loaded.thresholds_ready and outcome else None
+        threshold = loaded.thresholds().get(outcome.entry.key) if loaded.thresholds_ready and outcome else None
         blocker = view.plan.outcome(outcome.blocked_by) if outcome and outcome.blocked_by else None
-        variables = self.app.theme_colors()
+        variables = services(self).theme_colors()
+        advice = _advice_memo(view).get(key) if key else None
+        if outcome is not None and outcome.fate is not Fate.INCLUDED and advice is None and loaded.thresholds_ready:
+            self._ask_advice(view, outcome.entry.key, threshold)
         return render_why(
             outcome,
             threshold,
@@ -153,7 +200,29 @@ class WhyPanel(VerticalScroll):
             colors=fate_colors(variables),
             muted=muted_color(variables),
             symbols=fate_symbols(self.app.theme),
+            packer_name=view.packer_name,
+            advice=advice,
         )
+
+    def _ask_advice(self, view: View, key: str, threshold: Threshold | None) -> None:
+        """Compute the advice for `key` in a worker (each move is verified by re-assembling); redraw when in."""
+        ref = weakref.ref(view)
+
+        def job() -> None:
+            from ctxtui.engine.explain.advice import advise, describe_advice
+
+            shown = ref()
+            if shown is None:
+                return
+            found = describe_advice(advise(shown.loaded.packer, shown.budget, key, threshold))
+            _advice_memo(shown)[key] = found
+            self.app.call_from_thread(self._advice_ready, ref, key)
+
+        services(self).run_in_thread("advice", job)
+
+    def _advice_ready(self, ref: weakref.ref[View], key: str) -> None:
+        if ref() is self.view and key == self.selected_key:
+            self.refresh_explanation()
 
     def refresh_explanation(self) -> None:
         """Draw the explanation again: the view, the selection, the theme or the view's thresholds changed."""
@@ -165,3 +234,9 @@ class WhyPanel(VerticalScroll):
         body = self.query_one("#why-body", Static)
         forget_height(body)
         body.update(content)
+
+
+def _advice_memo(view: View) -> dict[str, str]:
+    """The view's advice texts by entry key (filled by workers; a new view starts empty)."""
+    memo: dict[str, str] = view.memo("why.advice", lambda v: {})
+    return memo

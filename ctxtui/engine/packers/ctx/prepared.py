@@ -1,0 +1,262 @@
+"""What a ctx packer knows before any budget: parsed entries, their costs and prefix sums, the scorer, rankings.
+
+Everything here is computed once per load (rankings and score breakdowns
+once per packet task count, cached), so that `CtxPacker.plan(budget)` only
+walks the tiers. The assembly (`assemble`), the outcomes (`outcomes`) and
+the next budget worth looking at (`changes`) all read it.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime, tzinfo
+from functools import partial
+from itertools import accumulate
+from typing import Any
+
+from ctxtui.engine.model import Entry, ScoreBreakdown
+from ctxtui.engine.packers.base import Knob
+from ctxtui.engine.packers.ctx.budget import DEFAULT_CONVENTION_PCT, DEFAULT_TASK_PCT
+from ctxtui.engine.packers.ctx.knobs import CtxKnobs
+from ctxtui.engine.packers.ctx.score import Scorer, relevance_of
+from ctxtui.engine.packers.ctx.sections import INSTRUCTION, SCORED_SECTIONS, Reason
+from ctxtui.engine.packers.ctx.versions import DEFAULT_VERSION, CtxVersion
+from ctxtui.engine.sources.context import ParsedContext
+from ctxtui.engine.sources.steering import SkillFile
+from ctxtui.engine.text.go import go_join, rfc3339_utc
+from ctxtui.engine.text.tokens import estimate
+
+DEFAULT_KNOBS = CtxKnobs()  # frozen: one shared default is safe
+
+NEVER_FITS = 1 << 62  # a cost no limit reaches
+INACTIVE_STATUSES = {"archived": Reason.ARCHIVED, "superseded": Reason.SUPERSEDED}
+
+
+@dataclass(frozen=True, slots=True)
+class CtxInputs:
+    """What a ctx packer was built from, as given (before any recosting): `rebuilt` changes some of them."""
+
+    parsed: ParsedContext
+    now: datetime
+    root_path: str
+    version: CtxVersion
+    context_dir: str
+    knobs: CtxKnobs
+    memories: Sequence[Entry]
+    count: Callable[[str], int] | None
+    skill: SkillFile | None
+    zone: tzinfo | None
+
+
+class CtxPrepared:
+    """`ctx agent` of one version for one parsed workspace, one "now", one root path and one set of knobs.
+
+    `root_path` is the working directory 0.8.1 prints under "Read These
+    Files"; `context_dir` is the context directory as 0.8.0 prints it
+    (".context", or its --context-dir / CTX_DIR / .ctxrc context_dir).
+    `CtxPacker` adds the per-budget part.
+    """
+
+    RANKING_CACHE = 64
+
+    def __init__(
+        self,
+        parsed: ParsedContext,
+        *,
+        now: datetime,
+        root_path: str,
+        version: CtxVersion = DEFAULT_VERSION,
+        context_dir: str = ".context",
+        knobs: CtxKnobs = DEFAULT_KNOBS,
+        memories: Sequence[Entry] = (),
+        count: Callable[[str], int] | None = None,
+        skill: SkillFile | None = None,
+        zone: tzinfo | None = None,
+    ):
+        self.inputs = CtxInputs(parsed, now, root_path, version, context_dir, knobs, memories, count, skill, zone)
+        if count is not None:
+            parsed, memories = _recost(parsed, list(memories), count)
+        self.version = version
+        self.name = version.packer_name
+        self.title = f"ctx agent {version.number}"
+        self.count = count or estimate
+        self.parsed = parsed
+        self.now = now if now.tzinfo else now.replace(tzinfo=UTC)
+        if not version.ctxrc_percentages:
+            knobs = replace(knobs, task_pct=DEFAULT_TASK_PCT, convention_pct=DEFAULT_CONVENTION_PCT, sources=())
+        self.settings = knobs
+        self.generated = rfc3339_utc(self.now)
+        if version.absolute_paths:
+            self.read_order = [go_join(root_path, ".context", name) for name in parsed.read_order_names]
+        else:
+            self.read_order = [go_join(context_dir, name) for name in parsed.read_order_names]
+        self.constitution = parsed.constitution
+        cost = self.count
+        self.tier1 = sum(map(cost, self.read_order)) + sum(map(cost, self.constitution or [])) + cost(INSTRUCTION)
+
+        self.tasks = parsed.tasks
+        self.task_cum = [0, *accumulate(e.tokens for e in self.tasks)]
+        self.conventions = parsed.conventions
+        self.convention_cum = [0, *accumulate(e.tokens for e in self.conventions)]
+
+        self.inactive: dict[str, Reason] = {
+            m.key: INACTIVE_STATUSES[m.status] for m in memories if m.status in INACTIVE_STATUSES
+        }
+        self.scored: list[Entry] = [*parsed.decisions, *parsed.learnings, *memories]
+        weights = [_memory_weight(e) for e in self.scored]
+        self.zone = zone or self.now.tzinfo
+        self.scorer = Scorer(
+            self.scored, [e.text for e in self.tasks], self.now, weights, fold=version.fold, zone=self.zone
+        )
+        self.section_names = [s for s in SCORED_SECTIONS if s != "memories" or memories]
+        self.section_members: dict[str, list[int]] = {name: [] for name in self.section_names}
+        self.inactive_members: dict[str, list[int]] = {}
+        for i, entry in enumerate(self.scored):
+            if entry.key in self.inactive:
+                self.inactive_members.setdefault(entry.section, []).append(i)
+            else:
+                self.section_members[entry.section].append(i)
+        self.section_sizes = [sum(self.scored[i].tokens for i in self.section_members[n]) for n in self.section_names]
+        self.section_present = [bool(self.section_members[n]) for n in self.section_names]
+        self.title_tokens = [cost(e.title) for e in self.scored]
+        self._tokens = [e.tokens for e in self.scored]
+        self._superseded = [e.superseded for e in self.scored]
+        self._rankings: OrderedDict[int, dict[str, list[int]]] = OrderedDict()
+        # Per section, over the entries that can fill (not superseded): the smallest cost, and the sum of
+        # their title costs. A fill stops once what is left of its limit is below that smallest cost:
+        # nothing after can fit, and every later entry is summarised (its title costs are a subtraction).
+        self.section_min_cost: dict[str, int] = {}
+        self.section_titles: dict[str, int] = {}
+        for name, members in self.section_members.items():
+            fillable = [i for i in members if not self._superseded[i]]
+            self.section_min_cost[name] = min((self._tokens[i] for i in fillable), default=NEVER_FITS)
+            self.section_titles[name] = sum(self.title_tokens[i] for i in fillable)
+        self._breakdowns: OrderedDict[int, list[ScoreBreakdown]] = OrderedDict()
+        # The app assembles on the UI thread while a worker scans thresholds: the
+        # caches above (and the scorer's) are shared, so each call holds this.
+        self._lock = threading.RLock()
+
+        usable = version.steering
+        self.steering = [e for e in parsed.steering if usable and parsed.steering_fates[e.key] == "always"]
+        self.steering_cum = [0, *accumulate(e.tokens for e in self.steering)]
+        self.skill = _skill_entry(skill, cost) if skill is not None and version.steering else None
+        self._candidates: list[Entry] | None = None
+
+    def knobs(self) -> tuple[Knob, ...]:
+        """The settings this version honours, with their values and sources."""
+        return self.settings.describe(self.name)
+
+    def ranking(self, task_count: int) -> dict[str, list[int]]:
+        """Each section's active entries, best score first (stable: file order on ties)."""
+        with self._lock:
+            return self._ranking(task_count)
+
+    def _ranking(self, task_count: int) -> dict[str, list[int]]:
+        cached = self._rankings.get(task_count)
+        if cached is not None:
+            self._rankings.move_to_end(task_count)
+            return cached
+        negated = [-score for score in self.scorer.scores(task_count)]
+        key = negated.__getitem__  # a C call per comparison key, no Python frame: the sort of 50,000 is ~3x faster
+        ranking = {name: sorted(members, key=key) for name, members in self.section_members.items()}
+        self._rankings[task_count] = ranking
+        while len(self._rankings) > self.RANKING_CACHE:
+            self._rankings.popitem(last=False)
+        return ranking
+
+    def breakdowns(self, task_count: int) -> list[ScoreBreakdown]:
+        """Every scored entry's breakdown with `task_count` packet tasks (cached: they only change with it)."""
+        with self._lock:
+            return self._breakdowns_for(task_count)
+
+    def _breakdowns_for(self, task_count: int) -> list[ScoreBreakdown]:
+        cached = self._breakdowns.get(task_count)
+        if cached is not None:
+            self._breakdowns.move_to_end(task_count)
+            return cached
+        scorer = self.scorer
+        scores = scorer.scores(task_count)
+        counts = scorer.match_counts(task_count)
+        has_keywords = any(scorer.keyword_groups[:task_count])
+        ranks = [0] * len(self.scored)
+        for members in self.ranking(task_count).values():
+            for rank, i in enumerate(members, start=1):
+                ranks[i] = rank
+        finder = scorer.matched_keywords
+        result = [
+            ScoreBreakdown(
+                age_days=scorer.age_days[i],
+                recency=scorer.recency[i],
+                relevance=relevance_of(counts[i]) if has_keywords else 0.0,
+                superseded=entry.superseded,
+                total=scores[i] if ranks[i] else 0.0,
+                rank=ranks[i],
+                importance=entry.importance,
+                usage=entry.usage,
+                keyword_finder=partial(finder, i, task_count),
+            )
+            for i, entry in enumerate(self.scored)
+        ]
+        self._breakdowns[task_count] = result
+        while len(self._breakdowns) > 8:
+            self._breakdowns.popitem(last=False)
+        return result
+
+    # -- across budgets --------------------------------------------------------
+
+    def candidates(self) -> list[Entry]:
+        """Every candidate in a fixed order: rules, tasks, conventions, scored entries, steering."""
+        if self._candidates is None:
+            parsed = self.parsed
+            self._candidates = [
+                *parsed.constitution_candidates,
+                *self.tasks,
+                *self.conventions,
+                *parsed.conventions_skipped,
+                *self.scored,
+                *self.steering,
+                *(e for e in parsed.steering if e not in self.steering),
+                *([self.skill] if self.skill is not None else []),
+            ]
+        return self._candidates
+
+
+def _skill_entry(skill: SkillFile, cost: Callable[[str], int]) -> Entry:
+    label = f".context/skills/{skill.name}/SKILL.md"
+    return Entry(
+        key=f"skill:{label}",
+        section="skill",
+        title=skill.title or skill.name,
+        text=skill.body,
+        tokens=cost(skill.body),
+        source=f"{label}:{skill.line}",
+    )
+
+
+def _recost(parsed: ParsedContext, memories: list[Entry], count: Callable[[str], int]) -> tuple[Any, list[Entry]]:
+    """The same candidates, with token costs from another tokenizer."""
+
+    def each(entries: list[Entry]) -> list[Entry]:
+        return [replace(e, tokens=count(e.text)) for e in entries]
+
+    recosted = replace(
+        parsed,
+        tasks=each(parsed.tasks),
+        conventions=each(parsed.conventions),
+        decisions=each(parsed.decisions),
+        learnings=each(parsed.learnings),
+        steering=each(parsed.steering),
+    )
+    return recosted, each(memories)
+
+
+def _memory_weight(entry: Entry) -> float:
+    """Importance and usage scale a memory's score; 1.0 at importance 0.5 and no usage data."""
+    if entry.importance is None and entry.usage is None:
+        return 1.0
+    importance = entry.importance if entry.importance is not None else 0.5
+    usage = entry.usage if entry.usage is not None else 1.0
+    return (0.5 + importance) * usage

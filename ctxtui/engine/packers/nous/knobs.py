@@ -1,0 +1,163 @@
+"""The nous packer's knobs: nous's settings that decide a turn's section budgets and formats.
+
+Each knob says its value, the turn's own (from its logged frame and model)
+or nous's default, and where the value came from (default, environment,
+user); the TUI's knob panel and `--frame` change them through `with_knob`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ctxtui.engine.packers.base import Knob
+from ctxtui.engine.packers.nous import budgets as b
+from ctxtui.engine.packers.nous import formats as f
+
+
+def knobs(s: b.NousSettings, budgets: b.TurnBudgets, logged_frame: str, logged_model: str) -> tuple[Knob, ...]:
+    """Every setting of the rebuild as a knob: its value, the turn's own (logged) or nous's default, and where it came from."""
+    window = s.window
+    listed = [
+        Knob(
+            "frame",
+            "frame (its row of section budgets)",
+            "choice",
+            s.frame,
+            logged_frame,
+            s.source("frame"),
+            choices=(*b.FRAMES, b.OTHER_FRAME),
+            help="ContextBudget.for_frame (schemas.py:127-146); an unknown frame gets the defaults",
+        ),
+        Knob(
+            "model",
+            "model (sets the scale through its context window)",
+            "str",
+            s.model,
+            logged_model,
+            s.source("model"),
+            help=f"window {window:,} tokens → budgets ×{s.factor:g} (context.py:1859-1868)",
+        ),
+        Knob(
+            "context_window",
+            "context window override (NOUS_CONTEXT_WINDOW; 0: from the model)",
+            "int",
+            s.context_window,
+            0,
+            s.source("context_window"),
+            minimum=0,
+        ),
+        Knob(
+            "budget_scale",
+            "scale budgets by the model's window (NOUS_BUDGET_SCALE_ENABLED)",
+            "bool",
+            s.budget_scale,
+            True,
+            s.source("budget_scale"),
+        ),
+        Knob(
+            "intent",
+            "intent plan",
+            "choice",
+            s.intent,
+            b.INTENT_PLAN,
+            s.source("intent"),
+            choices=b.INTENTS,
+            help="plan: nous's overrides for this frame; greeting: a greeting or short ack skips all memory; "
+            "off: the frame table alone",
+        ),
+        Knob(
+            "followup",
+            "a follow-up turn (temporal recency > 0.5)",
+            "bool",
+            s.followup,
+            False,
+            s.source("followup"),
+            help="lifts the conversation frame's episodes to 1000 and shows summaries under Recent Conversations",
+        ),
+        Knob(
+            "followup_episode_budget",
+            "conversation frame gets episodes (NOUS_FOLLOWUP_EPISODE_BUDGET_ENABLED)",
+            "bool",
+            s.followup_episode_budget,
+            True,
+            s.source("followup_episode_budget"),
+        ),
+        Knob(
+            "procedure_path",
+            "procedure section (NOUS_PROC_SELECTION_GRAPH_PRIMARY)",
+            "choice",
+            s.procedure_path,
+            b.PROC_GRAPH,
+            s.source("procedure_path"),
+            choices=b.PROCEDURE_PATHS,
+            help="graph: Recommended Procedures, whole blocks; list: Known Procedures, cut mid-text",
+        ),
+    ]
+    without = b.resolve(
+        b.NousSettings(
+            frame=s.frame,
+            model=s.model,
+            intent=s.intent,
+            followup=s.followup,
+            followup_episode_budget=s.followup_episode_budget,
+        )
+    )
+    for fld in b.MEMORY_FIELDS:
+        eff = budgets.effective(fld)
+        listed.append(
+            Knob(
+                fld,
+                f"{fld} budget (tokens, before the ×{s.factor:g} scale)",
+                "int",
+                budgets.base[fld],
+                without.base[fld],
+                s.source(fld),
+                minimum=0,
+                help=f"nous cuts {fld} at {eff:,} tokens = {eff * f.CHARS_PER_TOKEN:,} characters",
+            )
+        )
+    listed += [
+        Knob(
+            "fact_max_chars",
+            "fact content cut (NOUS_FACT_FORMAT_MAX_CHARS)",
+            "int",
+            s.fact_max_chars,
+            b.FACT_FORMAT_MAX_CHARS,
+            s.source("fact_max_chars"),
+            minimum=1,
+        ),
+        Knob(
+            "fact_full_top_n",
+            "facts shown uncut (NOUS_FACT_FORMAT_FULL_TOP_N)",
+            "int",
+            s.fact_full_top_n,
+            b.FACT_FORMAT_FULL_TOP_N,
+            s.source("fact_full_top_n"),
+            minimum=0,
+        ),
+        Knob(
+            "proc_body_max_chars",
+            "procedure block cap (NOUS_PROC_RECOMMENDED_BODY_MAX_CHARS)",
+            "int",
+            s.proc_body_max_chars,
+            b.PROC_BODY_MAX_CHARS,
+            s.source("proc_body_max_chars"),
+            minimum=1,
+        ),
+    ]
+    return tuple(listed)
+
+
+def with_knob(settings: b.NousSettings, key: str, value: Any, source: str = "user") -> b.NousSettings:
+    """The settings with one knob changed; KeyError for a knob the packer does not have."""
+    if key in b.MEMORY_FIELDS:
+        changed = settings.with_override(key, None if value is None else int(value), source)
+    elif key in ("frame", "model", "intent", "procedure_path"):
+        changed = settings.with_changes(source, **{key: str(value)})
+    elif key in ("budget_scale", "followup", "followup_episode_budget"):
+        changed = settings.with_changes(source, **{key: bool(value)})
+    elif key in ("context_window", "fact_max_chars", "fact_full_top_n", "proc_body_max_chars"):
+        changed = settings.with_changes(source, **{key: int(value)})
+    else:
+        raise KeyError(f"the nous packer has no knob {key!r}")
+    return changed

@@ -1,0 +1,72 @@
+"""What the user asked for, and what opening it gave: the data every opener shares."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ctxtui.engine.model import Problem
+from ctxtui.engine.packers.base import Packer
+from ctxtui.engine.sources.ctx_gates import Refusal
+from ctxtui.engine.sources.workspace import Workspace
+
+
+class OpenError(Exception):
+    """A failure the user can fix (a missing --query, an unreadable store...): one line of words."""
+
+
+class Refused(Exception):
+    """ctx would not build a packet here, or would not parse an option: `pack` prints what ctx prints."""
+
+    def __init__(self, refusal: Refusal) -> None:
+        super().__init__(refusal.reason)
+        self.refusal = refusal
+
+
+@dataclass(frozen=True, slots=True)
+class PackRequest:
+    """Which packer over which sources with which settings, as the user gave them (strings as typed).
+
+    The CLI fills it from its options; the TUI's session keeps one and
+    replaces fields as the user switches packers or edits knobs.
+    """
+
+    packer: str | None = None  # None: $CTXTUI_PACKER, else the version of the ctx on PATH
+    project: str = "."
+    budget: str | int | None = None  # as typed: ctx parses it as pflag does
+    settings: tuple[str, ...] = ()  # KEY=VALUE, as --set takes them
+    now: str | None = None  # ISO 8601; None: the clock
+    root_path: str | None = None
+    skill: str | None = None
+    context_dir: str | None = None
+    ignore_refusal: bool = False
+    allow_outside_cwd: bool = False
+    tokenizer: str = "ctx"
+    db: str | None = None  # a memory store: a file path or a postgresql:// URL
+    db_project: str | None = None
+    query: str | None = None
+    kind: str | None = None
+    tags: tuple[str, ...] = ()
+    user: str | None = None
+    intent: str | None = None
+    agent: str | None = None
+    turn: str | None = None
+    frame: str | None = None
+
+    def but(self, **changes: Any) -> PackRequest:
+        """The same request with some fields changed."""
+        return replace(self, **changes)
+
+
+@dataclass(slots=True)
+class Opened:
+    """A packer ready to plan, the budget to plan at, and what the user should be told."""
+
+    packer: Packer
+    budget: int
+    budget_source: str = "default"  # "flag", "environment", ".ctxrc", "default", "the turn's own"
+    workspace: Workspace | None = None  # the ctx packers' parsed .context/ (memories joined)
+    refusal: Refusal | None = None  # ctx would print this instead of a packet
+    warnings: list[str] = field(default_factory=list)  # what the user should know before the packet
+    problems: list[Problem] = field(default_factory=list)  # what could not be read as intended (file, words)
+    notices: list[str] = field(default_factory=list)  # facts worth knowing (a fallback, a non-hash store)

@@ -1,0 +1,268 @@
+"""The main screen's tuning actions: switch the packer, edit its knobs, pin and compare, coverage, save.
+
+A mixin of `MainScreen`, kept apart so the screen's own file holds the layout
+and the slider path. Every action is an intent: the session does the work
+(in the App's load worker when it reads or rebuilds), and the screen shows
+the `View` that comes back, with the entries that moved marked.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from ctxtui.comparison import Pin
+from ctxtui.engine.packers.registry import CTX_PACKERS, PACKER_TITLES
+from ctxtui.tui.actions import Action
+
+if TYPE_CHECKING:
+    from ctxtui.session import Session, View
+    from ctxtui.tui.widgets.entries.rows import RowFilter
+
+PIN_FILTER = "differ from the pin"  # the filter label while only pin-differing entries are shown
+STEP_FILTER = "moved on the last step"  # ... only entries the last step moved
+OTHER_VERSION = {"ctx-0.8.1": "ctx-0.8.0", "ctx-0.8.0": "ctx-0.8.1", "ctx-mcp": "ctx-0.8.1"}
+
+
+def short_title(name: str) -> str:
+    return PACKER_TITLES.get(name, name).split(" (")[0]
+
+
+class TuningActions:
+    """Packer, knobs, pin, differs filter, coverage and `.ctxrc` saving, for `MainScreen`."""
+
+    session: Session
+    view: View | None
+    pin: Pin | None
+    row_filter: RowFilter
+
+    # -- which packer -------------------------------------------------------------------
+
+    def action_next_packer(self) -> None:
+        """The next packer the sources allow (the status line says which)."""
+        names = self.session.available_packers()
+        current = self.session.packer_name
+        if not names:
+            return
+        following = names[(names.index(current) + 1) % len(names)] if current in names else names[0]
+        self.action_switch_packer(following)
+
+    def action_switch_packer(self, name: str) -> None:
+        if name == self.session.packer_name:
+            return
+        if name not in self.session.available_packers():
+            self.app.notify(f"{name}: not available for these sources", severity="warning")  # type: ignore[attr-defined]
+            return
+        self.app.notify(f"switching to {short_title(name)}…", timeout=2)  # type: ignore[attr-defined]
+        session = self.session
+        self.app.load_project(job=lambda progress: session.switch_packer(name, progress))  # type: ignore[attr-defined]
+
+    # -- knobs -------------------------------------------------------------------------
+
+    def action_knobs(self) -> None:
+        from ctxtui.tui.screens.knobs import KnobsScreen
+
+        if self.view is None:
+            return
+        screen = KnobsScreen(
+            f"Settings of {short_title(self.session.packer_name or '')} (the budget is the slider)",
+            self.session.knobs(),
+            self.apply_knob,
+        )
+        self._knobs_screen = screen
+        self.app.push_screen(screen)  # type: ignore[attr-defined]
+
+    def apply_knob(self, key: str, value: Any) -> str | None:
+        """Apply one knob (a new load, recomputed like a slider step); the reason in words if it cannot be."""
+        session = self.session
+        if session.loaded is None:
+            return "nothing is loaded yet"
+        try:
+            session.set_knob(key, value)
+        except (KeyError, ValueError) as exc:
+            return str(exc).strip("'\"")
+        self.refresh_view()  # type: ignore[attr-defined]
+        screen = getattr(self, "_knobs_screen", None)
+        if screen is not None and screen.is_attached:
+            screen.follow(session.knobs())
+        return None
+
+    def action_reset_knobs(self) -> None:
+        if not self.session.knob_edits:
+            self.app.notify("no setting was changed here", timeout=3)  # type: ignore[attr-defined]
+            return
+        self.session.reset_knobs()
+        self.app.load_project(changed=None)  # type: ignore[attr-defined]
+
+    def action_save_ctxrc(self) -> None:
+        """Save the knobs changed here (and the budget) to `.ctxrc`: a diff first, written on `y`."""
+        from ctxtui.engine.packers.ctx.knobs import BUDGET_KEY, HONOURED
+        from ctxtui.engine.sources.ctxrc_edit import CtxrcEditError, plan_ctxrc_change
+        from ctxtui.tui.screens.ctxrc import ConfirmWriteScreen
+
+        session = self.session
+        name = session.packer_name or ""
+        if name not in CTX_PACKERS:
+            self.app.notify(f"{short_title(name)} does not read .ctxrc", severity="warning")  # type: ignore[attr-defined]
+            return
+        changes: dict[str, Any] = {k: v for k, v in session.knob_edits.items() if k in HONOURED.get(name, ())}
+        changes[BUDGET_KEY] = session.budget
+        try:
+            change = plan_ctxrc_change(session.project, changes)
+        except CtxrcEditError as exc:
+            self.app.notify(str(exc), severity="error")  # type: ignore[attr-defined]
+            return
+        if not change.diff:
+            self.app.notify(".ctxrc already says that: nothing to change", timeout=4)  # type: ignore[attr-defined]
+            return
+
+        def answered(yes: bool | None) -> None:
+            from ctxtui.safe_write import WriteRefused, write_atomically
+
+            if not yes:
+                self.app.notify(".ctxrc left as it was", timeout=3)  # type: ignore[attr-defined]
+                return
+            try:
+                write_atomically(change.path, change.new.encode("utf-8"), backup_suffix=".bak")
+            except WriteRefused as exc:
+                self.app.notify(f"Not saved: {exc}", severity="error")  # type: ignore[attr-defined]
+                return
+            kept = " (the previous one is .ctxrc.bak)" if change.old else ""
+            self.app.notify(f"Saved {change.path}{kept}", timeout=5)  # type: ignore[attr-defined]
+
+        question = f"Write these settings to {change.path}? ctx (and `ctxtui pack`) will then build this packet."
+        self.app.push_screen(ConfirmWriteScreen(question, change.diff), answered)  # type: ignore[attr-defined]
+
+    # -- pin and compare ---------------------------------------------------------------
+
+    def action_pin(self) -> None:
+        """Pin the state on screen (packer, knobs, budget), or unpin."""
+        if self.pin is not None:
+            self.pin = None
+            self.app.notify("unpinned", timeout=2)  # type: ignore[attr-defined]
+        elif self.view is not None:
+            view = self.view
+            label = f"the pin ({short_title(view.packer_name)} at {view.budget:,} tokens)"
+            self.pin = Pin(view.loaded.packer, view.budget, label)
+            self.app.notify(  # type: ignore[attr-defined]
+                f"pinned {short_title(view.packer_name)} at {view.budget:,} tokens: entries that differ from it "
+                "are marked ◆ (d filters them)",
+                timeout=4,
+            )
+        self._show_again()
+
+    def action_compare_version(self) -> None:
+        """Compare with the other ctx version at the budget on screen ("differs in 0.8.0")."""
+        view = self.view
+        if view is None:
+            return
+        other = OTHER_VERSION.get(view.packer_name)
+        if other is None:
+            self.app.notify("comparing versions needs a ctx packer", severity="warning")  # type: ignore[attr-defined]
+            return
+        try:
+            packer = self.session.packer_of(other)
+        except Exception as exc:  # the other version may refuse to read what this one reads
+            self.app.notify(f"cannot build {short_title(other)}: {exc}", severity="error")  # type: ignore[attr-defined]
+            return
+        self.pin = Pin(packer, None, f"{short_title(other)} at this budget")
+        self._show_again()
+        self._filter_keys(self._differs_label())
+
+    def _differs_label(self) -> str:
+
+        return PIN_FILTER
+
+    def _show_again(self) -> None:
+        """Recompute the marks of the view on screen (a pin changed)."""
+        view = self.view
+        if view is not None:
+            self.show_view(view)  # type: ignore[attr-defined]
+
+    def _filter_keys(self, label: str) -> None:
+
+        comparison = self.against_pin if label == PIN_FILTER else self.step  # type: ignore[attr-defined]
+        keys = comparison.keys if comparison is not None else frozenset()
+        self.row_filter = replace(self.row_filter, keys=keys, keys_label=label)
+        count = len(keys)
+        what = "differ from " + (self.pin.label if self.pin else "the pin") if label == PIN_FILTER else STEP_FILTER
+        self.app.notify(f"showing the {count:,} entr{'y' if count == 1 else 'ies'} that {what}", timeout=3)  # type: ignore[attr-defined]
+
+    def action_filter_differs(self) -> None:
+        """Cycle: entries that differ from the pin → those moved on the last step → all."""
+
+        current = self.row_filter.keys_label if self.row_filter.keys is not None else ""
+        if current == "" and self.pin is not None:
+            self._filter_keys(PIN_FILTER)
+        elif current in ("", PIN_FILTER) and getattr(self, "step", None) is not None:
+            self._filter_keys(STEP_FILTER)
+        else:
+            if current == "" and self.pin is None:
+                self.app.notify(  # type: ignore[attr-defined]
+                    "nothing to compare with yet: pin a state (P) or move the budget first", timeout=3
+                )
+            self.row_filter = replace(self.row_filter, keys=None, keys_label="")
+
+    # -- coverage ----------------------------------------------------------------------
+
+    def action_coverage(self) -> None:
+        """Coverage curves, computed in a worker (a scan of every budget where a fate changes)."""
+        view = self.view
+        if view is None:
+            return
+        self.app.notify("computing coverage…", timeout=2)  # type: ignore[attr-defined]
+        loaded, budget = view.loaded, view.budget
+        self.app.run_in_thread("coverage", lambda: self._compute_coverage(loaded, budget))  # type: ignore[attr-defined]
+
+    def _compute_coverage(self, loaded: Any, budget: int) -> None:
+        from ctxtui.engine.explain.coverage import coverage
+
+        found = coverage(loaded.packer, budget, max_seconds=5.0, should_stop=lambda: loaded.stale)
+        if not loaded.stale:
+            self.app.call_from_thread(self._show_coverage, found)  # type: ignore[attr-defined]
+
+    def _show_coverage(self, found: Any) -> None:
+        from ctxtui.tui.screens.coverage import CoverageScreen
+
+        def jumped(budget: int | None) -> None:
+            if budget is not None:
+                self.request_budget(budget)  # type: ignore[attr-defined]
+
+        title = short_title(self.session.packer_name or "")
+        self.app.push_screen(CoverageScreen(found, title), jumped)  # type: ignore[attr-defined]
+
+    # -- the palette's entries for what is on screen ---------------------------------
+
+    def dynamic_palette(self) -> list[Action]:
+        """Sort by each of this packer's columns; switch to each packer the sources allow."""
+        from ctxtui.tui.widgets.entries.table import EntriesTable
+
+        actions = []
+        table = self.query_one(EntriesTable)  # type: ignore[attr-defined]
+        for column in table.columns.columns:
+            if column.id in ("fate", "mark"):
+                continue
+            actions.append(
+                Action(
+                    None,
+                    "",
+                    f"main.sort('{column.id}')",
+                    f"Sort by {column.id}",
+                    palette=f"Sort by {column.id}",
+                    palette_help=column.help or "press again to reverse",
+                )
+            )
+        current = self.session.packer_name
+        for name in self.session.available_packers():
+            if name != current:
+                actions.append(
+                    Action(
+                        None,
+                        "",
+                        f"main.switch_packer('{name}')",
+                        f"Packer: {name}",
+                        palette=f"Packer: {short_title(name)}",
+                        palette_help=PACKER_TITLES.get(name, name),
+                    )
+                )
+        return actions

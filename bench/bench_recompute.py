@@ -77,7 +77,7 @@ def main() -> int:
         else:
             verdict = "met" if got["met"] else "MISSED"
             print(
-                f"{packer:<7} recompute median {got["median_ms"]:9.4f} ms  p95 {got["p95_ms"]:9.4f} ms  "
+                f"{packer:<7} recompute median {got['median_ms']:9.4f} ms  p95 {got['p95_ms']:9.4f} ms  "
                 f"(target ≤ {TARGET_MS:.0f} ms: {verdict}) — {got['what']}"
             )
         sys.stdout.flush()

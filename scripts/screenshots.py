@@ -69,7 +69,51 @@ async def open_preview(app: CtxtuiApp, pilot) -> None:
     await pilot.press("p")
 
 
+async def _until_screen(app: CtxtuiApp, pilot, name: str) -> None:
+    for _ in range(200):
+        if type(app.screen).__name__ == name:
+            break
+        await pilot.pause(0.05)
+    app.clear_notifications()
+
+
+async def pin_then_step(app: CtxtuiApp, pilot) -> None:
+    """Pin at the budget, three steps up, then only what differs from the pin (d)."""
+    await pilot.press("P")
+    await settled(app, pilot)
+    await pilot.press("right_square_bracket", "right_square_bracket", "right_square_bracket")
+    await settled(app, pilot)
+    await pilot.press("d")
+    await settled(app, pilot)
+    app.clear_notifications()
+
+
+async def open_knobs(app: CtxtuiApp, pilot) -> None:
+    await pilot.press("k")
+    await _until_screen(app, pilot, "KnobsScreen")
+
+
+async def open_coverage(app: CtxtuiApp, pilot) -> None:
+    await pilot.press("g")
+    await _until_screen(app, pilot, "CoverageScreen")
+
+
+async def open_pin_diff(app: CtxtuiApp, pilot) -> None:
+    await pilot.press("P")
+    await settled(app, pilot)
+    await pilot.press("right_square_bracket", "right_square_bracket", "right_square_bracket")
+    await settled(app, pilot)
+    await pilot.press("p")
+    await _until_screen(app, pilot, "PreviewScreen")
+    await pilot.press("d")
+    app.clear_notifications()
+
+
 SHOTS: tuple[Shot, ...] = (
+    Shot("tuning-pinned", "ctx-large", 4100, setup=pin_then_step, note="pinned, stepped: ▲▼◆ marks, d filter"),
+    Shot("tuning-knobs", "ctx-large", 4000, setup=open_knobs, note="the knobs dialog (k)"),
+    Shot("tuning-coverage", "ctx-large", 4000, setup=open_coverage, note="coverage curves (g)"),
+    Shot("tuning-diff", "ctx-large", 4100, setup=open_pin_diff, note="the preview's diff against the pin"),
     Shot("main-dark", "ctx-large", 4000, note="ctx-large at 4,000 tokens"),
     Shot(
         "why-summarized-learning",

@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     for change in diff.changed:
         up = change.after is Fate.INCLUDED or (change.after is Fate.SUMMARIZED and change.before is not Fate.INCLUDED)
         print(
-            f"  {'▲' if up else '▼'} {_WORD[change.before]} → {_WORD[change.after]:<11} {change.entry.section:<11} "
+            f"  {'▲' if up else '▼'} {_WORD[change.before] + ' → ' + _WORD[change.after]:<24} {change.entry.section:<11} "
             f"{clean_line(change.entry.title)[:60]}  ({clean_line(change.entry.source)})"
         )
     moved = [(name, shift) for name, shift in diff.buckets.items() if shift.delta]

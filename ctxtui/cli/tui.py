@@ -12,6 +12,7 @@ from ctxtui.cli.common import UsageError, parse_now, request_from_args
 def run(args: argparse.Namespace, demo: bool = False) -> int:
     from ctxtui.engine.packers.registry import PEER_PACKERS
     from ctxtui.engine.sources.memory.urls import is_db_url
+    from ctxtui.opening.choose import Choice
     from ctxtui.opening.stores import PACKER_OF_STORE, store_kind
     from ctxtui.session import Session
     from ctxtui.tui.app import CtxtuiApp
@@ -41,12 +42,14 @@ def run(args: argparse.Namespace, demo: bool = False) -> int:
         except Refused:
             raise UsageError(f"--budget: not a whole number: {args.budget!r}") from None
     options = request_from_args(str(project), args).but(budget=None)
+    choice = None
     if not demo and not (project / ".context").is_dir() and options.packer not in PEER_PACKERS:
         # No .context/: a memory store can still be shown through its own tool's packer.
         own = PACKER_OF_STORE.get(store_kind(db_url or db) or "") if (db_url or db) else None
         if own is None:
             raise UsageError(f"no .context/ directory in {project} (try `ctxtui demo`)")
         options = options.but(packer=own)
+        choice = Choice(own, f"the {store_kind(db_url or db)} store's own packer")
     fixed_now = getattr(args, "now", None)
     if fixed_now:
         parse_now(fixed_now)  # a bad --now is a usage error before the screen opens
@@ -61,6 +64,7 @@ def run(args: argparse.Namespace, demo: bool = False) -> int:
         db_agent=getattr(args, "agent", None),
         root_path=getattr(args, "root_path", None),
         options=options,
+        choice=choice,
     )
     app = CtxtuiApp(
         session,

@@ -87,7 +87,7 @@ def open_cortex(request: PackRequest, budget: int | None) -> Opened:
         raise OpenError("--packer cortex reads a memory store: give it with --db")
     if request.query is None:
         raise OpenError("--packer cortex needs --query FOCUS (the focus of `drift memory why <focus>`)")
-    sources = {"query": "flag"}
+    sources = {"query": "flag" if request.query else "default"}
     intent = DEFAULT_INTENT if request.intent is None else request.intent
     sources["intent"] = "default" if request.intent is None else "flag"
     budget_source = "default" if budget is None else "flag"

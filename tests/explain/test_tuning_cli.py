@@ -111,3 +111,13 @@ def test_version_and_sweep_budget(capsys):
     assert capsys.readouterr().out.startswith("ctxtui ")
     assert main(["sweep", ".", "--budget", "5"]) == 2
     assert "not --budget" in capsys.readouterr().err
+
+
+def test_diff_text_columns_line_up_whatever_the_fates(tmp_path, capsys):
+    """ "title only → in full" is longer than "dropped → in full": the section column must still line up."""
+    root = project(tmp_path)
+    assert main(["diff", str(root), "--budget", "600", "--against", "100"]) == 0
+    lines = [line for line in capsys.readouterr().out.splitlines() if line.startswith(("  ▲", "  ▼"))]
+    moves = {line[4:].split("  ")[0].strip() for line in lines}
+    assert len(moves) > 1  # several kinds of move, of different lengths
+    assert len({line.index(" tasks ") if " tasks " in line else line.index(" decisions ") for line in lines}) == 1

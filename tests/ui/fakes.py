@@ -155,8 +155,8 @@ def sample_tiers() -> list[Bucket]:
         Bucket(1, TIER_NAMES[1], None, 310),
         Bucket(2, TIER_NAMES[2], 1_600, 1_640, overrun=40),
         Bucket(3, TIER_NAMES[3], 800, 30),
-        Bucket(4, TIER_NAMES[4], 1_000, 420, summarized=12, full_limit=800),
-        Bucket(5, TIER_NAMES[5], 700, 150, summarized=9, full_limit=560),
+        Bucket(4, TIER_NAMES[4], 1_000, 420, summarized=12, full_limit=800, unbudgeted=12),
+        Bucket(5, TIER_NAMES[5], 700, 150, summarized=9, full_limit=560, unbudgeted=9),
         Bucket(6, TIER_NAMES[6], 0, 0, reached=False),
     ]
 

@@ -122,8 +122,8 @@ class CoverageChart(Widget):
         for index, (section, column_shares) in enumerate(
             zip(self.found.sections, self.shares(plot_width), strict=True)
         ):
-            if section.total == 0:
-                continue
+            if section.can_be_full == 0:
+                continue  # never in full at any budget: a flat line at 0 % would hide the others' curves
             glyph, style = GLYPHS[index % len(GLYPHS)], Style(color=COLORS[index % len(COLORS)])
             for column, share in enumerate(column_shares):
                 if share_bottom < share <= share_top or (bottom_row and share == 0):

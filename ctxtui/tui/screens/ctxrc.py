@@ -52,7 +52,7 @@ class ConfirmWriteScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label(clean_line(self._question), markup=False)
+            yield Static(clean_line(self._question), id="confirm-question", markup=False)  # wraps a long path
             with VerticalScroll():
                 yield Static(diff_text(self._diff), id="confirm-diff")
             yield Label("y writes it (the old file is kept as .ctxrc.bak) · n or Esc leaves it", id="confirm-hint")

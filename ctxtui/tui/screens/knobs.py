@@ -79,9 +79,10 @@ class KnobsScreen(ModalScreen[None]):
                         if knob.help:
                             yield Static(clean_line(knob.help), classes="knob-help", markup=False)
                         yield Label("", id=f"error-{knob.key}", classes="knob-error", markup=False)
-            yield Label(
-                "Enter applies a typed value · lists and switches apply at once · Esc closes",
+            yield Static(  # a Static wraps: the whole hint on a narrow terminal too
+                "Enter applies a typed value · lists and switches apply at once · ctrl+s saves to .ctxrc · Esc closes",
                 id="knobs-hint",
+                markup=False,
             )
 
     def _editor(self, knob: Knob) -> Input | Select[Any] | Switch:
@@ -144,6 +145,11 @@ class KnobsScreen(ModalScreen[None]):
         knob = self._knobs.get(key)
         if knob is not None and event.value != knob.value:
             self._submit(key, event.value)
+
+    def action_save(self) -> None:
+        """ctrl+s: save the settings changed here to `.ctxrc` (the main screen shows the change and asks first)."""
+        self.dismiss(None)
+        self.app.call_later(self.app.main.action_save_ctxrc)  # type: ignore[attr-defined]
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -142,7 +142,10 @@ class Run:
 async def run_app(
     project: Path, db: Path | None, keys: dict[str, int], steps: int, real_tokens: bool = True, floor: bool = False
 ) -> Run:
-    """Start the app, time its first screen, then time `steps` presses of each key (and Textual's floor)."""
+    """Start the app, time its first screen, then time `steps` presses of each key (and Textual's floor).
+
+    `keys`: key → budget step (0: one slider cell, where the slider's → goes).
+    """
     started = time.perf_counter()
     app = make_app(project, db, real_tokens=real_tokens)
     probe = Probe(app)
@@ -159,7 +162,8 @@ async def run_app(
         for key, delta in keys.items():
             times = results.setdefault(key, StepTimes())
             for _ in range(steps):
-                target = app.session.budget + delta
+                slider = app.query_one("#slider")
+                target = app.session.budget + delta if delta else slider.step_target(1)
                 t0 = time.perf_counter()
                 app._driver.send_message(events.Key(key, CHARACTERS.get(key)))
                 await probe.until(lambda t=target, s=t0: probe.show_of(t, s) is not None, what=f"budget {target}")
@@ -205,7 +209,7 @@ def p95(values: list[float]) -> float:
 
 def report_steps(label: str, run: Run, target_ms: float, note: str = "") -> None:
     for key, times in run.steps.items():
-        name = {"right": "→ (+1)", "right_square_bracket": "] (+100)"}.get(key, key)
+        name = {"right": "→ (cell)", "shift+right": "⇧→ (+1)", "right_square_bracket": "] (+100)"}.get(key, key)
         print(
             f"  {note}slider step {name:9s} key→show  median {ms(statistics.median(times.show))}  "
             f"p95 {ms(p95(times.show))}   key→frame  median {ms(statistics.median(times.frame))}  "
@@ -217,8 +221,8 @@ def report_steps(label: str, run: Run, target_ms: float, note: str = "") -> None
 def bench_workspace(
     label: str, project: Path, db: Path | None, steps: int, target_ms: float, startups: int = 1, diagnose: bool = False
 ) -> dict[str, float]:
-    """Print a size's figures; return them for the JSON (step: key → frame over both keys' steps)."""
-    keys = {"right": 1, "right_square_bracket": 100}
+    """Print a size's figures; return them for the JSON (step: key → frame over every key's steps)."""
+    keys = {"shift+right": 1, "right": 0, "right_square_bracket": 100}
     first = asyncio.run(run_app(project, db, keys, steps, floor=diagnose))
     path = "worker" if first.entries > LARGE_WORKSPACE else "UI thread"
     print(f"{label}: {first.entries:,} entries (recompute on the {path})")

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ctxtui.engine.explain.quirks import Quirk, find_quirks
 from ctxtui.engine.explain.thresholds import Threshold, thresholds
@@ -32,13 +32,21 @@ from ctxtui.engine.sources.workspace import Workspace
 from ctxtui.opening.choose import Choice, choose_packer
 from ctxtui.opening.request import Opened, PackRequest
 
+if TYPE_CHECKING:
+    from ctxtui.turns_session import TurnsSession
+
 MIN_BUDGET = 0
-MAX_BUDGET = 200_000
+MAX_BUDGET = 2_000_000  # tokens: 1M-token context windows exist; the slider's log scale keeps it usable
 LOAD_STEPS = 4
 THRESHOLD_SECONDS = 5.0
 THRESHOLD_SECONDS_LARGE = 2.0
 LARGE_FOR_THRESHOLDS = 5000  # entries
 SET_HERE = "set here"  # the source of a knob the user changed in the app
+# Where `ctxtui memory add` writes by default. ctx itself never reads it, so the app offers to join it
+# (`Session.memory_db_found`) rather than joining it unasked: the default packet stays ctx's.
+PROJECT_MEMORY_DB = Path(".context") / "memory.db"
+NOUS = "nous"
+OWN_BUDGET = "the turn's own"  # a nous turn's budget source: the sum of its section budgets
 
 T = TypeVar("T")
 
@@ -59,8 +67,10 @@ class Loaded:
         choice: Choice | None = None,
         refusal: Refusal | None = None,
         budget_source: str = "default",
+        made_at: datetime | None = None,
     ) -> None:
         self.generation = generation
+        self.made_at = made_at  # the clock the packer read (whole seconds); None: the packer read its own
         self.packer = packer
         self.workspace = workspace
         self.choice = choice
@@ -179,6 +189,7 @@ class Session:
     _workspace_dir: str | None = None  # its context directory
     _store_kind: str | None = None
     _store_kind_known: bool = False
+    _turns: Any = None  # the nous database's TurnsSession, once asked for
 
     # -- what the user asked for ------------------------------------------------------
 
@@ -295,7 +306,7 @@ class Session:
         """A ctx packer over `workspace` (memories joined), its knobs re-applied, the budget settled."""
         from ctxtui.opening.ctx import open_ctx
 
-        now = self.clock()
+        now = self.now()
         if self.db is not None or self.db_url is not None:
             report("loading memories", 1)
             if self.memory_join is None:
@@ -309,7 +320,7 @@ class Session:
         report("scoring", 2)
         opened = open_ctx(self._chosen().name, self.request(budget), workspace=workspace, now=now)
         # A refusal is not listed here: the main screen's banner shows it (Loaded.refusal).
-        return self._install(opened, budget, keep_budget, report, list(opened.problems))
+        return self._install(opened, budget, keep_budget, report, list(opened.problems), made_at=now)
 
     def _open_peer(
         self, name: str, budget: int | None, keep_budget: bool, report: Callable[[str, int], None]
@@ -325,6 +336,10 @@ class Session:
             request = request.but(query="")
             problems.append(Problem(name, "no --query given: the focus is empty (press k to set it)"))
         opened = open_named(name, request)
+        turn = getattr(opened.packer, "turn", None)
+        if name == NOUS and self.options.turn is None and turn is not None:
+            # Stay on this turn: a later reload (a memory changed) must not jump to a newer one.
+            self.options = self.options.but(turn=turn.summary.key)
         report("scoring", 2)
         problems += [Problem(name, line) for line in [*opened.notices, *opened.warnings]]
         return self._install(opened, budget, keep_budget, report, problems)
@@ -336,6 +351,7 @@ class Session:
         keep_budget: bool,
         report: Callable[[str, int], None],
         problems: list[Problem],
+        made_at: datetime | None = None,
     ) -> list[Problem]:
         packer = opened.packer
         for key, value in list(self.knob_edits.items()):
@@ -344,14 +360,21 @@ class Session:
             except (KeyError, ValueError):
                 del self.knob_edits[key]  # this packer has no such knob: the edit was for another
         if not keep_budget:
-            self.budget = opened.budget
+            # A budget that is the packer's own default (a nous turn's) is the default after the knobs too.
+            own = opened.budget_source == OWN_BUDGET
+            self.budget = getattr(packer, "default_budget", opened.budget) if own else opened.budget
         report("assembling", 3)
         packer.plan(self.budget)  # warm the packer for the first screen, still off the UI thread
-        self._new_load(packer, opened.workspace, opened.refusal, opened.budget_source)
+        self._new_load(packer, opened.workspace, opened.refusal, opened.budget_source, made_at)
         return problems
 
     def _new_load(
-        self, packer: Packer, workspace: Workspace | None, refusal: Refusal | None, budget_source: str
+        self,
+        packer: Packer,
+        workspace: Workspace | None,
+        refusal: Refusal | None,
+        budget_source: str,
+        made_at: datetime | None = None,
     ) -> None:
         if self.loaded is not None:
             self.loaded.stale = True
@@ -363,6 +386,7 @@ class Session:
             choice=self.choice,
             refusal=refusal,
             budget_source=budget_source,
+            made_at=made_at,
         )
 
     def poll(self, progress: Callable[[str, int], None] | None = None) -> list[Problem] | None:
@@ -379,7 +403,7 @@ class Session:
         if not self.memory_join.changed():
             return None
         old = self._workspace
-        joined = self.memory_join.load(self.clock())
+        joined = self.memory_join.load(self.now())
         if not joined.fresh and [str(p) for p in joined.problems] == [str(p) for p in old.memory_problems]:
             return None  # the same failure as last time (a server still away): nothing to redraw
         workspace = Workspace(old.project, old.config, old.parsed)
@@ -415,7 +439,7 @@ class Session:
         workspace = self._workspace
         copy = Workspace(workspace.project, workspace.config, workspace.parsed)
         copy.memories, copy.memory_problems = workspace.memories, workspace.memory_problems
-        packer = open_ctx(name, self.request(), workspace=copy, now=self.clock()).packer
+        packer = open_ctx(name, self.request(), workspace=copy, now=self.now()).packer
         for key, value in self.knob_edits.items():
             try:
                 packer = packer.with_knob(key, value, SET_HERE)
@@ -431,13 +455,52 @@ class Session:
         """Change one knob of the packer in use (ValueError/KeyError: not a value or knob it has)."""
         assert self.loaded is not None, "load() first"
         loaded = self.loaded
-        packer = loaded.packer.with_knob(key, value, SET_HERE)
+        old = loaded.packer
+        packer = old.with_knob(key, value, SET_HERE)
         self.knob_edits[key] = value
-        self._new_load(packer, loaded.workspace, loaded.refusal, loaded.budget_source)
+        # A packer whose budget is its settings' sum (nous: the sections'): the slider follows an edit
+        # when it stood at the old sum, so a frame switch shows that frame's budgets, not a share of the old.
+        before, after = getattr(old, "default_budget", None), getattr(packer, "default_budget", None)
+        if before is not None and after is not None and self.budget == before:
+            self.budget = max(MIN_BUDGET, min(MAX_BUDGET, int(after)))
+        self._new_load(packer, loaded.workspace, loaded.refusal, loaded.budget_source, loaded.made_at)
 
     def reset_knobs(self) -> None:
         """Forget the knobs changed here (the next load is the sources' own)."""
         self.knob_edits.clear()
+
+    # -- a nous database's turns ----------------------------------------------------------
+
+    @property
+    def turns(self) -> TurnsSession | None:
+        """The Turns view's model for a nous URL (None for any other source); polled by the app."""
+        if self.db_url is None:
+            return None
+        if self._turns is None:
+            from ctxtui.turns_session import TurnsSession
+
+            self._turns = TurnsSession(self.db_url, agent=self.db_agent, env=dict(os.environ))
+        turns: TurnsSession = self._turns
+        return turns
+
+    @property
+    def turn_key(self) -> str | None:
+        """The key of the nous turn on screen (None: another packer)."""
+        turn = getattr(self.packer, "turn", None) if self.packer_name == NOUS else None
+        return turn.summary.key if turn is not None else None
+
+    def choose_turn(self, key: str, progress: Callable[[str, int], None] | None = None) -> list[Problem]:
+        """Show nous's sections of logged turn `key` at its own budget (knobs changed here are kept)."""
+        self.options = self.options.but(turn=key)
+        self.choice = Choice(NOUS, SET_HERE)
+        return self._open_peer(NOUS, None, False, progress or (lambda stage, step: None))
+
+    def close(self) -> None:
+        """Close the database connections the session holds open (the app calls it on quit)."""
+        if self._turns is not None:
+            self._turns.close()
+        if self.memory_join is not None:
+            self.memory_join.close()
 
     # -- views --------------------------------------------------------------------------
 
@@ -456,6 +519,59 @@ class Session:
     @property
     def entry_count(self) -> int:
         return self.loaded.entry_count if self.loaded else 0
+
+    def now(self) -> datetime:
+        """The clock, to the whole second: packets print whole seconds, so `--now` with that time is exact."""
+        return self.clock().replace(microsecond=0)
+
+    # -- the memory database a project may have -------------------------------------------
+
+    @property
+    def joins_memories(self) -> bool:
+        """A memory store is joined to the packet (`--db`, or `join_found_memories`)."""
+        return self.db is not None or self.db_url is not None
+
+    @property
+    def memory_db_found(self) -> Path | None:
+        """The project's `.context/memory.db` when it exists, a ctx packer is in use and no store is joined."""
+        name = self.packer_name
+        if self.joins_memories or (name is not None and name not in CTX_PACKERS):
+            return None  # a peer packer's input is its own store
+        found = self.project / PROJECT_MEMORY_DB
+        return found if found.is_file() else None
+
+    def join_found_memories(self) -> Path | None:
+        """Join `.context/memory.db` from the next load on (`reload(None)`); the database joined, or None."""
+        found = self.memory_db_found
+        if found is not None:
+            self.db, self.memory_join = found, None
+            self._store_kind_known = False
+        return found
+
+    @property
+    def memory_count(self) -> int:
+        """How many memories the loaded ctx packet was given (0 without a store)."""
+        return len(self.loaded.workspace.memories) if self.loaded and self.loaded.workspace else 0
+
+    # -- a packet made again, and the command line that makes it ------------------------
+
+    def packet_now(self, budget: int, fmt: str) -> tuple[str, datetime]:
+        """The packet at `budget` made now (its `Generated:` is the time of saving) and that now; see `remade`."""
+        from ctxtui.opening.command import remade
+
+        now = self.now()
+        request = self.request(budget).but(now=now.isoformat())
+        return remade(self._chosen().name, request, budget, fmt, self.knob_edits, SET_HERE), now
+
+    def pack_command(self, budget: int, fmt: str, now: datetime | None) -> str | None:
+        """The `ctxtui pack` line printing this packet at `budget` made at `now` (None: the packer's own clock)."""
+        from ctxtui.opening.command import pack_command
+
+        name = self._chosen().name if self.loaded is None else self.loaded.packer.name
+        refused = self.loaded is not None and self.loaded.refusal is not None
+        return pack_command(
+            self.request(budget), name, budget, fmt, now=now, knob_edits=self.knob_edits, ignore_refusal=refused
+        )
 
     def set_budget(self, budget: int) -> None:
         self.budget = max(MIN_BUDGET, min(MAX_BUDGET, int(budget)))

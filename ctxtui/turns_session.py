@@ -20,6 +20,47 @@ from ctxtui.engine.packers.nous.packer import NousPacker
 from ctxtui.engine.sources.memory.errors import MemorySourceError
 from ctxtui.engine.sources.memory.nous_model import Turn, TurnSummary
 
+# token_breakdown keys in the order nous's markers appear in a prompt (context_logger.py@21b809c7).
+SECTION_ORDER = (
+    "identity",
+    "context_safety",
+    "procedure_catalog",
+    "user_profile",
+    "censors",
+    "frame",
+    "datetime",
+    "working_memory",
+    "related_decisions",
+    "relevant_facts",
+    "session_profile",
+    "known_procedures",
+    "recommended_procedures",
+    "recent_conversations",
+    "past_episodes",
+    "frame_instructions",
+    "execution_ledger",
+    "corrections",
+    "telegram_format",
+    "other",
+)
+SHORT = {
+    "related_decisions": "decisions",
+    "relevant_facts": "facts",
+    "recommended_procedures": "procedures",
+    "known_procedures": "procedures",
+    "past_episodes": "episodes",
+    "recent_conversations": "recent",
+    "procedure_catalog": "catalog",
+    "context_safety": "safety",
+    "working_memory": "working",
+    "user_profile": "profile",
+}
+
+
+def sections_line(tokens: dict[str, int]) -> str:
+    keys = [k for k in SECTION_ORDER if k in tokens] + sorted(k for k in tokens if k not in SECTION_ORDER)
+    return " · ".join(f"{SHORT.get(k, k)} {tokens[k]:,}" for k in keys)
+
 
 @dataclass(frozen=True, slots=True)
 class TurnView:
@@ -60,6 +101,7 @@ class TurnView:
 class PollResult:
     turns_changed: bool = False  # a new turn was logged: `turns` is fresh
     turn_changed: bool = False  # the open turn's memory rows changed: `view` is rebuilt
+    memories_changed: bool = False  # the agent's memory tables changed since the last poll
     error: str | None = None  # the database could not be asked (the old state stays)
 
 
@@ -109,21 +151,27 @@ class TurnsSession:
         return TurnView(turn, packer, packer.default_budget if budget is None else budget, tuple(complaints))
 
     def poll(self) -> PollResult:
-        """New turns and changed memories since the last look; never raises."""
+        """New turns and changed memories since the last look; never raises.
+
+        The agent's memory tables are watched whether or not a turn is open
+        here (`memories_changed`): the app re-reads the turn on its main
+        screen when they move. The first poll only records where they stand.
+        """
         result = PollResult()
         try:
             if self.source.turns_changed():
                 self.refresh()
                 result.turns_changed = True
-            if self.view is not None and self.view.packer is not None:
-                snapshot, token = self.source.memory_state(self._rows_snapshot)
-                if token is not None and token != self._rows_token:
+            snapshot, token = self.source.memory_state(self._rows_snapshot)
+            if token is not None and self._rows_token is not None and token != self._rows_token:
+                result.memories_changed = True
+                if self.view is not None and self.view.packer is not None:
                     view = self.view
                     self.view = self._build(view.turn, view.budget, view.packer)
-                    self._rows_snapshot, self._rows_token = snapshot, token
                     result.turn_changed = True
-                elif token is not None:
-                    self._rows_snapshot = snapshot
+            if token is not None:
+                self._rows_token = token
+            self._rows_snapshot = snapshot
         except MemorySourceError as exc:
             result.error = exc.line
         return result

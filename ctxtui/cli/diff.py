@@ -17,7 +17,7 @@ from ctxtui.engine.explain.diff import diff_plans
 from ctxtui.engine.model import Fate
 from ctxtui.safe_text import clean_line
 
-_WORD = {Fate.INCLUDED: "in full", Fate.SUMMARIZED: "title only", Fate.DROPPED: "dropped", None: "not a candidate"}
+_WORD = {Fate.INCLUDED: "in full", Fate.SUMMARIZED: "summarized", Fate.DROPPED: "dropped", None: "not a candidate"}
 
 
 def run(args: argparse.Namespace) -> int:

@@ -40,5 +40,5 @@ def run(args: argparse.Namespace) -> int:
         line += "".join(f"  {'%d/%d/%d' % row.sections[name]:>11}" for name in names)
         print(line)
     if names:
-        print("per section: in full / title only / dropped")
+        print("per section: included (in full) / summarized / dropped")
     return 0

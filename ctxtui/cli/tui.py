@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from datetime import datetime
 from pathlib import Path
 
 from ctxtui.cli.common import UsageError, parse_now, request_from_args
+from ctxtui.safe_text import clean_line
 
 
 def run(args: argparse.Namespace, demo: bool = False) -> int:
@@ -30,6 +32,11 @@ def run(args: argparse.Namespace, demo: bool = False) -> int:
         now = datetime.now().astimezone()
         project = write_demo(demo_root(), now)
         db = db or (demo_memory_db_path(project) if demo_memory_db_path(project).exists() else None)
+        print(
+            f"ctxtui demo: the workspace is {clean_line(str(project))} (written anew on each launch: "
+            "edits there are lost; copy it to keep them)",
+            file=sys.stderr,
+        )
     else:
         project = Path(args.project).absolute()
     budget = None

@@ -19,45 +19,11 @@ from typing import TYPE_CHECKING, Any
 from ctxtui.cli.common import UsageError, warn
 from ctxtui.opening.nous import SAMPLING, require_url
 from ctxtui.safe_text import clean_line
+from ctxtui.turns_session import SECTION_ORDER, sections_line
 
 if TYPE_CHECKING:
     from ctxtui.engine.sources.memory.nous_model import Turn, TurnSummary
 
-# token_breakdown keys in the order nous's markers appear in a prompt (context_logger.py@21b809c7).
-SECTION_ORDER = (
-    "identity",
-    "context_safety",
-    "procedure_catalog",
-    "user_profile",
-    "censors",
-    "frame",
-    "datetime",
-    "working_memory",
-    "related_decisions",
-    "relevant_facts",
-    "session_profile",
-    "known_procedures",
-    "recommended_procedures",
-    "recent_conversations",
-    "past_episodes",
-    "frame_instructions",
-    "execution_ledger",
-    "corrections",
-    "telegram_format",
-    "other",
-)
-SHORT = {
-    "related_decisions": "decisions",
-    "relevant_facts": "facts",
-    "recommended_procedures": "procedures",
-    "known_procedures": "procedures",
-    "past_episodes": "episodes",
-    "recent_conversations": "recent",
-    "procedure_catalog": "catalog",
-    "context_safety": "safety",
-    "working_memory": "working",
-    "user_profile": "profile",
-}
 TRACE_NOTE = (
     "nous leaves trace_id NULL (retrieval_log keeps it reserved), so a turn is its context_log and "
     "retrieval_log rows joined on (agent, session, turn number)"
@@ -119,11 +85,6 @@ def run(args: argparse.Namespace) -> int:
             )
         )
     return 0
-
-
-def sections_line(tokens: dict[str, int]) -> str:
-    keys = [k for k in SECTION_ORDER if k in tokens] + sorted(k for k in tokens if k not in SECTION_ORDER)
-    return " · ".join(f"{SHORT.get(k, k)} {tokens[k]:,}" for k in keys)
 
 
 def summary_json(t: TurnSummary) -> dict[str, Any]:

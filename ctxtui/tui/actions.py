@@ -13,7 +13,10 @@ Where an action applies (`where`):
   open, so `[`/`]` keep working there; the others run on the App.
 - `SLIDER`, `ENTRIES`: while that widget has the focus.
 - `PREVIEW`, `HELP`, `WHY`, `QUIRKS`, `PROMPT`, `BUDGET_INPUT`, `KNOBS`, `COVERAGE`,
-  `CONFIRM`: on that screen.
+  `CONFIRM`, `TURNS`: on that screen.
+
+`NOUS_ONLY` actions need a nous database (`--db postgresql://…`): the main
+screen hides them from the footer, and the help leaves them out, otherwise.
 
 Palette entries that depend on what is on screen (sort by each of the
 packer's columns, switch to each packer the sources allow) come from the
@@ -29,9 +32,16 @@ from textual.binding import Binding, BindingType
 
 APP, SLIDER, ENTRIES = "app", "slider", "entries"
 PREVIEW, HELP, WHY, QUIRKS, PROMPT, BUDGET_INPUT = "preview", "help", "why", "quirks", "prompt", "budget_input"
-KNOBS, COVERAGE, CONFIRM = "knobs", "coverage", "confirm"
+KNOBS, COVERAGE, CONFIRM, TURNS = "knobs", "coverage", "confirm", "turns"
 
 BUDGET_PRESETS = (1000, 2000, 4000, 8000, 16000, 32000)
+
+# Main-screen actions ("main.NAME") about what only the main screen shows (the table, its filters) or that
+# another screen does its own way (the preview saves and previews its visible format): while another screen
+# is on top they are off, and the footer leaves them out (`MainScreen.check_action`).
+MAIN_SCREEN_ONLY = frozenset(
+    {"filter_text", "cycle_fate", "cycle_section", "clear_filters", "cycle_sort", "sort", "preview", "save", "quirks"}
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +63,7 @@ class Action:
 
 
 _TO_CLIPBOARD = "to the clipboard (OSC 52 + system tool)"
+_DOWN, _UP = "the budget {:,} tokens lower", "the budget {:,} tokens higher"
 
 ACTIONS: tuple[Action, ...] = (
     # Anywhere, in the order of the footer and the help.
@@ -64,7 +75,7 @@ ACTIONS: tuple[Action, ...] = (
         "Help",
         key_display="?",
         palette="Help: keys",
-        palette_help="every key binding",
+        palette_help="every key, and what the symbols, columns and words on screen mean",
     ),
     Action(
         "app.type_budget",
@@ -74,10 +85,40 @@ ACTIONS: tuple[Action, ...] = (
         palette="Type a budget…",
         palette_help="set an exact budget",
     ),
-    Action("app.budget_down", "left_square_bracket", "main.nudge(-100)", "−100", key_display="["),
-    Action("app.budget_up", "right_square_bracket", "main.nudge(100)", "+100", key_display="]"),
-    Action("app.budget_down_coarse", "left_curly_bracket", "main.nudge(-1000)", "−1000", key_display="{", show=False),
-    Action("app.budget_up_coarse", "right_curly_bracket", "main.nudge(1000)", "+1000", key_display="}", show=False),
+    Action(
+        "app.budget_down",
+        "left_square_bracket",
+        "main.nudge(-100)",
+        "−100",
+        key_display="[",
+        palette_help=_DOWN.format(100),
+    ),
+    Action(
+        "app.budget_up",
+        "right_square_bracket",
+        "main.nudge(100)",
+        "+100",
+        key_display="]",
+        palette_help=_UP.format(100),
+    ),
+    Action(
+        "app.budget_down_coarse",
+        "left_curly_bracket",
+        "main.nudge(-1000)",
+        "−1000",
+        key_display="{",
+        show=False,
+        palette_help=_DOWN.format(1000),
+    ),
+    Action(
+        "app.budget_up_coarse",
+        "right_curly_bracket",
+        "main.nudge(1000)",
+        "+1000",
+        key_display="}",
+        show=False,
+        palette_help=_UP.format(1000),
+    ),
     Action(
         "app.filter",
         "slash",
@@ -104,7 +145,13 @@ ACTIONS: tuple[Action, ...] = (
         palette="Cycle section filter",
         palette_help="tasks, conventions, decisions…",
     ),
-    Action("app.cycle_sort", "s", "main.cycle_sort", "Sort"),
+    Action(
+        "app.cycle_sort",
+        "s",
+        "main.cycle_sort",
+        "Sort",
+        palette_help="by the next column shown (▲ ▼ in its header); after the last: packet order",
+    ),
     Action(
         "app.preview",
         "p",
@@ -156,6 +203,15 @@ ACTIONS: tuple[Action, ...] = (
         show=False,
         palette="Reload from disk",
         palette_help="re-read .context/ and the memory database",
+    ),
+    Action(
+        "app.join_memories",
+        "m",
+        "main.join_memories",
+        "Join memory.db",
+        show=False,
+        palette="Join .context/memory.db",
+        palette_help="add the project's memory database to ctx's packet (ctx itself never reads it)",
     ),
     Action(
         "app.clear_filters",
@@ -255,9 +311,19 @@ ACTIONS: tuple[Action, ...] = (
         )
         for budget in BUDGET_PRESETS
     ),
+    Action(
+        "app.turns",
+        "t",
+        "main.turns",
+        "Turns",
+        palette="nous turns…",
+        palette_help="the database's logged turns, live: pick one to rebuild its sections",
+    ),
     # The budget slider, focused.
-    Action("slider.fine_down", "left", "step(-1)", "−step", SLIDER, show=False),
-    Action("slider.fine_up", "right", "step(1)", "+step", SLIDER, show=False),
+    Action("slider.step_down", "left", "step(-1)", "−one cell", SLIDER, show=False),
+    Action("slider.step_up", "right", "step(1)", "+one cell", SLIDER, show=False),
+    Action("slider.fine_down", "shift+left", "fine(-1)", "−1", SLIDER, show=False),
+    Action("slider.fine_up", "shift+right", "fine(1)", "+1", SLIDER, show=False),
     Action("slider.coarse_down", "pagedown", "coarse(-1)", "−coarse", SLIDER, show=False),
     Action("slider.coarse_up", "pageup", "coarse(1)", "+coarse", SLIDER, show=False),
     Action("slider.minimum", "home", "to_end(-1)", "minimum", SLIDER, show=False),
@@ -278,6 +344,8 @@ ACTIONS: tuple[Action, ...] = (
     Action("preview.save", "s", "save", "Save…", PREVIEW),
     Action("preview.markdown", "m", "show('md')", "Markdown", PREVIEW),
     Action("preview.json", "j", "show('json')", "JSON", PREVIEW),
+    Action("preview.find", "slash", "find", "Find", PREVIEW, key_display="/"),
+    Action("preview.find_next", "n", "find_next", "Next match", PREVIEW),
     Action("preview.diff", "d", "show('diff')", "Diff vs pin", PREVIEW),
     Action("help.close", "escape,q,question_mark", "close", "Close help", HELP, show=False),
     Action("why.close", "escape,enter,q", "dismiss", "Close", WHY),
@@ -287,9 +355,13 @@ ACTIONS: tuple[Action, ...] = (
     Action("knobs.close", "escape", "close", "Close", KNOBS),
     Action("knobs.save", "ctrl+s", "save", "Save to .ctxrc…", KNOBS),
     Action("coverage.close", "escape,q,g", "close", "Close", COVERAGE),
+    Action("turns.open", "enter", "open_turn", "Open turn", TURNS),
+    Action("turns.close", "escape,t", "close", "Back", TURNS),
+    Action("turns.refresh", "r", "poll_now", "Poll now", TURNS),
     Action("confirm.yes", "y", "yes", "Write", CONFIRM),
     Action("confirm.no", "n,escape", "no", "Leave it", CONFIRM),
 )
+NOUS_ONLY = frozenset({"app.turns"})
 ACTION_BY_ID: dict[str, Action] = {action.id: action for action in ACTIONS if action.id}
 PALETTE: tuple[Action, ...] = tuple(action for action in ACTIONS if action.palette)
 
@@ -309,21 +381,32 @@ class HelpLine:
 
 
 HELP_FOCUSED: tuple[HelpLine, ...] = (
-    HelpLine("← →", "budget fine step (slider focused)", ("slider.fine_down", "slider.fine_up")),
+    HelpLine(
+        "← →",
+        "budget one cell of the slider, to a round number (slider focused)",
+        ("slider.step_down", "slider.step_up"),
+    ),
+    HelpLine("shift+← →", "budget −1 / +1 token (slider focused)", ("slider.fine_down", "slider.fine_up")),
     HelpLine("PgUp PgDn", "budget coarse step (slider focused)", ("slider.coarse_up", "slider.coarse_down")),
     HelpLine("Home End", "budget minimum / maximum (slider focused)", ("slider.minimum", "slider.maximum")),
     HelpLine("Tab", "move focus"),
+    HelpLine(
+        "/ n", "in the preview: find text in the packet, then the next match", ("preview.find", "preview.find_next")
+    ),
     HelpLine("↑ ↓", "select entry (table focused)", ("entries.up", "entries.down")),
     HelpLine("Enter", "the why panel as a dialog (narrow terminals)", ("entries.activate",)),
     HelpLine("ctrl+p", "command palette"),
 )
 
 
-def help_lines(keymap: Mapping[str, str], key_display: Callable[[str], str]) -> list[tuple[str, str]]:
+def help_lines(
+    keymap: Mapping[str, str], key_display: Callable[[str], str], *, nous: bool = False
+) -> list[tuple[str, str]]:
     """(keys, description) for the `?` help: the keys that work anywhere, then those that need the focus.
 
     `keymap` is the user's (binding id → keys): remapped keys show as the user
-    set them; `key_display` shows one key name ("ctrl+y" → "^y").
+    set them; `key_display` shows one key name ("ctrl+y" → "^y"). `nous`: the
+    source is a nous database, so its actions (`NOUS_ONLY`) are listed.
     """
 
     def shown(keys: str) -> str:
@@ -331,9 +414,10 @@ def help_lines(keymap: Mapping[str, str], key_display: Callable[[str], str]) -> 
 
     lines = []
     for action in ACTIONS:
-        if action.where == APP and action.keys:
+        if action.where == APP and action.keys and (nous or action.id not in NOUS_ONLY):
             remapped = keymap.get(action.id or "")
-            lines.append((shown(remapped) if remapped else action.key_display or action.keys, action.description))
+            words = f"{action.description}: {action.palette_help}" if action.palette_help else action.description
+            lines.append((shown(remapped) if remapped else action.key_display or action.keys, words))
     for line in HELP_FOCUSED:
         if any(keymap.get(id) for id in line.ids):
             keys = " ".join(shown(keymap.get(id) or ACTION_BY_ID[id].keys) for id in line.ids)

@@ -14,24 +14,37 @@ import asyncio
 import gc
 import os
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.app import App
 from textual.binding import Binding
+from textual.notifications import Notify
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from ctxtui.engine.model import Problem
 from ctxtui.engine.sources.context import ContextMissing
 from ctxtui.opening.request import OpenError, Refused
 from ctxtui.safe_text import clean_block, clean_line
-from ctxtui.session import Session
-from ctxtui.tui.actions import APP, bindings, help_lines
+from ctxtui.session import NOUS, Session
+from ctxtui.tui.actions import ACTION_BY_ID, APP, bindings, help_lines
 from ctxtui.tui.commands import CtxtuiCommands
 from ctxtui.tui.main_screen import REAL_TOKENIZER, MainScreen
 from ctxtui.tui.messages import FORMAT_NAMES, CopyPacket, LoadFailed, LoadProgress, ProjectLoaded, SavePacket
-from ctxtui.tui.screens.help import HelpScreen
+from ctxtui.tui.screens.help import HelpItem, HelpScreen
+from ctxtui.tui.screens.turns import TURNS_HELP, TurnsScreen
 from ctxtui.tui.themes import ThemeVariablesMixin, apply_theme
+
+MAX_TOASTS = 2  # toasts on screen at once: a third pushes the oldest out
+
+if TYPE_CHECKING:
+    from ctxtui.engine.sources.memory.nous_model import TurnSummary
+    from ctxtui.tui.screens.save import SaveScreen
+    from ctxtui.turns_session import PollResult
+
+POLL_SECONDS = 2.0  # how often a nous database is asked whether a turn was logged or a memory changed
 
 
 class CtxtuiApp(ThemeVariablesMixin, App):
@@ -52,6 +65,7 @@ class CtxtuiApp(ThemeVariablesMixin, App):
         real_tokens: bool = True,
         keymap: dict[str, str] | None = None,
         notices: list[str] | None = None,
+        poll_seconds: float = POLL_SECONDS,
     ) -> None:
         super().__init__()
         # Actions named "main.…" (actions.py) run on the main screen from any screen, the preview included.
@@ -66,6 +80,9 @@ class CtxtuiApp(ThemeVariablesMixin, App):
         self._stop_watch = asyncio.Event()
         self._missed_changes: set[Path] = set()
         self._theme_variables: tuple[str, dict[str, str]] | None = None
+        self._poll_seconds = poll_seconds
+        self._poll_error: str | None = None  # why the last poll of a nous database failed
+        self._polling = False
         if keymap:
             self.set_keymap(keymap)  # remaps by binding id, widgets' and screens' bindings included
 
@@ -78,6 +95,11 @@ class CtxtuiApp(ThemeVariablesMixin, App):
         self.load_project(first=True)
         if self._watch:
             self.watch_files()
+        if self.session.turns is not None:  # a nous database: nothing on disk to watch, so poll it
+            self.set_interval(self._poll_seconds, self.poll_nous)
+            self.poll_nous()
+            if self.session.options.packer == NOUS:
+                self.show_turns()
 
     def notify(
         self,
@@ -90,6 +112,13 @@ class CtxtuiApp(ThemeVariablesMixin, App):
     ) -> None:
         """Every toast goes through the sanitiser and is never parsed as markup: messages quote paths and titles."""
         super().notify(clean_block(message), title=clean_line(title), severity=severity, timeout=timeout, markup=False)
+
+    def _on_notify(self, event: Notify) -> None:
+        """Before Textual's own handler shows a toast: keep at most MAX_TOASTS, the oldest going first, so they
+        do not pile up over the why panel. (Textual calls each class's `_on_notify` along the MRO, this first.)"""
+        shown = list(self._notifications)
+        for old in shown[: max(0, len(shown) - MAX_TOASTS + 1)]:
+            self._unnotify(old, refresh=False)
 
     def theme_colors(self) -> dict[str, str]:
         """The theme's CSS variables, resolved once per theme (the slider path asks every step)."""
@@ -143,6 +172,7 @@ class CtxtuiApp(ThemeVariablesMixin, App):
         def progress(stage: str, step: int) -> None:
             self.main.post_message(LoadProgress(stage, step))
 
+        before = self.session.budget
         try:
             problems: list[Problem] | None
             if job is not None:
@@ -167,8 +197,9 @@ class CtxtuiApp(ThemeVariablesMixin, App):
         gc.unfreeze()
         gc.collect()
         gc.freeze()
-        self.main.post_message(ProjectLoaded(problems))
+        self.main.post_message(ProjectLoaded(problems, budget_moved=self.session.budget != before))
         self.call_from_thread(self._reload_missed_changes)
+        self.call_from_thread(self._mark_turn_shown)
 
     def action_reload(self) -> None:
         self.load_project(changed=None)
@@ -214,6 +245,80 @@ class CtxtuiApp(ThemeVariablesMixin, App):
             await asyncio.sleep(0.4)
             self.on_files_changed({folder / name for name in names} if names else {folder})
 
+    # -- a nous database: polled --------------------------------------------------------
+
+    def poll_nous(self) -> None:
+        """One poll of the nous database in a worker (skipped while the last one still runs: a server that
+        went away can take the connect timeout to say so, and the screen never waits for it)."""
+        turns = self.session.turns
+        if turns is None or self._polling:
+            return
+        self._polling = True
+
+        def poll() -> None:
+            try:
+                result = turns.poll()
+                fresh = list(turns.turns) if result.turns_changed else None
+            finally:
+                self.call_from_thread(setattr, self, "_polling", False)
+            self.call_from_thread(self._polled, result, fresh)
+
+        self.run_worker(poll, name="nous-poll", group="nous-poll", thread=True, exit_on_error=False)
+
+    def _polled(self, result: PollResult, fresh: list[TurnSummary] | None) -> None:
+        """A poll's result: the Turns list follows it; changed memories re-read the packet on the main screen."""
+        was, self._poll_error = self._poll_error, result.error
+        if result.error and not was:
+            self.notify(
+                f"The nous database cannot be read: {result.error} — the last good state stays; retrying",
+                severity="warning",
+                timeout=6,
+            )
+        elif was and not result.error:
+            self.notify("Reconnected to the nous database", timeout=4)
+            if self.session.loaded is None:  # the server was away at start: load now
+                self.load_project(first=True)
+        if result.memories_changed and self.session.loaded is not None:
+            self.load_project(changed=None)
+        screen = self.turns_screen
+        if screen is not None:
+            screen.show(fresh, result.error, self.session.turn_key, self._turns_title())
+
+    def _mark_turn_shown(self) -> None:
+        """A load may have opened another nous turn: the Turns list marks it (▶)."""
+        screen = self.turns_screen
+        if screen is not None and screen.shown != self.session.turn_key:
+            screen.show(None, self._poll_error, self.session.turn_key)
+
+    @property
+    def turns_screen(self) -> TurnsScreen | None:
+        return next((s for s in self.screen_stack if isinstance(s, TurnsScreen)), None)
+
+    def show_turns(self) -> None:
+        """The Turns view; Enter on a turn shows its sections in the main screen."""
+        session, turns = self.session, self.session.turns
+        if turns is None:
+            self.notify("The Turns view needs a nous database: --db postgresql://…", severity="warning")
+            return
+        if self.turns_screen is not None:
+            return
+
+        def chosen(key: str | None) -> None:
+            if key is not None and key != session.turn_key:
+                self.notify(f"rebuilding turn {key}…", timeout=2)
+                self.load_project(job=lambda progress: session.choose_turn(key, progress))
+
+        screen = TurnsScreen(self._turns_title(), turns.turns, self._poll_error, session.turn_key)
+        self.push_screen(screen, chosen)
+
+    def _turns_title(self) -> str:
+        from ctxtui.engine.sources.memory.urls import redact
+
+        turns = self.session.turns
+        assert turns is not None, "a nous database"
+        agent = turns.source.agent or self.session.db_agent or "the default agent"
+        return f"nous turns of {agent} in {redact(turns.url)}, newest first (polled every {self._poll_seconds:g} s)"
+
     def on_files_changed(self, changed: set[Path]) -> None:
         if self.session.loaded is None:  # the first load is still reading: a reload would cancel it; do it after
             self._missed_changes |= changed
@@ -227,14 +332,50 @@ class CtxtuiApp(ThemeVariablesMixin, App):
 
     # -- what any screen may ask ------------------------------------------------------------
 
+    def key_for(self, action_id: str) -> str:
+        """The key that runs an action, as the footer shows it (the user's remapping included)."""
+        # Textual keeps the active keymap (normalised key names) in `_keymap`; no public getter in 8.2.8.
+        keys = self._keymap.get(action_id) or ACTION_BY_ID[action_id].keys
+        return self.get_key_display(Binding(keys.split(",")[0].strip(), ""))
+
     def dynamic_palette(self) -> list:
         """The palette's entries for what is on screen (the command provider asks)."""
         return self.main.dynamic_palette()
 
+    def deliver_screenshot(
+        self, filename: str | None = None, path: str | None = None, time_format: str | None = None
+    ) -> str | None:
+        """The palette's "Screenshot": an SVG in ctxtui's screenshots folder (made if missing), and where it went.
+
+        Textual's own saves to the working directory and reports through a
+        markup toast; this one says the path in words (or why it failed).
+        """
+        from ctxtui.paths import screenshots_dir
+        from ctxtui.safe_write import os_error_words
+
+        folder = Path(path) if path else screenshots_dir()
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            saved = self.save_screenshot(filename, str(folder), time_format)
+        except OSError as exc:
+            self.notify(f"Screenshot not saved in {folder}: {os_error_words(exc)}", severity="error", timeout=6)
+            return None
+        self.notify(f"Screenshot saved: {saved}", timeout=6)
+        return None
+
     def action_help(self) -> None:
         # Textual keeps the active keymap (normalised key names) in `_keymap`; there is no public getter in 8.2.8.
-        lines = help_lines(self._keymap, lambda key: self.get_key_display(Binding(key, "")))
-        self.push_screen(HelpScreen(lines))
+        from ctxtui.tui.legend import legend
+        from ctxtui.tui.themes import fate_symbols
+
+        nous = self.session.turns is not None
+        lines: list[HelpItem] = [
+            (None, "Keys"),
+            *help_lines(self._keymap, lambda key: self.get_key_display(Binding(key, "")), nous=nous),
+        ]
+        if nous:
+            lines += TURNS_HELP
+        self.push_screen(HelpScreen([*lines, *legend(fate_symbols(self.theme))]))
 
     @on(CopyPacket)
     def _copy_packet(self, intent: CopyPacket) -> None:
@@ -252,31 +393,58 @@ class CtxtuiApp(ThemeVariablesMixin, App):
 
     @on(SavePacket)
     def _save_packet(self, intent: SavePacket) -> None:
-        from ctxtui.tui.screens.prompts import SaveScreen
+        """Ask where (`SaveScreen` checks the path and asks before replacing), then write in a worker."""
+        from ctxtui.tui.screens.save import SaveScreen
 
-        view, fmt = intent.view, intent.fmt
-        default = Path.cwd() / f"context-packet-{view.budget}.{fmt}"
+        budget, fmt = intent.view.budget, intent.fmt
+        default = Path.cwd() / f"context-packet-{budget}.{fmt}"
+        context_dirs = [self.session.project / ".context"]
 
-        def save(path: str | None) -> None:
-            from ctxtui.safe_write import WriteRefused, write_atomically
+        def save(path: str) -> None:
+            self.run_in_thread("save", partial(self._write_packet, screen, budget, fmt, path))
 
-            if not path:
-                return
-            try:
-                # Bytes as `ctxtui pack` writes them: invalid UTF-8 from the inputs passes through unchanged.
-                written = write_atomically(
-                    path,
-                    view.plan.render(fmt).encode("utf-8", "surrogateescape"),
-                    context_dirs=[self.session.project / ".context"],
-                )
-            except WriteRefused as exc:
-                self.notify(f"Not saved: {exc}", severity="error")
-                return
-            given = Path(os.path.abspath(Path(path).expanduser()))
-            self.notify(f"Saved {path}" if given == written else f"Saved {path} → {written}", timeout=4)
+        screen = SaveScreen(
+            str(default),
+            save,
+            context_dirs=context_dirs,
+            what=f"the {FORMAT_NAMES.get(fmt, fmt)} packet",
+        )
+        self.push_screen(screen)
 
-        self.push_screen(SaveScreen(str(default)), save)
+    def _write_packet(self, screen: SaveScreen, budget: int, fmt: str, path: str) -> None:
+        """In a worker: the packet made now (its `Generated:` is the time of saving), written atomically."""
+        from ctxtui.safe_write import WriteRefused, os_error_words, write_atomically
+
+        try:
+            text, now = self.session.packet_now(budget, fmt)
+            # Bytes as `ctxtui pack` writes them: invalid UTF-8 from the inputs passes through unchanged.
+            written = write_atomically(
+                path,
+                text.encode("utf-8", "surrogateescape"),
+                context_dirs=[self.session.project / ".context"],
+            )
+        except WriteRefused as exc:
+            self.call_from_thread(screen.failed, str(exc))
+            return
+        except (ContextMissing, OpenError, Refused) as exc:  # the sources changed meanwhile
+            self.call_from_thread(screen.failed, str(exc))
+            return
+        except OSError as exc:  # reading the sources again failed
+            self.call_from_thread(screen.failed, f"could not read the project again: {os_error_words(exc)}")
+            return
+        except Exception as exc:  # never leave the dialog saying "Saving…"
+            self.call_from_thread(screen.failed, f"{type(exc).__name__}: {exc}")
+            raise
+        self.call_from_thread(self._packet_saved, screen, path, written, self.session.pack_command(budget, fmt, now))
+
+    def _packet_saved(self, screen: SaveScreen, path: str, written: Path, command: str | None) -> None:
+        screen.saved(written)
+        given = Path(os.path.abspath(Path(path).expanduser()))
+        where = path if given == written else f"{path} → {written}"
+        again = f"{command} prints it again" if command else "no ctxtui pack line makes it (a setting changed here)"
+        self.notify(f"Saved {where} — stamped with the time of saving; {again}", timeout=8)
 
     async def action_quit(self) -> None:
         self._stop_watch.set()
+        self.session.close()
         self.exit()

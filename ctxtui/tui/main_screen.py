@@ -34,7 +34,8 @@ from ctxtui.engine.model import Fate
 from ctxtui.engine.packers.ctx.sections import SECTIONS
 from ctxtui.engine.packers.ctx.versions import VERSIONS
 from ctxtui.safe_text import clean_line
-from ctxtui.session import LOAD_STEPS, MAX_BUDGET, MIN_BUDGET, Loaded, Session, View
+from ctxtui.session import LOAD_STEPS, MAX_BUDGET, MIN_BUDGET, PROJECT_MEMORY_DB, Loaded, Session, View
+from ctxtui.tui.actions import MAIN_SCREEN_ONLY
 from ctxtui.tui.host import services
 from ctxtui.tui.messages import CopyPacket, LoadFailed, LoadProgress, ProjectLoaded, SavePacket
 from ctxtui.tui.screens.budget import BudgetInputScreen
@@ -44,8 +45,9 @@ from ctxtui.tui.screens.quirks import QuirksScreen
 from ctxtui.tui.screens.why import WhyScreen
 from ctxtui.tui.themes import fate_symbols
 from ctxtui.tui.tuning import PIN_FILTER, STEP_FILTER, TuningActions
+from ctxtui.tui.widgets.budget.memory_note import MemoryNote
 from ctxtui.tui.widgets.budget.settings import SettingsLine
-from ctxtui.tui.widgets.budget.slider import BudgetSlider
+from ctxtui.tui.widgets.budget.slider import BudgetSlider, LogScale
 from ctxtui.tui.widgets.budget.status import StatusLine
 from ctxtui.tui.widgets.changes import ChangesLine
 from ctxtui.tui.widgets.entries.rows import RowFilter, rows_of
@@ -61,6 +63,9 @@ NARROW = 110  # columns below which the why panel becomes a dialog (Enter)
 LARGE_WORKSPACE = 5000  # entries; above this, recompute off the UI thread
 FATE_CYCLE: tuple[Fate | None, ...] = (None, *Fate)
 SECTION_CYCLE: tuple[str | None, ...] = (None, *SECTIONS)
+# Near-linear up to ~100 tokens, logarithmic above: on a 100-cell track each cell is ~10% more than the
+# last, and 1,000..32,000 (most packets) sit in the middle of the track, with 2,000,000 at the end.
+BUDGET_SCALE = LogScale(knee=100)
 
 
 SAME_ENTRIES = frozenset(VERSIONS)  # ctx-0.8.1, ctx-0.8.0: one entry per task, decision, learning...
@@ -70,6 +75,12 @@ def _comparable(before: str, after: str) -> bool:
     """Step marks make sense within one packer, and between ctx 0.8.0 and 0.8.1 (the same entries); the
     MCP packet's entries are whole files and a peer's are its own, so a switch to or from them marks nothing."""
     return before == after or {before, after} <= SAME_ENTRIES
+
+
+def _turn_of(view: View) -> str | None:
+    """The nous turn a view rebuilds (None: another packer): steps between two turns mark nothing."""
+    turn = getattr(view.loaded.packer, "turn", None)
+    return turn.summary.key if turn is not None else None
 
 
 def _following(cycle: tuple[T | None, ...], chosen: frozenset[T]) -> T | None:
@@ -109,7 +120,7 @@ class MainScreen(TuningActions, Screen):
         yield SettingsLine(id="settings").data_bind(MainScreen.view)
         with Horizontal(id="budget-row"):
             yield Label("Budget")
-            yield BudgetSlider(8000, minimum=MIN_BUDGET, maximum=MAX_BUDGET, id="slider")
+            yield BudgetSlider(8000, minimum=MIN_BUDGET, maximum=MAX_BUDGET, scale=BUDGET_SCALE, id="slider")
         yield RefusalBanner(id="refusal")
         yield ProblemBanner(id="banner")
         yield LoadingBar(id="loading")
@@ -158,7 +169,19 @@ class MainScreen(TuningActions, Screen):
         if self.view is None:
             self._slider.set_value(self.session.budget)
             self._slider.focus()
+        elif message.budget_moved:
+            self._slider.set_value(self.session.budget)
+        self._show_memory_note()
         self.refresh_view()
+
+    def _show_memory_note(self) -> None:
+        session = self.session
+        found = session.memory_db_found
+        self.query_one(StatusLine).memory_note = MemoryNote(
+            joined=session.memory_count if session.joins_memories else None,
+            found=str(PROJECT_MEMORY_DB) if found is not None else None,
+            key=self.app.key_for("app.join_memories"),  # type: ignore[attr-defined]
+        )
 
     # -- the slider path ------------------------------------------------------------
 
@@ -233,7 +256,7 @@ class MainScreen(TuningActions, Screen):
     def _compare(self, shown: View | None, view: View) -> None:
         """Marks and summaries for the view about to be shown: its step from `shown`, and the pin."""
         step = None
-        if shown is not None and _comparable(shown.packer_name, view.packer_name):
+        if shown is not None and _comparable(shown.packer_name, view.packer_name) and _turn_of(shown) == _turn_of(view):
             step = self.step if view.same_as(shown) else step_comparison(shown.plan, view.plan)
         self.step = step
         pinned = pin_comparison(self.pin, view.plan) if self.pin is not None else None
@@ -306,8 +329,20 @@ class MainScreen(TuningActions, Screen):
             content = self.query_one(WhyPanel).explanation()
             if content is not None:
                 self.app.push_screen(WhyScreen(content))
+        else:  # the panel is beside the table: Enter moves there (↑ ↓ scroll it, Tab goes back)
+            self.query_one(WhyPanel).focus()
 
     # -- actions (see actions.py for their keys) ---------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Table and filter actions only while this screen is the one shown: `/` in the preview is the
+        preview's own find, and Esc there goes back, never to the hidden table."""
+        if action in MAIN_SCREEN_ONLY:
+            # The topmost full screen, under any dialog or the command palette (Screen.is_current would
+            # also count this screen when it shows through behind the preview).
+            shown = next((screen for screen in reversed(self.app.screen_stack) if not screen.is_modal), None)
+            return shown is self
+        return True
 
     def action_nudge(self, delta: int) -> None:
         # From the applied budget, not a request still waiting: a held key moves one step per frame.
@@ -360,6 +395,19 @@ class MainScreen(TuningActions, Screen):
     def action_save(self, fmt: str = "md") -> None:
         if self.view is not None:
             self.post_message(SavePacket(self.view, fmt))
+
+    def action_join_memories(self) -> None:
+        """Join `.context/memory.db` (ctx never reads it, so it is offered, not joined unasked)."""
+        session = self.session
+        if session.joins_memories:
+            self.app.notify("A memory database is already joined", timeout=3)
+            return
+        joined = session.join_found_memories()
+        if joined is None:
+            self.app.notify(f"No {PROJECT_MEMORY_DB} in this project (ctxtui memory add creates it)", timeout=4)
+            return
+        self.app.notify(f"Joining {PROJECT_MEMORY_DB}: the packet is ctx's plus its memories", timeout=4)
+        self.app.load_project(changed=None)  # type: ignore[attr-defined]
 
     def action_quirks(self) -> None:
         if self.view is not None:

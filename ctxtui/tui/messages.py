@@ -34,9 +34,13 @@ class LoadProgress(Message):
 
 @dataclass(eq=False)
 class ProjectLoaded(Message):
-    """The session holds a new load; `problems` are what could not be read as intended."""
+    """The session holds a new load; `problems` are what could not be read as intended.
+
+    `budget_moved`: the load set a budget of its own (a nous turn's), so the slider follows it.
+    """
 
     problems: list[Problem]
+    budget_moved: bool = False
 
 
 @dataclass(eq=False)

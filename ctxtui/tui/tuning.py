@@ -57,6 +57,19 @@ class TuningActions:
         session = self.session
         self.app.load_project(job=lambda progress: session.switch_packer(name, progress))  # type: ignore[attr-defined]
 
+    # -- a nous database's turns ------------------------------------------------------
+
+    def action_turns(self) -> None:
+        self.app.show_turns()  # type: ignore[attr-defined]
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The Turns key is hidden (and does nothing) unless the source is a nous database; the main screen's
+        keys are while the Turns view covers it."""
+        if action == "turns":
+            return self.session.turns is not None
+        # Over the Turns view the main screen's keys (budget, filters...) would act unseen: off, and out of its footer.
+        return getattr(self.app.screen, "KEEPS_MAIN_KEYS", True)  # type: ignore[attr-defined]
+
     # -- knobs -------------------------------------------------------------------------
 
     def action_knobs(self) -> None:
@@ -77,10 +90,13 @@ class TuningActions:
         session = self.session
         if session.loaded is None:
             return "nothing is loaded yet"
+        before = session.budget
         try:
             session.set_knob(key, value)
         except (KeyError, ValueError) as exc:
             return str(exc).strip("'\"")
+        if session.budget != before:  # the packer's own budget followed the knob (a nous frame or section)
+            self._slider.set_value(session.budget)  # type: ignore[attr-defined]
         self.refresh_view()  # type: ignore[attr-defined]
         screen = getattr(self, "_knobs_screen", None)
         if screen is not None and screen.is_attached:

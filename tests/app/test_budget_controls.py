@@ -5,8 +5,10 @@ from __future__ import annotations
 import pytest
 from ctxtui.session import MAX_BUDGET, MIN_BUDGET
 from ctxtui.tui.screens.budget import BudgetInputScreen
+from ctxtui.tui.widgets.budget.input import BudgetInput
 from ctxtui.tui.widgets.budget.slider import BudgetSlider
 from ctxtui.tui.widgets.tiers.bars import TierBars
+from textual.widgets import Label
 
 from tests.app.helpers import SIZE, fates, make_app, settle, status_text
 from tests.conftest import corpus_path, needs_corpus
@@ -71,17 +73,29 @@ async def test_slider_keys_when_focused():
         slider = app.query_one(BudgetSlider)
         assert app.focused is slider  # the first load focuses the slider
 
+        # → moves the thumb one cell, to a round budget; shift+→/← step one token.
+        thumb = slider.thumb_x()
         await pilot.press("right")
         await settle(pilot)
-        assert_shows_budget(app, 4001)
+        assert_shows_budget(app, 4100)  # the roundest budget of the next cell (~7% on a 151-cell track)
+        assert slider.thumb_x() == thumb + 1  # the press shows on the track
         await pilot.press("left", "left")
         await settle(pilot)
-        assert_shows_budget(app, 3999)
+        assert_shows_budget(app, 3600)
+        await pilot.press("shift+right")
+        await settle(pilot)
+        assert_shows_budget(app, 3601)
+        await pilot.press("shift+left", "shift+left")
+        await settle(pilot)
+        assert_shows_budget(app, 3599)
+        await pilot.press("left")
+        await settle(pilot)
+        assert_shows_budget(app, 3400)  # from an odd budget, a round one a cell down
 
         await pilot.press("pageup")
         await settle(pilot)
         up = app.session.budget
-        assert up > 3999 + 100
+        assert up > 3400 + 100
         assert_shows_budget(app, up)
         await pilot.press("pagedown")
         await settle(pilot)
@@ -140,3 +154,52 @@ async def test_typing_an_exact_budget():
         await settle(pilot)
         assert not isinstance(app.screen, BudgetInputScreen)
         assert_shows_budget(app, 12345)
+
+
+@pytest.mark.asyncio
+async def test_the_budget_dialog_preselects_shows_the_range_and_says_why_it_refuses():
+    app = make_app(corpus_path("ctx-dogfood"), budget=4000, real_tokens=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("b")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, BudgetInputScreen)
+        field = dialog.query_one(BudgetInput)
+        assert field.value == "4000" and field.selection == (0, 4)  # typing replaces it
+        assert "0 to 2,000,000 tokens" in str(dialog.query_one("#budget-input-range", Label).render())
+        refused = dialog.query_one("#budget-input-refused", Label)
+        assert not refused.display
+
+        await pilot.press(*"3000000", "enter")  # above the largest budget: a message, not only a bell
+        await pilot.pause()
+        assert app.screen is dialog and refused.display
+        assert "3,000,000 is above the largest budget, 2,000,000 tokens" in str(refused.render())
+        assert field.value == "4000" and field.selection == (0, 4)  # the refused text does not stay
+        await pilot.press("7")  # typing again puts the message away
+        await pilot.pause()
+        assert field.value == "7" and not refused.display
+        await pilot.press("backspace", "enter")  # empty
+        await pilot.pause()
+        assert app.screen is dialog and "whole number" in str(refused.render())
+
+        await pilot.press(*"1500000", "enter")  # 1M-token models exist: 1,500,000 is a budget
+        await settle(pilot)
+        assert not isinstance(app.screen, BudgetInputScreen)
+        assert_shows_budget(app, 1_500_000)
+
+
+@pytest.mark.asyncio
+async def test_a_click_on_the_track_lands_on_a_round_budget():
+    app = make_app(corpus_path("ctx-dogfood"), budget=4000, real_tokens=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        slider = app.query_one(BudgetSlider)
+        for x in (20, 47, 90, 130):
+            await pilot.click(slider, offset=(x, 0))
+            await settle(pilot)
+            value = app.session.budget
+            digits = str(value).rstrip("0")
+            assert len(digits) <= 2, value  # two significant digits
+            assert abs(slider.thumb_x() - x) <= 1
+            assert_shows_budget(app, value)

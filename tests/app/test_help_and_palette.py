@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from ctxtui.engine.packers.registry import PACKERS
+from ctxtui.tui.actions import NOUS_ONLY
 from ctxtui.tui.app import CtxtuiApp
 from ctxtui.tui.screens.help import HelpScreen
 from ctxtui.tui.screens.preview import PreviewScreen
+from ctxtui.tui.widgets.entries.columns import columns_for
 from textual.command import CommandList, CommandPalette
 
 from tests.app.helpers import SIZE, make_app, settle, small_workspace
@@ -20,7 +23,7 @@ async def test_help_lists_every_key_and_closes(tmp_path):
             await pilot.press("question_mark")
             await pilot.pause()
             assert isinstance(app.screen, HelpScreen)
-            lines = [line.strip() for line in app.screen._text().plain.split("\n")]
+            lines = [f"{key}  {words}" for key, words in app.screen.lines() if key is not None]
             for key, description in [
                 ("?", "Help"),
                 ("b", "Budget…"),
@@ -34,16 +37,65 @@ async def test_help_lists_every_key_and_closes(tmp_path):
                 ("w", "Save"),
                 ("r", "Reload"),
                 ("q", "Quit"),
-                ("← →", "budget fine step (slider focused)"),
+                ("← →", "budget one cell of the slider, to a round number (slider focused)"),
+                ("shift+← →", "budget −1 / +1 token (slider focused)"),
                 ("ctrl+p", "command palette"),
             ]:
-                assert f"{key}  {description}" in lines, (key, description)
-            described = {b.description for b in CtxtuiApp.BINDINGS if b.description}
-            assert all(any(line.endswith(d) for line in lines) for d in described)
+                shown = f"{key}  {description}"
+                assert any(line == shown or line.startswith(shown + ": ") for line in lines), (key, description)
+            # The nous-only keys (t: the Turns view) are listed only for a nous database (test_turns_view).
+            described = {b.description for b in CtxtuiApp.BINDINGS if b.description and b.id not in NOUS_ONLY}
+            assert all(any(f"  {d}" in line for line in lines) for d in described)
+            assert "[  −100: the budget 100 tokens lower" in lines
             await pilot.press(close)
             await pilot.pause()
             assert not isinstance(app.screen, HelpScreen)
         assert app.is_running
+
+
+@pytest.mark.asyncio
+async def test_help_explains_every_symbol_column_and_term(tmp_path):
+    app = make_app(small_workspace(tmp_path / "proj"), real_tokens=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        items = app.screen.lines()
+        keys = {key for key, _ in items if key}
+        text = "\n".join(f"{key} {words}" for key, words in items if key is not None)
+        for symbol in ("●", "◐", "✕", "█", "▒", "▓", "░"):
+            assert symbol in keys, symbol
+        for packer in PACKERS:  # every column label of every packer's table, and what it means
+            for column in columns_for(packer).columns:
+                label = column.label.strip() or f"{column.id} (no header)"
+                assert label in keys and column.help in text, (packer, column.id)
+        for glyph in ("▲", "▼", "◆", "⚠ over"):
+            assert glyph in keys, glyph
+        for source in ("(default)", "(flag)", "(.ctxrc)", "(environment)", "(set here)"):
+            assert source in text, source
+        for term in ("refusal banner", "settings line", "changes line", "knobs", "pin", "coverage", "packer"):
+            assert term in keys, term
+        for term in ("cap", "share", "full-entry limit", "Also Noted", "misfit", "threshold", "not monotone"):
+            assert term in keys, term
+        assert "budgeted" in keys and "unbudgeted" in text
+        assert "summarized: only a shorter form" in text
+        headings = [words for key, words in items if key is None]
+        assert headings[:3] == ["Keys", "Symbols", "Lines on screen"] and headings[-1] == "Words"
+        assert "Columns of Shabka" in headings and "Columns of Cortex" in headings and "Columns of nous" in headings
+
+
+@pytest.mark.asyncio
+async def test_help_scrolls_in_a_small_terminal(tmp_path):
+    app = make_app(small_workspace(tmp_path / "proj"), real_tokens=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        box = app.screen.query_one("VerticalScroll")
+        assert box.region.height <= 24 and box.max_scroll_y > 0
+        await pilot.press("end")
+        await pilot.pause()
+        assert box.scroll_y == box.max_scroll_y  # the last words can be read
 
 
 async def palette_hits(pilot, query: str) -> list[str]:
@@ -112,9 +164,36 @@ async def test_help_shows_the_users_remapped_keys(tmp_path):
         await pilot.press("f1")
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
-        lines = [line.strip() for line in app.screen._text().plain.split("\n")]
+        lines = [f"{key}  {words.split(':')[0]}" for key, words in app.screen.lines() if key is not None]
         assert "v  Preview" in lines and "f1  Help" in lines and "y, ^y  Copy" in lines
         assert "p  Preview" not in lines and "?  Help" not in lines
         await pilot.press("escape", "v")
         await pilot.pause()
         assert isinstance(app.screen, PreviewScreen)  # and the remapped key does what the help says
+
+
+@pytest.mark.asyncio
+async def test_the_palettes_screenshot_lands_in_a_folder_that_exists_and_says_where(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    app = make_app(small_workspace(tmp_path / "proj"), real_tokens=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.deliver_screenshot()  # what the palette's "Screenshot" calls
+        await pilot.pause()
+        folder = tmp_path / "data" / "ctxtui" / "screenshots"
+        shots = list(folder.glob("*.svg"))
+        assert len(shots) == 1
+        said = [str(n.message) for n in app._notifications]
+        assert any(n == f"Screenshot saved: {shots[0]}" for n in said), said
+
+
+@pytest.mark.asyncio
+async def test_toasts_do_not_pile_up(tmp_path):
+    app = make_app(small_workspace(tmp_path / "proj"), real_tokens=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.clear_notifications()
+        for number in range(5):
+            app.notify(f"notice {number}", timeout=30)
+        await pilot.pause()
+        assert [str(n.message) for n in app._notifications] == ["notice 3", "notice 4"]  # the newest two

@@ -144,3 +144,34 @@ async def test_an_open_preview_is_reloaded_too(tmp_path):
         await wait_until(pilot, lambda: "Reloaded while previewing" in titles(app))
         text = app.screen.query_one("#text-md", TextArea).text
         assert "Reloaded while previewing" in text and text == app.main.view.plan.render("md")
+
+
+@pytest.mark.asyncio
+async def test_a_task_inserted_above_keeps_the_selection_on_the_same_task(tmp_path):
+    """Keys name a line (`tasks:.context/TASKS.md:4`): after an insertion above, the selection follows the
+    entry (its text), not whatever entry now sits on the old line."""
+    project = small_workspace(tmp_path / "proj")
+    app = make_app(project, budget=4000, watch=True, real_tokens=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("tab")
+        outcomes = app.main.view.plan.outcomes
+        selected = next(o for o in outcomes if o.entry.title.startswith("Write the docs"))
+        await cursor_to(pilot, outcomes.index(selected))
+        await settle(pilot)
+        assert app.main.selected_key == selected.entry.key
+        await pilot.pause(0.3)  # let the watcher start
+
+        tasks = project / ".context" / "TASKS.md"
+        tasks.write_text(
+            tasks.read_text(encoding="utf-8").replace(
+                "- [ ] Ship", "- [ ] Fix the flaky build #added:2026-11-03-091500\n- [ ] Ship"
+            ),
+            encoding="utf-8",
+        )
+        await wait_until(pilot, lambda: "Fix the flaky build" in titles(app))
+
+        shown = app.main.view.plan.outcome(table(app).selected_key)
+        assert shown is not None and shown.entry.title.startswith("Write the docs")
+        assert app.main.selected_key == table(app).selected_key == shown.entry.key != selected.entry.key
+        assert "Write the docs" in why_text(app)

@@ -32,3 +32,4 @@ async def test_a_wide_terminal_keeps_the_panel(tmp_path):
         await pilot.press("tab", "down", "enter")
         await settle(pilot)
         assert not isinstance(app.screen, WhyScreen)
+        assert app.focused is app.query_one(WhyPanel)  # Enter moves to the panel beside the table

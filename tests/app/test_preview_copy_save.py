@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from ctxtui.tui.screens.preview import PreviewScreen
-from ctxtui.tui.screens.prompts import SaveScreen
+from ctxtui.tui.screens.save import SaveScreen
 from textual.widgets import TabbedContent, TextArea
 
 from tests.app.helpers import SIZE, make_app, notices, settle, small_workspace, snapshot_ready
@@ -112,6 +112,14 @@ async def test_copy_also_feeds_a_system_clipboard_tool(tmp_path, monkeypatch):
         assert any("via OSC 52 and python" in n for n in notices(app))
 
 
+def save_message(app) -> str:
+    """What the save dialog says under the path ("" when it says nothing)."""
+    from textual.widgets import Label
+
+    message = app.screen.query_one("#save-message", Label)
+    return str(message.render()) if message.display else ""
+
+
 async def type_path(pilot, path: str) -> None:
     """Answer the save prompt. Paths are typed relative to the working folder: each key costs ~0.1 s."""
     await pilot.pause()
@@ -132,7 +140,7 @@ async def test_w_saves_markdown_where_asked(tmp_path, monkeypatch):
         await type_path(pilot, "out/p.md")
         target = tmp_path / "out" / "p.md"
         assert target.read_text(encoding="utf-8") == app.main.view.plan.render("md")
-        assert any(n == "Saved out/p.md" for n in notices(app))
+        assert any(n.startswith("Saved out/p.md — ") for n in notices(app))
 
         await pilot.press("w")  # Enter takes the suggestion: context-packet-<budget>.md here
         await pilot.pause()
@@ -160,14 +168,15 @@ async def test_save_from_the_json_preview_and_refusal_inside_context(tmp_path, m
         assert (tmp_path / "p.json").read_text(encoding="utf-8") == app.main.view.plan.render("json")
 
         await pilot.press("s")
-        await type_path(pilot, "proj/.context/P.json")
+        await pilot.pause()
+        await pilot.press(*"proj/.context/P.json", "enter")
+        await settle(pilot)
         assert sorted(p.name for p in (project / ".context").iterdir()) == before
-        refused = [n for n in notices(app) if n.startswith("Not saved:")]
-        assert refused and "is inside a .context/ folder" in refused[-1]
+        assert isinstance(app.screen, SaveScreen)  # the dialog stays, with the path to fix
+        assert "Not saved: proj/.context/P.json: is inside a .context/ folder" in save_message(app)
 
-        await pilot.press("s")
-        await type_path(pilot, "nope/p.json")  # a missing folder is an OSError: said, not raised
-        assert any(n.startswith("Not saved:") and "nope" in n for n in notices(app))
+        await pilot.press("escape")
+        await pilot.pause()
         assert app.is_running and isinstance(app.screen, PreviewScreen)
 
 
@@ -190,3 +199,99 @@ async def test_an_open_preview_follows_budget_keys_and_copies_what_it_shows():
         await pilot.press("c")
         await pilot.pause()
         assert app.clipboard == shown
+
+
+@pytest.mark.asyncio
+async def test_saving_over_a_file_asks_first_and_errors_are_words_with_the_dialog_open(tmp_path, monkeypatch):
+    from textual.widgets import Input
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "old.md").write_text("keep me\n", encoding="utf-8")
+    (tmp_path / "folder").mkdir()
+    app = make_app(small_workspace(tmp_path / "proj"), budget=4000, real_tokens=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("w")
+        await pilot.pause()
+        dialog = app.screen
+        field = dialog.query_one(Input)
+
+        async def submit(path: str) -> None:
+            field.value = path
+            await pilot.press("enter")
+            await settle(pilot)
+
+        await submit("old.md")  # an existing file: asked first, nothing written yet
+        assert app.screen is dialog and "old.md already exists: Enter again replaces it" in save_message(app)
+        assert (tmp_path / "old.md").read_text(encoding="utf-8") == "keep me\n"
+
+        for path, words in (
+            ("folder", "is a directory"),
+            ("folder/", "is a directory"),
+            ("missing/p.md", "the folder"),
+        ):
+            await submit(path)
+            said = save_message(app)
+            assert app.screen is dialog and field.value == path, path  # the path stays, to fix
+            assert said.startswith(f"Not saved: {path}: ") and words in said, said
+        assert "does not exist" in said
+
+        def no_permission(*args, **kwargs):
+            raise PermissionError(13, "Permission denied", str(tmp_path / ".p.md.x8f2k.tmp"))
+
+        monkeypatch.setattr("tempfile.mkstemp", no_permission)
+        await submit("p.md")
+        said = save_message(app)
+        assert said == "Not saved: p.md: permission denied"  # no errno, no temporary file name
+        monkeypatch.undo()
+        monkeypatch.chdir(tmp_path)
+
+        await submit("old.md")
+        assert app.screen is dialog and "already exists" in save_message(app)
+        await pilot.press("enter")  # the same path again: replaced
+        await settle(pilot)
+        assert not isinstance(app.screen, SaveScreen)
+        assert (tmp_path / "old.md").read_text(encoding="utf-8") == app.main.view.plan.render("md")
+        assert not (tmp_path / "p.md").exists() and not [p for p in tmp_path.iterdir() if p.suffix == ".tmp"]
+
+
+@pytest.mark.asyncio
+async def test_a_saved_packet_is_stamped_with_the_time_of_saving_and_pack_reproduces_it(tmp_path, monkeypatch, capsys):
+    import shlex
+    from datetime import timedelta
+    from pathlib import Path
+
+    from ctxtui.cli import main
+    from ctxtui.session import Session
+    from ctxtui.tui.app import CtxtuiApp
+
+    from tests.conftest import NOW
+
+    monkeypatch.chdir(tmp_path)
+    times = [NOW]
+    session = Session(project=small_workspace(tmp_path / "proj"), clock=lambda: times[-1])
+    app = CtxtuiApp(session, budget=4000, theme_name="ctxtui-dark", watch=False, real_tokens=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("p")
+        await pilot.pause()
+        shown = app.main.view.plan.render("md")
+        assert "Generated: 2026-11-21T23:56:08Z" in shown
+        reproduce = str(app.screen.query_one("#preview-reproduce").content)
+        command = reproduce[reproduce.index("ctxtui pack") :].split(" prints")[0]
+        assert "--now 2026-11-21T23:56:08+00:00" in command
+
+        times.append(NOW + timedelta(hours=2, minutes=3, seconds=4, microseconds=500))  # time passes
+        await pilot.press("s")
+        await type_path(pilot, "saved.md")
+        saved = (tmp_path / "saved.md").read_text(encoding="utf-8")
+        assert "Generated: 2026-11-22T01:59:12Z" in saved  # the time of saving, not of loading
+        assert saved == shown.replace("2026-11-21T23:56:08Z", "2026-11-22T01:59:12Z")
+        said = next(n for n in notices(app) if n.startswith("Saved saved.md"))
+        again = said[said.index("ctxtui pack") :].split(" prints")[0]
+        assert "--now 2026-11-22T01:59:12+00:00" in again
+
+    for line, expected in ((command, shown), (again, saved)):
+        assert main(shlex.split(line)[1:]) == 0
+        assert capsys.readouterr().out == expected  # `ctxtui pack` with that --now prints the same bytes
+    assert Path(shlex.split(command)[2]) == tmp_path / "proj"

@@ -78,12 +78,14 @@ async def test_the_demo_workspace_opens(tmp_path):
 
 
 @pytest.mark.asyncio
-async def test_ctxtui_demo_command_opens_the_demo(tmp_path, monkeypatch):
+async def test_ctxtui_demo_command_opens_the_demo(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     runs = CapturedRun(monkeypatch)
     assert main(["demo", "--budget", "2000"]) == 0
     app = runs.app
     assert app.session.project == tmp_path / "cache" / "ctxtui" / "demo"
+    said = capsys.readouterr().err
+    assert f"the workspace is {app.session.project}" in said and "written anew on each launch" in said
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert app.main.view.budget == 2000 and app.main.view.plan.outcomes

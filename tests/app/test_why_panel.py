@@ -54,11 +54,13 @@ async def test_why_panel_explains_a_summarized_learning():
         assert lines[2] == outcome.entry.source
         assert outcome.entry.source.startswith(".context/") and ":" in outcome.entry.source  # file:line
         assert clean_line(describe(outcome)) in lines
-        assert "title only under Also Noted" in describe(outcome)  # the numbers sentence, in words
+        assert "summarized, its title under Also Noted" in describe(outcome)  # the numbers sentence, in words
         threshold = app.main.view.loaded.thresholds()[outcome.entry.key]
         assert app.main.view.loaded.thresholds_ready
         assert lines[lines.index("Budgets") + 1] == describe_threshold(threshold)
-        assert "from budget" in describe_threshold(threshold) or "at all" in describe_threshold(threshold)
+        assert "from a budget of" in describe_threshold(threshold) or "in the packet at" in describe_threshold(
+            threshold
+        )
         assert f"  {outcome.score.total:.3f}" in text and f"(rank {outcome.score.rank})" in text
 
         # What the screen draws, not only the Text: the source line is visible in the panel.

@@ -113,6 +113,26 @@ def test_version_and_sweep_budget(capsys):
     assert "not --budget" in capsys.readouterr().err
 
 
+def test_threshold_words_never_say_in_full_at_never():
+    """A threshold without any budget in full reads "never in full at any budget"; numbers carry their unit."""
+    from ctxtui.engine.explain.reasons import describe_threshold
+    from ctxtui.engine.explain.thresholds import Threshold
+
+    from tests.ui.fakes import entry
+
+    e = entry("learnings:1", "learnings", "A lesson", 40)
+    never = Threshold(e, full_at=None, any_at=300, full_ranges=[], any_ranges=[(300, 400), (500, None)])
+    assert describe_threshold(never) == (
+        "not monotone in the budget: never in full at any budget; in the packet at 300–399, 500+ tokens"
+    )
+    never_monotone = Threshold(e, full_at=None, any_at=300, full_ranges=[], any_ranges=[(300, None)])
+    assert describe_threshold(never_monotone) == "never in full at any budget; summarized from 300 tokens"
+    scanned = Threshold(e, full_at=None, any_at=300, full_ranges=[], any_ranges=[(300, None)], scanned_to=9000)
+    assert describe_threshold(scanned).startswith("never in full up to 9,000 tokens; in the packet at 300+")
+    full = Threshold(e, full_at=2340, any_at=1900, full_ranges=[(2340, None)], any_ranges=[(1900, None)])
+    assert describe_threshold(full) == "in full from a budget of 2,340 tokens; summarized from 1,900 tokens"
+
+
 def test_diff_text_columns_line_up_whatever_the_fates(tmp_path, capsys):
     """ "title only → in full" is longer than "dropped → in full": the section column must still line up."""
     root = project(tmp_path)

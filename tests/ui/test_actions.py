@@ -16,6 +16,7 @@ from ctxtui.tui.actions import (
     PROMPT,
     QUIRKS,
     SLIDER,
+    TURNS,
     WHY,
     bindings,
     help_lines,
@@ -29,6 +30,7 @@ from ctxtui.tui.screens.knobs import KnobsScreen
 from ctxtui.tui.screens.preview import PreviewScreen
 from ctxtui.tui.screens.prompts import PromptScreen
 from ctxtui.tui.screens.quirks import QuirksScreen
+from ctxtui.tui.screens.turns import TurnsScreen
 from ctxtui.tui.screens.why import WhyScreen
 from ctxtui.tui.widgets.budget.input import BudgetInput
 from ctxtui.tui.widgets.budget.slider import BudgetSlider
@@ -48,6 +50,7 @@ WHERE = {
     KNOBS: KnobsScreen,
     COVERAGE: CoverageScreen,
     CONFIRM: ConfirmWriteScreen,
+    TURNS: TurnsScreen,
 }
 
 
@@ -77,6 +80,7 @@ def test_palette_and_help_read_the_registry():
         a.palette for a in PALETTE
     }
     lines = help_lines({"app.preview": "v", "slider.fine_down": "a"}, lambda key: key.upper())
-    assert ("V", "Preview") in lines and ("q", "Quit") in lines
-    assert ("A RIGHT", "budget fine step (slider focused)") in lines  # a remapped focus key shows too
+    assert ("V", "Preview: show exactly what `ctxtui pack` prints") in lines and ("q", "Quit: leave ctxtui") in lines
+    assert ("s", "Sort") not in lines  # every key says what it does, not only its name
+    assert ("A SHIFT+RIGHT", "budget −1 / +1 token (slider focused)") in lines  # a remapped focus key shows too
     assert ("Tab", "move focus") in lines

@@ -60,14 +60,18 @@ async def test_escape_cancels_without_a_message():
 async def test_invalid_value_keeps_the_prompt_open():
     app = Gallery()
     async with app.run_test(size=(100, 30)) as pilot:
-        results = await open_prompt(app, pilot, maximum=200_000)
-        await pilot.press("enter")  # empty
-        await pilot.press(*"300000", "enter")  # over the maximum
+        results = await open_prompt(app, pilot, value=4000, maximum=200_000)
+        field = app.screen.query_one(BudgetInput)
+        await pilot.press("backspace", "enter")  # empty
+        await pilot.pause()
+        assert isinstance(app.screen, BudgetInputScreen) and field.value == "4000"
+        await pilot.press(*"300000")  # over the maximum: marked while typed
+        assert field.has_class("-invalid")
+        await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, BudgetInputScreen)
-        assert app.screen.query_one(BudgetInput).has_class("-invalid")
+        assert field.value == "4000" and not field.has_class("-invalid")  # the refused text goes
         assert results == [] and app.of_type(BudgetEntered) == []
-        app.screen.query_one(BudgetInput).value = ""
         await pilot.press(*"150000", "enter")
         await pilot.pause()
         assert results == [150000]

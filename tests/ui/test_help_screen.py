@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from ctxtui.tui.screens.help import HelpScreen
+from textual.geometry import Region
 
 from tests.ui.gallery import Gallery
 
@@ -24,15 +25,18 @@ async def test_help_lists_keys_and_closes(key):
         app.push_screen(HelpScreen(ENTRIES))
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
-        lines = app.screen._text().plain.split("\n")
-        assert lines == [
-            "Budget",
-            "       ← →  fine step",
-            "         ?  Help",
-            "         b  Type a budget",
-            "[bold]x[/]  literal ␛[31m",
+        assert app.screen.lines() == [
+            (None, "Budget"),
+            ("← →", "fine step"),
+            ("?", "Help"),
+            ("b", "Type a budget"),
+            ("[bold]x[/]", "literal ␛[31m"),
         ]
-        assert app.screen.query_one("#help-keys").size.width == max(len(line) for line in lines)
+        widget = app.screen.query_one("#help-keys")
+        shown = [strip.text.rstrip() for strip in widget.render_lines(Region(0, 0, *widget.size))]
+        assert shown[0].strip() == "Budget"
+        assert shown[1].endswith("← →  fine step") and shown[1].index("←") == shown[4].index("[") + 7
+        assert shown[4].endswith("[bold]x[/]  literal ␛[31m")  # markup shown as typed, ESC made visible
         await pilot.press(key)
         await pilot.pause()
         assert not isinstance(app.screen, HelpScreen)

@@ -24,7 +24,7 @@ def test_formatting_of_scores_tokens_and_reasons():
     assert rows["tasks:2"].reason == "fits 120+1,400≤1,600"
     assert rows["tasks:3"].reason == "over cap 1,520+300>1,600"
     assert rows["tasks:4"].reason == "after misfit"
-    assert rows["decisions:2"].reason == "title only 420+610>800"
+    assert rows["decisions:2"].reason == "summarized 420+610>800"
     memory = rows["memories:7"]
     assert (memory.importance, memory.usage) == ("0.90", "0.35")
     assert rows["tasks:1"].age == "" and rows["tasks:1"].score == ""
@@ -54,3 +54,39 @@ def test_filter_and_sort_helpers():
     assert tokens == sorted(tokens, reverse=True)
     ages = [rows[i].age for i in sorted_indices(rows, list(range(len(rows))), "age", reverse=True)]
     assert ages[:5] == ["689d", "81d", "50d", "3d", "1d"] and set(ages[5:]) == {""}
+
+
+def test_position_of_finds_an_entry_by_identity_not_by_its_line_key():
+    from dataclasses import replace
+
+    from ctxtui.engine.model import Outcome
+    from ctxtui.engine.packers.ctx.sections import Reason
+    from ctxtui.tui.widgets.entries.rows import position_of
+
+    from tests.ui.fakes import entry
+
+    def rows_of(*entries):
+        return rows_from_outcomes(Outcome(e, 2, Fate.INCLUDED, Reason.FITS) for e in entries)
+
+    docs, parser, fresh = (
+        entry("tasks:4", "tasks", "Write the docs", 9),
+        entry("tasks:3", "tasks", "Ship the parser", 9),
+        entry("tasks:3", "tasks", "Fix the flaky build", 9),
+    )
+    before = rows_of(parser, docs)
+    assert position_of(before, [0, 1], docs) == 1  # the same entry: found by key
+    # A task inserted above: line 4 is now "Ship the parser", "Write the docs" moved to line 5.
+    after = rows_of(
+        fresh, entry("tasks:4", "tasks", "Ship the parser", 9), entry("tasks:5", "tasks", "Write the docs", 9)
+    )
+    assert position_of(after, [0, 1, 2], docs) == 2
+    # Its text edited but not its title, or its title edited but not its body: still found.
+    edited = rows_of(parser, replace(docs, key="tasks:8", text="Write the docs, all of them"))
+    assert position_of(edited, [0, 1], docs) == 1
+    # Gone: the entry now on its line, by key; nothing on that line: None.
+    assert position_of(rows_of(fresh), [0], entry("tasks:3", "tasks", "Gone", 9)) == 0
+    assert position_of(rows_of(fresh), [0], entry("tasks:7", "tasks", "Gone", 9)) is None
+    # Duplicates: the one nearest the old place.
+    twins = rows_of(*(entry(f"tasks:{n}", "tasks", "Same", 9) for n in range(5)))
+    assert position_of(twins, list(range(5)), entry("tasks:3", "tasks", "Same", 9)) == 3
+    assert position_of(twins, list(range(5)), entry("tasks:9", "tasks", "Same", 9), near=4) == 4

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from ctxtui.tui.widgets.budget.slider import BudgetSlider, LinearScale, LogScale
 from textual import events
@@ -35,10 +37,15 @@ async def test_keys_fine_coarse_home_end():
     async with app.run_test(size=(100, 30)) as pilot:
         slider = app.query_one(BudgetSlider)
         slider.focus()
-        await pilot.press("right")
+        await pilot.press("shift+right")
         assert slider.value == 4001
-        await pilot.press("left", "left")
+        await pilot.press("shift+left", "shift+left")
         assert slider.value == 3999
+        thumb = slider.thumb_x()
+        await pilot.press("right")  # one cell on, to a round value
+        assert slider.thumb_x() == thumb + 1 and slider.value % 100 == 0 and slider.value > 3999
+        await pilot.press("left")
+        assert slider.thumb_x() == thumb and slider.value == 4000  # the roundest budget of its cell
         await pilot.press("pageup")
         up = slider.value
         assert up > 3999 + 100
@@ -55,6 +62,26 @@ async def test_keys_fine_coarse_home_end():
         await pilot.pause()
         assert changed(app)[-1] == 0
         assert changed(app)[:3] == [4001, 4000, 3999]
+
+
+@pytest.mark.asyncio
+async def test_arrow_steps_are_one_cell_each_way_and_reach_both_ends():
+    app = Gallery()
+    async with app.run_test(size=(100, 30)) as pilot:
+        slider = app.query_one(BudgetSlider)
+        slider.focus()
+        slider.set_value(0)
+        seen, cells = [0], []
+        while slider.value < slider.maximum:
+            await pilot.press("right")
+            seen.append(slider.value)
+            cells.append(slider.thumb_x())
+        assert seen == sorted(set(seen))  # always on, never back
+        assert all(b - a <= 1 for a, b in itertools.pairwise(cells))  # never skips a cell
+        assert len(seen) <= slider.content_region.width + 1
+        while slider.value > 0:
+            await pilot.press("left")
+        assert slider.value == 0
 
 
 @pytest.mark.asyncio
@@ -123,6 +150,23 @@ async def test_mouse_release_ends_the_drag():
         assert not slider.dragging
 
 
+def test_round_budget_keeps_two_significant_digits_in_the_asked_direction():
+    from ctxtui.tui.widgets.budget.slider import round_budget
+
+    assert [round_budget(v) for v in (0, 7, 99, 101, 8437, 12_345, 99_999, 1_234_567)] == [
+        0,
+        7,
+        99,
+        100,
+        8400,
+        12_000,
+        100_000,
+        1_200_000,
+    ]
+    assert round_budget(8437, 1) == 8500 and round_budget(8437, -1) == 8400 and round_budget(8400, 1) == 8400
+    assert round_budget(-8437) == -8400
+
+
 def test_log_scale_covers_the_range_and_round_trips():
     scale = LogScale()
     assert scale.from_fraction(0.0, 0, 200_000) == 0
@@ -151,7 +195,7 @@ async def test_fine_steps_reach_every_integer():
         slider.set_value(9)
         seen = []
         for _ in range(6):
-            await pilot.press("right")
+            await pilot.press("shift+right")
             seen.append(slider.value)
         assert seen == [10, 11, 12, 13, 14, 15]
 

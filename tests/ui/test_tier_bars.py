@@ -28,17 +28,20 @@ def test_apportion_fills_exactly_and_keeps_small_parts_visible():
 def test_describe_tier():
     assert (
         describe_tier(Bucket(2, "t", 2_000, 1_240, summarized=300, overrun=40))
-        == "1,540 / 2,000 cap · 300 of it as summaries · +40 over"  # summaries the budget pays for (Cortex)
+        == "1,540 / 2,000 tokens cap · 300 of it as summaries · +40 over"  # summaries the budget pays for (Cortex)
     )
-    # Shares of the budget, after the budget, and the pin's delta.
-    assert describe_tier(Bucket(2, "t", 2_000, 1_240), budget=8000) == "1,240 / 2,000 cap (25%)"
-    assert describe_tier(Bucket(2, "t", 2_000, 1_240), budget=8000, percent=False) == "1,240 / 2,000 cap"
     assert (
-        describe_tier(Bucket(4, "t", 1_000, 420, summarized=30, unbudgeted=30), delta=-120)
+        describe_tier(Bucket(4, "t", 1_000, 420, full_limit=800)) == "420 / 1,000 tokens share · full-entry limit 800"
+    )
+    assert describe_tier(Bucket(4, "t", 1_000, 420, full_limit=800), compact=True) == "420 / 1,000 share · full ≤ 800"
+    assert describe_tier(Bucket(1, "t", None, 310), budget=4000) == "310 of 4,000 tokens budget (8%) · no cap"
+    # Shares of the budget, after the budget, and the pin's delta.
+    assert describe_tier(Bucket(2, "t", 2_000, 1_240), budget=8000) == "1,240 / 2,000 tokens cap (25%)"
+    assert describe_tier(Bucket(2, "t", 2_000, 1_240), budget=8000, percent=False, compact=True) == "1,240 / 2,000 cap"
+    assert (
+        describe_tier(Bucket(4, "t", 1_000, 420, summarized=30, unbudgeted=30), delta=-120, compact=True)
         == "420 / 1,000 cap · 30 summarized after the budget · -120 vs pin"
     )
-    assert describe_tier(Bucket(4, "t", 1_000, 420, full_limit=800)) == "420 / 1,000 cap · full ≤ 800"
-    assert describe_tier(Bucket(1, "t", None, 310), budget=4000) == "310 of 4,000 budget (8%) · no cap"
     assert describe_tier(Bucket(6, "t", 0, 0, reached=False)) == "not reached"
 
 
@@ -50,12 +53,23 @@ async def test_wide_layout_one_line_per_tier_with_aligned_bars():
         await pilot.pause()
         lines = bars.render().plain.split("\n")
         assert len(lines) == 6 and bars.size.height == 6
-        assert "1,640 / 1,600 cap (40%) · +40 over" in lines[1]
+        assert "1,640 / 1,600 cap (40%) · +40 over" in lines[1]  # compact: the long form does not fit at 120 columns
         assert GLYPH_OVERRUN in lines[1] and GLYPH_USED in lines[1]
         assert GLYPH_SUMMARIZED in lines[3]
         assert lines[5].rstrip().endswith("not reached")
         starts = {line.index(GLYPH_FREE) if GLYPH_USED not in line else line.index(GLYPH_USED) for line in lines}
         assert len(starts) == 1  # every bar starts in the same column
+
+
+@pytest.mark.asyncio
+async def test_the_numbers_carry_their_unit_where_they_fit():
+    app = Gallery()
+    async with app.run_test(size=(200, 30)) as pilot:
+        await pilot.pause()
+        lines = app.query_one(TierBars).render().plain.split("\n")
+        assert lines[1].endswith("1,640 / 1,600 tokens cap (40%) · +40 over")
+        assert "420 / 1,000 tokens share (" in lines[3]
+        assert lines[3].endswith(") · full-entry limit 800 · 12 summarized after the budget")
 
 
 @pytest.mark.asyncio
@@ -79,4 +93,4 @@ async def test_update_tiers_redraws():
         bars.update_tiers([Bucket(2, "Tier 2 · tasks", 100, 50)], budget=1000)
         await pilot.pause()
         assert bars.size.height == 1
-        assert "50 / 100 cap" in bars.render().plain
+        assert "50 / 100 tokens cap (10%)" in bars.render().plain

@@ -124,7 +124,7 @@ def coverage(
 
 
 def never_full_summary(section: SectionCoverage) -> str:
-    """ "25 never in full: 23 title only, 2 superseded" in words, or "" when all can be."""
+    """ "25 never in full at any budget (23 summarized, 2 superseded)" in words, or "" when all can be."""
     if not section.never_full:
         return ""
     parts = ", ".join(f"{count} {label}" for label, count in section.never_full_reasons().items())

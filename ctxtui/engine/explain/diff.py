@@ -99,11 +99,11 @@ def _by_key(before: Plan, after: Plan) -> list[FateChange]:
     return changed
 
 
-_WORDS = {Fate.INCLUDED: "in full", Fate.SUMMARIZED: "to title", Fate.DROPPED: "dropped", None: "gone"}
+_WORDS = {Fate.INCLUDED: "in full", Fate.SUMMARIZED: "summarized", Fate.DROPPED: "dropped", None: "gone"}
 
 
 def step_summary(diff: PlanDiff, names: int = 3) -> str:
-    """One line: "+3 in full, −1 to title: Use SQLite; Cap webhooks; … 1 more (+140 tokens)"; "" when nothing moved."""
+    """One line: "+3 in full, −1 summarized: Use SQLite; Cap webhooks; … 1 more (+140 tokens)"; "" when nothing moved."""
     if not diff.changed:
         return ""
     groups: dict[str, list[FateChange]] = {}

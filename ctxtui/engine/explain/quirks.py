@@ -133,7 +133,7 @@ def find_quirks(engine: CtxPacker, plan: Plan) -> list[Quirk]:
         add(
             6,
             "Summarized although everything fits",
-            f"{len(packet.summaries)} entries are titles only while their sections got all the tokens they asked for",
+            f"{len(packet.summaries)} entries are summarized (titles only) while their sections got all the tokens they asked for",
             len(packet.summaries),
         )
 

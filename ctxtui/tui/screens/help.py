@@ -1,17 +1,19 @@
-"""The `?` help: a modal listing keys, with optional group headings, closed by Esc, q or ?.
+"""The `?` help: the keys, then what every symbol, column and word on screen means; closed by Esc, q or ?.
 
-The App passes the lines `actions.help_lines` builds from the registry (the
-user's remapped keys, not the defaults).
+The App passes the lines: `actions.help_lines` builds the keys from the
+registry (the user's remapped keys, not the defaults), `legend.legend` the
+rest. Long words wrap in their own column; the dialog scrolls (↑ ↓, PgUp PgDn)
+when the terminal is small.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rich.cells import cell_len
+from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import Vertical
+from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
@@ -23,58 +25,68 @@ HelpItem = tuple[str | None, str]
 
 
 class HelpScreen(ModalScreen[None]):
-    """Keys and what they do, keys right-aligned in one column."""
+    """Keys (or symbols) and what they mean, in two columns, headings between groups."""
 
     BINDINGS = bindings(HELP)
 
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
-    HelpScreen > Vertical {
-        width: auto;
-        max-width: 90%;
+    HelpScreen > VerticalScroll {
+        width: 100;
+        max-width: 95%;
         height: auto;
         max-height: 90%;
-        overflow-y: auto;
-        padding: 1 2;
+        padding: 0 2;
         border: round $primary;
         border-title-color: $primary;
         border-subtitle-color: $text-muted;
         background: $panel;
     }
-    HelpScreen #help-keys { width: auto; height: auto; }
+    HelpScreen #help-keys { width: 100%; height: auto; }
     """
 
-    def __init__(self, items: Sequence[HelpItem], *, title: str = "Keys", footer: str = "Esc, q or ? closes") -> None:
+    def __init__(
+        self,
+        items: Sequence[HelpItem],
+        *,
+        title: str = "Keys and words",
+        footer: str = "Esc, q or ? closes · ↑ ↓ scroll",
+    ) -> None:
         super().__init__()
-        self._items = list(items)
+        self._items = [(None if key is None else clean_line(key), clean_line(text)) for key, text in items]
         self._title = title
         self._footer = footer
 
     def compose(self) -> ComposeResult:
-        box = Vertical()
+        box = VerticalScroll()
         box.border_title = self._title
         box.border_subtitle = self._footer
         with box:
-            yield Static(self._text(), id="help-keys")
+            yield Static(self._table(), id="help-keys")
 
-    def _text(self) -> Text:
-        """Keys right-aligned in one column, descriptions beside them, headings between."""
-        items = [(None if key is None else clean_line(key), clean_line(text)) for key, text in self._items]
-        width = max((cell_len(key) for key, _ in items if key is not None), default=0)
-        out = Text(end="")
-        for index, (key, description) in enumerate(items):
-            if index:
-                out.append("\n")
+    def on_mount(self) -> None:
+        self.query_one(VerticalScroll).focus()
+
+    def _table(self) -> Table:
+        """Keys right-aligned in one column, their words wrapping beside them, headings between groups.
+
+        Every cell is a `Text`: a plain string in a Rich table would be parsed as markup.
+        """
+        table = Table.grid(padding=(0, 2), expand=True)
+        table.add_column(justify="right", no_wrap=True, style="bold")
+        table.add_column(ratio=1)
+        for index, (key, description) in enumerate(self._items):
             if key is None:
                 if index:
-                    out.append("\n")
-                out.append(description, style="bold underline")
-                continue
-            out.append(" " * (width - cell_len(key)))
-            out.append(key, style="bold")
-            out.append("  ")
-            out.append(description)
-        return out
+                    table.add_row(Text(""), Text(""))
+                table.add_row(Text(""), Text(description, style="bold underline"))
+            else:
+                table.add_row(Text(key), Text(description))
+        return table
+
+    def lines(self) -> list[tuple[str | None, str]]:
+        """The (key, words) pairs shown, headings as (None, heading): what tests read."""
+        return list(self._items)
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -1,4 +1,4 @@
-"""One-line prompts: the `/` text filter and where to save the packet. Enter applies, Esc cancels."""
+"""One-line prompts: the `/` text filter. Enter applies, Esc cancels. (Saving has its own: `save.py`.)"""
 
 from __future__ import annotations
 
@@ -41,8 +41,3 @@ class PromptScreen(ModalScreen[str | None]):
 class FilterScreen(PromptScreen):
     def __init__(self, value: str = "") -> None:
         super().__init__("Filter entries (title, section, reason, file); empty clears", value, "text…")
-
-
-class SaveScreen(PromptScreen):
-    def __init__(self, default_path: str) -> None:
-        super().__init__("Save the packet to (never inside .context/)", default_path, "path")

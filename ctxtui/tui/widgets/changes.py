@@ -1,6 +1,6 @@
 """The changes line: what the last step moved (▲ up, ▼ down), and how the packet differs from the pin.
 
-"▲▼ last step: +3 in full, −1 to title: Use SQLite, Cap webhooks, … (+140 tokens)" and
+"▲▼ last step: +3 in full, −1 summarized: Use SQLite, Cap webhooks, … (+140 tokens)" and
 "◆ 12 entries differ from the pin (ctx 0.8.1 at 4,000 tokens) (9 up, 3 down), +1,200 tokens". Hidden
 while there is nothing to say. The numbers come from `ctxtui.comparison`.
 """

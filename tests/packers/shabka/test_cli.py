@@ -75,7 +75,9 @@ def test_explain_and_sweep(basic, capsys):
     common = ["--packer", "shabka", "--db", str(basic), "--now", NOW, "--user", "alice", "--query", "sqlite storage"]
     assert main(["explain", *common, "--budget", "100", "Café"]) == 0
     text = capsys.readouterr().out
-    assert "stopped at the first misfit: needs 41 tokens, 5 left" in text and "in full from budget 136" in text
+    assert (
+        "stopped at the first misfit: needs 41 tokens, 5 left" in text and "in full from a budget of 136 tokens" in text
+    )
     assert main(["sweep", *common, "--from", "0", "--to", "300", "--step", "100", "--format", "json"]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert [r["included"] for r in rows] == [0, 2, 4, 5]

@@ -19,7 +19,7 @@ CTX_TEXT: dict[Enum, str] = {
     Reason.NOT_REACHED: "an earlier tier used the whole budget",
     Reason.NO_SHARE: "its section got no share of the budget",
     Reason.FULL: "fits within 80% of the section share",
-    Reason.OVER_FULL_LIMIT: "would pass 80% of the section share: title only",
+    Reason.OVER_FULL_LIMIT: "would pass 80% of the section share: summarized (its title under Also Noted)",
     Reason.SUPERSEDED: "superseded: skipped",
     Reason.ARCHIVED: "archived memory: skipped",
     Reason.STEERING_DISABLED: "a steering file failed to parse: all steering is off",
@@ -41,7 +41,7 @@ CTX_SHORT: dict[Enum, str] = {
     Reason.NOT_REACHED: "not reached",
     Reason.NO_SHARE: "no share",
     Reason.FULL: "full",
-    Reason.OVER_FULL_LIMIT: "title only",
+    Reason.OVER_FULL_LIMIT: "summarized",
     Reason.SUPERSEDED: "superseded",
     Reason.ARCHIVED: "archived",
     Reason.STEERING_DISABLED: "steering off",
@@ -80,15 +80,16 @@ def describe_ctx(outcome: Outcome) -> str:
         cap = n.cap or 0
         if n.pct is not None:
             head = (
-                f"{section} cap {num(cap)} (min of {round(n.pct * 100)}% of {num(n.budget or 0)} = "
+                f"{section} cap {num(cap)} tokens (min of {round(n.pct * 100)}% of {num(n.budget or 0)} = "
                 f"{num(n.pct_cap or 0)} and {num(n.remaining or 0)} remaining)"
             )
         else:
-            head = f"{section} cap {num(cap)} (what was left after tiers 1-5)"
+            head = f"{section} cap {num(cap)} tokens (what was left after tiers 1-5)"
         used, needs = n.used_before or 0, n.needs or 0
         if reason is Reason.FITS:
             return (
-                f"{head}; {num(used)} used before it; needs {num(needs)} → {num(used + needs)} ≤ {num(cap)}: included"
+                f"{head}; {num(used)} tokens used before it; needs {num(needs)} → {num(used + needs)} ≤ {num(cap)}: "
+                "included"
             )
         if reason is Reason.FORCED_FIRST:
             return (
@@ -97,21 +98,21 @@ def describe_ctx(outcome: Outcome) -> str:
             )
         if reason is Reason.OVER_CAP:
             return (
-                f"{head}; {num(used)} used before it; needs {num(needs)} → {num(used + needs)} > {num(cap)}: "
+                f"{head}; {num(used)} tokens used before it; needs {num(needs)} → {num(used + needs)} > {num(cap)}: "
                 "the fill stops here"
             )
         where = outcome.blocked_by.split(":", 1)[1] if outcome.blocked_by else "an earlier entry"
-        return f"{head}; the fill stopped at {where} ({num(used)} used), so later entries are not tried"
+        return f"{head}; the fill stopped at {where} ({num(used)} tokens used), so later entries are not tried"
     if reason in (Reason.FULL, Reason.OVER_FULL_LIMIT) and isinstance(n, ShareFit):
         share, limit, used, needs = n.share, n.full_limit or 0, n.used_before or 0, n.needs
         head = (
-            f"{section} share {num(share)}; full-entry limit 80% = {num(limit)}; {num(used)} used before it; "
-            f"needs {num(needs)}"
+            f"{section} share {num(share)} tokens; full-entry limit 80% = {num(limit)}; {num(used)} tokens used "
+            f"before it; needs {num(needs)}"
         )
         if reason is Reason.FULL:
             return f"{head} → {num(used + needs)} ≤ {num(limit)}: included in full (rank {n.rank})"
         return (
-            f"{head} → {num(used + needs)} > {num(limit)}: title only under Also Noted "
+            f"{head} → {num(used + needs)} > {num(limit)}: summarized, its title under Also Noted "
             f"(+{num(n.title_tokens or 0)} tokens, charged after the budget)"
         )
     if reason is Reason.SKILL_TOO_BIG and isinstance(n, PrefixFit):

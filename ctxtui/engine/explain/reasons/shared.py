@@ -15,7 +15,7 @@ def num(value: int) -> str:
 
 
 def describe_threshold(threshold: Threshold) -> str:
-    """ "In full from 2,340; as a title from 1,900", or the ranges when not monotone."""
+    """ "in full from a budget of 2,340 tokens; summarized from 1,900 tokens", or the budgets when not monotone."""
 
     def span(ranges: list[tuple[int, int | None]]) -> str:
         def one(lo: int, hi: int | None) -> str:
@@ -25,22 +25,27 @@ def describe_threshold(threshold: Threshold) -> str:
 
         return ", ".join(one(lo, hi) for lo, hi in ranges)
 
+    def full_at(ranges: list[tuple[int, int | None]], anywhere: str) -> str:
+        return f"in full at {span(ranges)} tokens" if ranges else f"never in full {anywhere}"
+
     if threshold.scanned_to is not None:
-        limit = f" (budgets above {num(threshold.scanned_to)} not examined: too many change points)"
+        limit = f" (budgets above {num(threshold.scanned_to)} tokens not examined: too many change points)"
         if threshold.any_at is None:
-            return f"does not appear at any budget up to {num(threshold.scanned_to)}" + limit
-        ranges = span(threshold.full_ranges) or "never"
-        return f"in full at {ranges}; at all at {span(threshold.any_ranges)}" + limit
+            return f"not in the packet at any budget up to {num(threshold.scanned_to)} tokens" + limit
+        up_to = f"up to {num(threshold.scanned_to)} tokens"
+        return f"{full_at(threshold.full_ranges, up_to)}; in the packet at {span(threshold.any_ranges)}" + limit
     if threshold.any_at is None:
-        return "never appears at any budget"
+        return "not in the packet at any budget"
     if threshold.monotone:
         parts = []
         if threshold.full_at is not None:
-            parts.append(f"in full from budget {num(threshold.full_at)}")
+            parts.append(f"in full from a budget of {num(threshold.full_at)} tokens")
         else:
-            parts.append("never in full")
+            parts.append("never in full at any budget")
         if threshold.any_at != threshold.full_at:
-            parts.append(f"at all (as a title) from {num(threshold.any_at)}")
+            parts.append(f"summarized from {num(threshold.any_at)} tokens")
         return "; ".join(parts)
-    full = span(threshold.full_ranges) or "never"
-    return f"not monotone in the budget: in full at {full}; at all at {span(threshold.any_ranges)}"
+    return (
+        f"not monotone in the budget: {full_at(threshold.full_ranges, 'at any budget')}; "
+        f"in the packet at {span(threshold.any_ranges)} tokens"
+    )

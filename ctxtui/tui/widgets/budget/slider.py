@@ -2,10 +2,12 @@
 
 Textual has no slider, and the one on PyPI is GPL, linear, keys-only and posts
 on construction. This one maps the track through a `Scale` (logarithmic by
-default, so 0..200,000 stays usable on a 40-cell track), while ←/→ step by
-`step` so every integer is reachable. `Changed` is posted only for user input
-and coalesces in the message queue: a fast drag produces one recompute per
-frame, not one per mouse event.
+default, so 0..2,000,000 stays usable on a 40-cell track). ←/→ move the thumb
+one cell, to a round value (`round_budget`), so each press shows; shift+←/→
+step by `step`, so every integer is reachable. A click or a drag lands on a
+round value too. `Changed` is posted only for user input and coalesces in the
+message queue: a fast drag produces one recompute per frame, not one per mouse
+event.
 """
 
 from __future__ import annotations
@@ -22,6 +24,19 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from ctxtui.tui.actions import SLIDER, bindings
+
+
+def round_budget(value: float, direction: int = 0, digits: int = 2) -> int:
+    """`value` to `digits` significant digits (8,437 → 8,400; 99 stays 99): a budget worth reading.
+
+    `direction` 0 rounds to the nearest, 1 up and -1 down (towards where a key moves).
+    """
+    if value == 0:
+        return 0
+    unit = 10 ** max(0, math.floor(math.log10(abs(value))) - digits + 1)
+    ratio = value / unit
+    whole = math.floor(ratio) if direction < 0 else math.ceil(ratio) if direction > 0 else round(ratio)
+    return int(whole * unit)
 
 
 class Scale:
@@ -49,7 +64,9 @@ class LogScale(Scale):
 
     With L = ln(1 + span/knee). A knee of span/2000 spreads 0..200,000 so that
     each cell of a 40-cell track is ~20% more than the last, and the low end is
-    not squashed onto cell 0. `knee=None` picks that default.
+    not squashed onto cell 0. `knee=None` picks that default; the budget slider
+    sets 100 (tokens), which keeps 1,000..32,000 in the middle of the track
+    whatever the maximum.
     """
 
     knee: float | None = None
@@ -129,6 +146,7 @@ class BudgetSlider(Widget, can_focus=True):
         minimum: int = 0,
         maximum: int = 200_000,
         step: int = 1,
+        snap: bool = True,
         coarse_step: int | None = None,
         scale: Scale | None = None,
         name: str | None = None,
@@ -140,7 +158,9 @@ class BudgetSlider(Widget, can_focus=True):
         Args:
             value: Initial value (clamped to the range); posts nothing.
             minimum, maximum: Inclusive integer range.
-            step: ←/→ step. 1 reaches every integer.
+            step: shift+←/→ step. 1 reaches every integer.
+            snap: ←/→, clicks and drags land on round values (`round_budget`);
+                False: ←/→ step by `step` and a click selects the cell's exact value.
             coarse_step: PgUp/PgDn step; None moves the thumb by 1/20 of the
                 track in scale space (multiplicative on a log scale).
             scale: Track mapping; defaults to `LogScale()`.
@@ -151,6 +171,7 @@ class BudgetSlider(Widget, can_focus=True):
         self.minimum = minimum
         self.maximum = maximum
         self.step = max(1, step)
+        self.snap = snap
         self.coarse_step = coarse_step
         self.scale = scale if scale is not None else LogScale()
         self._dragging = False
@@ -187,16 +208,51 @@ class BudgetSlider(Widget, can_focus=True):
         return max(1, self.content_region.width)
 
     def value_at(self, x: int) -> int:
-        """The value a click at content column `x` selects."""
+        """The value a click at content column `x` selects: the roundest of that cell (the ends exactly)."""
         cells = self._track_width - 1
-        fraction = 0.0 if cells <= 0 else clamp(x, 0, cells) / cells
+        x = int(clamp(x, 0, max(0, cells)))
+        if self.snap and 0 < x < cells:
+            found = self._roundest_in(x)
+            if found is not None:
+                return found
+        fraction = 0.0 if cells <= 0 else x / cells
         return self._clamp(self.scale.from_fraction(fraction, self.minimum, self.maximum))
 
     def thumb_x(self) -> int:
         """Content column of the thumb for the current value."""
+        return self._cell_of(self.value)
+
+    def _cell_of(self, value: int) -> int:
         cells = self._track_width - 1
-        fraction = self.scale.to_fraction(self.value, self.minimum, self.maximum)
+        fraction = self.scale.to_fraction(value, self.minimum, self.maximum)
         return int(clamp(round(fraction * cells), 0, cells))
+
+    def _roundest_in(self, cell: int) -> int | None:
+        """The value with the fewest significant digits among those the thumb shows at `cell` (None: none)."""
+        cells = self._track_width - 1
+        low = self.scale.from_fraction(clamp((cell - 0.5) / cells, 0.0, 1.0), self.minimum, self.maximum)
+        high = self.scale.from_fraction(clamp((cell + 0.5) / cells, 0.0, 1.0), self.minimum, self.maximum)
+        for digits in range(1, 9):
+            value = round_budget(low, 1, digits)
+            if value <= high and self._cell_of(value) == cell and self.minimum <= value <= self.maximum:
+                return value
+        return None
+
+    def step_target(self, direction: int) -> int:
+        """Where ←/→ go: the roundest value of the next cell that way, so the thumb moves one cell.
+
+        Without `snap`, or where a cell holds no integer, `step` on.
+        """
+        value = self.value
+        cell = self._cell_of(value) + direction
+        cells = self._track_width - 1
+        if self.snap and 0 <= cell <= cells:
+            if cell in (0, cells):
+                return self.minimum if cell == 0 else self.maximum
+            found = self._roundest_in(cell)
+            if found is not None and (found - value) * direction > 0:
+                return found
+        return self._clamp(value + direction * self.step)
 
     # -- rendering ---------------------------------------------------------------
 
@@ -218,6 +274,9 @@ class BudgetSlider(Widget, can_focus=True):
     # -- keys --------------------------------------------------------------------
 
     def action_step(self, direction: int) -> None:
+        self._user_set(self.step_target(direction))
+
+    def action_fine(self, direction: int) -> None:
         self._user_set(self.value + direction * self.step)
 
     def action_coarse(self, direction: int) -> None:

@@ -21,6 +21,7 @@ from ctxtui.engine.model import Fate
 from ctxtui.safe_text import clean_line
 from ctxtui.tui.host import services
 from ctxtui.tui.themes import fate_colors
+from ctxtui.tui.widgets.budget.memory_note import MemoryNote
 
 if TYPE_CHECKING:
     from ctxtui.session import View
@@ -30,6 +31,8 @@ class StatusLine(Widget):
     """One line about the view's packet; `refresh()` after the view's real-token count arrives."""
 
     view: reactive[View | None] = reactive(None, init=False)
+    memory_note: reactive[MemoryNote] = reactive(MemoryNote, init=False)
+    """Whose packet it is, or a memory database waiting to be joined (`memory_note.py`)."""
 
     def __init__(self, project: str, tokenizer: str, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -49,6 +52,15 @@ class StatusLine(Widget):
             text = self._text(view, compact=True)
         return text
 
+    def _subject(self, view: View) -> str:
+        """The project, or for nous the logged turn rebuilt (its project is the database)."""
+        turn = getattr(view.loaded.packer, "turn", None)
+        if turn is None:
+            return self._project
+        summary = turn.summary
+        number = summary.turn_number if summary.turn_number is not None else "?"
+        return clean_line(f"nous turn {summary.session_id or '?'}#{number} ({summary.key})")
+
     def _text(self, view: View, compact: bool) -> Text:
         counts = view.counts
         colors = fate_colors(services(self).theme_colors())
@@ -58,7 +70,7 @@ class StatusLine(Widget):
         plan = view.plan
         over = plan.budgeted > view.budget
         warn = f"bold {colors[Fate.DROPPED]}"
-        text.append(f"{self._project}  ", style="bold")
+        text.append(f"{self._subject(view)}  ", style="bold")
         text.append(f"budget {view.budget:,} · used ~{plan.tokens_used:,}")
         if not compact:
             text.append(" tokens")
@@ -74,4 +86,5 @@ class StatusLine(Widget):
         else:
             text.append(f"… {tokenizer}", style="dim")
         text.append(f"{gap}● {counts['included']:,} ◐ {counts['summarized']:,} ✕ {counts['dropped']:,}")
+        text.append_text(self.memory_note.text(compact, style=f"bold {colors[Fate.SUMMARIZED]}"))
         return text

@@ -64,7 +64,13 @@ def _component_column(component: Component) -> Column:
     )
 
 
-_FATE = Column(FATE_ID, " ", 1, lambda o: FATE_ORDER[o.fate], help="the entry's fate: in full, title only, dropped")
+_FATE = Column(
+    FATE_ID,
+    " ",
+    1,
+    lambda o: FATE_ORDER[o.fate],
+    help="the entry's fate: included (in full), summarized (title only) or dropped",
+)
 _MARK = Column(
     MARK_ID,
     " ",

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ctxtui.engine.explain.reasons import REASON_SHORT
-from ctxtui.engine.model import Fate, Outcome
+from ctxtui.engine.model import Entry, Fate, Outcome
 from ctxtui.safe_text import clean_line
 from ctxtui.tui.widgets.entries.columns import CTX_COLUMNS, ColumnSet, columns_for
 
@@ -131,3 +131,32 @@ def sorted_indices(
     # Stable: equal keys keep the order of `indices` (packet order), also when reversed.
     present.sort(key=lambda pair: pair[0], reverse=reverse)
     return [i for _key, i in present] + missing
+
+
+def position_of(rows: Sequence[Row], indices: Sequence[int], entry: Entry, near: int = 0) -> int | None:
+    """Where `entry` is among the rows shown (`indices`), by identity rather than by key alone.
+
+    A key names a place (`tasks:.context/TASKS.md:4`): after a task is inserted
+    above, the same key names another entry. So the entry is looked for by key
+    with the same text first (a slider step: the same entry), then by section
+    and text, then by section and title (an edited body), and only then by key.
+    Among several equal candidates the one nearest the old key's place (else
+    position `near`) wins.
+    """
+    by_key = None
+    for position, index in enumerate(indices):
+        if rows[index].key == entry.key:
+            found = rows[index].outcome.entry
+            if found is entry or (found.text == entry.text and found.section == entry.section):
+                return position
+            by_key = position
+            break
+    for same in (
+        lambda e: e.section == entry.section and e.text == entry.text,
+        lambda e: e.section == entry.section and e.title == entry.title,
+    ):
+        candidates = [position for position, index in enumerate(indices) if same(rows[index].outcome.entry)]
+        if candidates:
+            place = by_key if by_key is not None else near
+            return min(candidates, key=lambda position: abs(position - place))
+    return by_key

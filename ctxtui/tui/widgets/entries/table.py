@@ -10,8 +10,9 @@ marks (▲ ▼ ◆) come from `marks`, which the main screen computes per step.
 
 It follows a `View` (`view`, data-bound by the main screen) and a `RowFilter`
 (`row_filter`), or takes rows directly (`set_rows`). The selected entry is
-tracked by key, so a recompute, a new sort or a new filter keeps it selected,
-and keeps it on the same screen line.
+tracked by identity (`rows.position_of`: key and text, then text, then title),
+so a recompute, a reload that moved it to another line, a new sort or a new
+filter keeps it selected, and keeps it on the same screen line.
 """
 
 from __future__ import annotations
@@ -30,12 +31,12 @@ from textual.reactive import var
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ctxtui.engine.model import Fate
+from ctxtui.engine.model import Entry, Fate
 from ctxtui.tui.actions import ENTRIES, bindings
 from ctxtui.tui.safe_text import fit
 from ctxtui.tui.themes import FATE_SYMBOL
 from ctxtui.tui.widgets.entries.columns import CTX_COLUMNS, MARK_ID, Column, ColumnSet
-from ctxtui.tui.widgets.entries.rows import Row, RowFilter, rows_of, sorted_indices
+from ctxtui.tui.widgets.entries.rows import Row, RowFilter, position_of, rows_of, sorted_indices
 
 if TYPE_CHECKING:
     from ctxtui.session import View
@@ -163,32 +164,32 @@ class EntriesTable(ScrollView, can_focus=True):
         self._fate_symbols: dict[Fate, str] = dict(FATE_SYMBOL)
         self._present_of: tuple[int, frozenset[str]] | None = None  # (generation, present) of the last view
         self._note_rows(None)
-        self._rebuild(keep_key=None, fallback=0)
+        self._rebuild(keep=None, fallback=0)
 
     def on_mount(self) -> None:
         super().on_mount()
         self._ready = True
-        self._rebuild(keep_key=self.selected_key, fallback=self._cursor, reveal=True)
+        self._rebuild(keep=self._selected_entry, fallback=self._cursor, reveal=True)
 
     # -- public API ---------------------------------------------------------------
 
     def set_rows(
         self, rows: Sequence[Row], version: Hashable | None = None, present: frozenset[str] | None = None
     ) -> None:
-        """Replace the data, keeping the selected entry (by key, else by row index).
+        """Replace the data, keeping the selected entry (see `rows.position_of`), else the row index.
 
         `version` (any hashable, e.g. `(generation, budget)`) names the data for
         the line cache: equal versions must mean equal rows. None: always fresh.
         `present`: the optional columns some row has a value for (computed when None).
         """
-        key = self.selected_key
+        keep = self._selected_entry
         self._rows = rows if isinstance(rows, list) else list(rows)
         if version is None:
             self._serial += 1
             version = ("auto", self._serial)
         self._version = version
         self._note_rows(present)
-        self._rebuild(keep_key=key, fallback=self._cursor)
+        self._rebuild(keep=keep, fallback=self._cursor)
 
     def watch_view(self, view: View | None) -> None:
         if view is not None:
@@ -222,7 +223,7 @@ class EntriesTable(ScrollView, can_focus=True):
         self.row_filter = spec  # an equal filter changes nothing
 
     def watch_row_filter(self) -> None:
-        self._rebuild(keep_key=self.selected_key, fallback=self._cursor, reveal=True)
+        self._rebuild(keep=self._selected_entry, fallback=self._cursor, reveal=True)
 
     def sort_by(self, column: str | None, reverse: bool | None = None) -> None:
         """Sort by a column id (see `columns.COLUMNS`); None restores packet order.
@@ -242,7 +243,7 @@ class EntriesTable(ScrollView, can_focus=True):
             return
         self._sort_column, self._sort_reverse = column, reverse
         self._layout = None
-        self._rebuild(keep_key=self.selected_key, fallback=self._cursor, reveal=True)
+        self._rebuild(keep=self._selected_entry, fallback=self._cursor, reveal=True)
 
     def select_key(self, key: str) -> bool:
         """Move the cursor to an entry; False when it is not shown."""
@@ -323,8 +324,13 @@ class EntriesTable(ScrollView, can_focus=True):
             self._present = present
             self._layout = None
 
-    def _rebuild(self, keep_key: str | None, fallback: int, reveal: bool = False) -> None:
-        """Filter and sort, then put the cursor back on `keep_key` (else row `fallback`).
+    @property
+    def _selected_entry(self) -> Entry | None:
+        row = self.selected_row
+        return row.outcome.entry if row is not None else None
+
+    def _rebuild(self, keep: Entry | None, fallback: int, reveal: bool = False) -> None:
+        """Filter and sort, then put the cursor back on the entry `keep` (else row `fallback`).
 
         When the selected entry was on screen it stays on the same screen line;
         otherwise the scroll offset is kept. `reveal` scrolls it into view.
@@ -335,12 +341,7 @@ class EntriesTable(ScrollView, can_focus=True):
         if self._sort_column is not None or self._sort_reverse:
             indices = sorted_indices(rows, indices, self._sort_column, self._sort_reverse, self._columns)
         self._shown = indices
-        cursor = None
-        if keep_key is not None:
-            for position, index in enumerate(indices):
-                if rows[index].key == keep_key:
-                    cursor = position
-                    break
+        cursor = None if keep is None else position_of(rows, indices, keep, near=fallback)
         if cursor is None:
             cursor = fallback
         self._cursor = int(clamp(cursor, 0, max(0, len(indices) - 1)))

@@ -59,26 +59,33 @@ def apportion(values: Sequence[int], cells: int) -> list[int]:
     return counts
 
 
-def describe_tier(tier: Bucket, budget: int | None = None, delta: int | None = None, percent: bool = True) -> str:
-    """The numbers of a bucket in words, e.g. "1,240 / 2,000 cap (25%) · 300 summarized · +40 over".
+def describe_tier(
+    tier: Bucket, budget: int | None = None, delta: int | None = None, percent: bool = True, *, compact: bool = False
+) -> str:
+    """The numbers of a bucket in words, e.g. "1,240 / 2,000 tokens cap (25%) · 300 summarized · +40 over".
 
-    The percentage (`percent`) is the cap's share of the whole budget; `delta`
-    is the change in tokens against the pin ("+120 vs pin").
+    A scored section's limit is its *share* (with a full-entry limit); other
+    tiers have a *cap*; tier 1 has none. The percentage (`percent`) is the
+    limit's part of the whole budget; `delta` is the change in tokens against
+    the pin ("+120 vs pin"). `compact` leaves out the unit and says "full ≤"
+    for narrow terminals (the `?` help explains the words).
     """
     if not tier.reached:
         return "not reached" + (f" · {delta:+,} vs pin" if delta else "")
+    unit = "" if compact else " tokens"
     # Summaries the budget pays for (Cortex's pass 1) are part of what the bucket uses.
     shortened = tier.summarized if tier.summarized and not tier.unbudgeted else 0
     if tier.cap is not None:
         share = f" ({tier.cap / budget:.0%})" if budget and percent else ""
-        parts = [f"{tier.used + shortened:,} / {tier.cap:,} cap{share}"]
+        word = "share" if tier.full_limit is not None else "cap"
+        parts = [f"{tier.used + shortened:,} / {tier.cap:,}{unit} {word}{share}"]
     elif budget is not None:
         share = f" ({tier.used / budget:.0%})" if budget and percent else ""
-        parts = [f"{tier.used:,} of {budget:,} budget{share}", "no cap"]
+        parts = [f"{tier.used:,} of {budget:,}{unit} budget{share}", "no cap"]
     else:
-        parts = [f"{tier.used:,}", "no cap"]
+        parts = [f"{tier.used:,}{unit}", "no cap"]
     if tier.full_limit is not None:
-        parts.append(f"full ≤ {tier.full_limit:,}")
+        parts.append(f"{'full ≤' if compact else 'full-entry limit'} {tier.full_limit:,}")
     if tier.summarized:
         unpaid = tier.unbudgeted
         parts.append(f"{tier.summarized:,} " + ("summarized after the budget" if unpaid else "of it as summaries"))
@@ -158,6 +165,9 @@ class TierBars(Widget):
     def render(self) -> Text:
         width = self.size.width
         numbers = [self._numbers(tier) for tier in self.tiers]
+        room = width // 2 if width >= _WIDE else width - _NAME_WIDTH  # beside the bar, or beside the name
+        if max((n.cell_len for n in numbers), default=0) > room:
+            numbers = [self._numbers(tier, compact=True) for tier in self.tiers]
         # One numbers width for all tiers, so the bars line up.
         numbers_width = min(max([24, *(n.cell_len for n in numbers)]), width // 2)
         out = Text(no_wrap=True, overflow="crop", end="")
@@ -192,13 +202,12 @@ class TierBars(Widget):
                 bar.append(glyph * count, self._s(style))
         return bar
 
-    def _numbers(self, tier: Bucket) -> Text:
+    def _numbers(self, tier: Bucket, compact: bool = False) -> Text:
         if not tier.reached:
             return Text("not reached", self._s("tier-bars--unreached"))
         wide = self.size.width >= _WIDE
-        text = Text(
-            describe_tier(tier, self.budget, self.deltas.get(tier.name), percent=wide), self._s("tier-bars--numbers")
-        )
+        words = describe_tier(tier, self.budget, self.deltas.get(tier.name), percent=wide, compact=compact)
+        text = Text(words, self._s("tier-bars--numbers"))
         if tier.overrun:
             text.highlight_words([f"+{tier.overrun:,} over"], self._s("tier-bars--over-text"))
         return text

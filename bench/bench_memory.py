@@ -94,7 +94,7 @@ def recompute_joined(tmp: str, n: int, samples: int) -> None:
     budgets = [rng.randint(0, 200_000) for _ in range(samples + 50)]
     for budget in budgets[:50]:
         engine.plan(budget).outcomes  # noqa: B018 - warm-up: rankings and breakdowns per task count
-    warm = {engine.plan(b).task_count for b in budgets[:50]}
+    warm = {engine.plan(b).state.task_count for b in budgets[:50]}
 
     # The slider's cost: a packet per budget, nothing else.
     plan_times = []
@@ -114,7 +114,7 @@ def recompute_joined(tmp: str, n: int, samples: int) -> None:
         del packet
 
     # Counted afterwards: asking before would score the new task counts outside the timing.
-    cold = sum(1 for b in budgets[50:] if engine.plan(b).task_count not in warm)
+    cold = sum(1 for b in budgets[50:] if engine.plan(b).state.task_count not in warm)
 
     def spread(times: list[float]) -> str:
         ordered = sorted(times)

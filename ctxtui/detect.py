@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
-import subprocess
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -37,13 +35,42 @@ class Detected:
         return "no usable ctx on PATH"
 
 
+def which(name: str, path: str | None) -> str | None:
+    """`shutil.which(name, path=path)` on POSIX, without importing shutil (and its compression modules).
+
+    Same rules: no `path` means $PATH, and no $PATH the system default; each entry, an empty one
+    included (the working directory), is tried in order, once; the first
+    existing, executable non-directory wins.
+    """
+    if path is None:
+        path = os.environ.get("PATH")
+    if path is None:
+        try:
+            path = os.confstr("CS_PATH")
+        except (AttributeError, ValueError):
+            path = os.defpath
+    if not path:
+        return None
+    seen = set()
+    for folder in path.split(os.pathsep):
+        if folder in seen:
+            continue
+        seen.add(folder)
+        candidate = os.path.join(folder, name)
+        if os.path.exists(candidate) and os.access(candidate, os.X_OK) and not os.path.isdir(candidate):
+            return candidate
+    return None
+
+
 def detect_ctx(env: Mapping[str, str] | None = None, timeout: float = TIMEOUT_SECONDS) -> Detected:
     """The packer matching the `ctx` on PATH, or 0.8.1 with a notice."""
     env = os.environ if env is None else env
     fallback = DEFAULT_VERSION.packer_name
-    executable = shutil.which("ctx", path=env.get("PATH"))
+    executable = which("ctx", env.get("PATH"))
     if executable is None:
         return Detected(fallback, None, f"no ctx on PATH: showing ctx {DEFAULT_VERSION.number} (--packer chooses)")
+    import subprocess  # only when there is a ctx to ask: a cold `ctxtui pack` without one skips the import
+
     try:
         completed = subprocess.run(
             [executable, "--version"],

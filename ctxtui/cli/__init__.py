@@ -64,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     try:
         if argv and argv[0] in SUBCOMMANDS:
-            return dispatch(build_parser().parse_args(argv))
+            return dispatch(build_parser(only=argv[0]).parse_args(argv))  # one command's options: a faster start
         from ctxtui.cli import tui
 
         return tui.run(build_tui_parser().parse_args(argv))

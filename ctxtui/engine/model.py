@@ -214,6 +214,7 @@ class PlanMaker(Protocol):
     def buckets(self, plan: Plan) -> list[Bucket]: ...
     def candidates(self) -> Sequence[Entry]: ...
     def fate_vector(self, plan: Plan) -> bytearray: ...
+    def counts(self, plan: Plan) -> dict[str, int]: ...
 
 
 class Plan:
@@ -265,9 +266,11 @@ class Plan:
         return self.tokens_used - self.unbudgeted
 
     def counts(self) -> dict[str, int]:
-        """Entries per fate."""
+        """Entries per fate; from the outcomes when they are built, else the packer's own count (cheaper)."""
+        if self._outcomes is None:
+            return self.packer.counts(self)
         counts = {fate.value: 0 for fate in Fate}
-        for outcome in self.outcomes:
+        for outcome in self._outcomes:
             counts[outcome.fate.value] += 1
         return counts
 

@@ -65,6 +65,55 @@ def test_pack_uses_the_detected_version(tmp_path):
     assert "1. .context/TASKS.md" in result.stdout and result.stderr == ""  # 0.8.0's relative paths
 
 
+def test_which_finds_what_shutil_which_finds(tmp_path, monkeypatch):
+    """detect's own `which` (no shutil import on the cold pack path) follows shutil.which's rules."""
+    import shutil
+
+    from ctxtui.detect import which
+
+    a, b, c = (tmp_path / name for name in ("a", "b", "c"))
+    for folder in (a, b, c):
+        folder.mkdir()
+    (a / "ctx").mkdir()  # a directory named ctx is skipped
+    (b / "ctx").write_text("#!/bin/sh\n")  # not executable: skipped
+    fake_ctx(c, "echo")
+    monkeypatch.chdir(tmp_path)
+    for path in (
+        os.pathsep.join(map(str, (a, b, c))),
+        os.pathsep.join(map(str, (a, b))),
+        "",
+        os.pathsep + str(c),
+        str(c) + os.pathsep + str(c),
+    ):
+        assert which("ctx", path) == shutil.which("ctx", path=path), path
+    monkeypatch.setenv("PATH", str(c))
+    assert which("ctx", None) == shutil.which("ctx") == str(c / "ctx")
+
+
+def test_cold_pack_imports_only_what_it_needs(tmp_path):
+    """`ctxtui pack` without --db never imports PyYAML, sqlite3, subprocess, shutil or the TUI (cold start-up)."""
+    write_context(
+        tmp_path,
+        {
+            "CONSTITUTION.md": "- [ ] rule\n",
+            "TASKS.md": "- [ ] a task\n",
+            "steering/a.md": "---\nname: a\ninclusion: always\npriority: 5\n---\nbody\n",
+        },
+    )
+    code = (
+        "import sys, io\n"
+        "from ctxtui.cli import main\n"
+        "sys.stdout = io.TextIOWrapper(io.BytesIO())\n"
+        f"main(['pack', {str(tmp_path)!r}, '--budget', '4000', '--now', '2026-11-21T23:56:08Z', '--ignore-refusal'])\n"
+        "heavy = ('yaml', 'sqlite3', 'subprocess', 'shutil', 'zoneinfo', 'importlib.resources', 'hashlib', 'json',\n"
+        "         'textual', 'rich', 'ctxtui.engine.sources.memory.adapters')\n"
+        "sys.stderr.write(repr(sorted(m for m in heavy if m in sys.modules)))\n"
+    )
+    env = {**os.environ, "PATH": str(tmp_path), "TZ": "UTC", "CTXTUI_PACKER": ""}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT, check=True)
+    assert done.stderr.strip().splitlines()[-1] == "[]"
+
+
 def _pack_with_fake_ctx(tmp_path, script: str) -> subprocess.CompletedProcess:
     project = write_context(tmp_path / "p", {"TASKS.md": "# Tasks\n\n- [ ] One task\n", "DECISIONS.md": "# D\n"})
     env = {**os.environ, **fake_ctx(tmp_path / "bin", script)}

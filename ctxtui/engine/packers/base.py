@@ -106,6 +106,13 @@ class Packer(ABC):
     def outcomes(self, plan: Plan) -> list[Outcome]:
         """An outcome for every candidate (`Plan.outcomes` caches this)."""
 
+    def counts(self, plan: Plan) -> dict[str, int]:
+        """Entries per fate (`Plan.counts`); a packer may answer without building every outcome."""
+        counts = {fate.value: 0 for fate in Fate}
+        for outcome in plan.outcomes:
+            counts[outcome.fate.value] += 1
+        return counts
+
     @abstractmethod
     def buckets(self, plan: Plan) -> list[Bucket]:
         """The budget's slices at this plan (`Plan.buckets` caches this)."""

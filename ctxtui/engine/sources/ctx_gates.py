@@ -25,7 +25,6 @@ from __future__ import annotations
 import os
 import stat
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 
 from ctxtui.engine.text.go import go_join
@@ -45,7 +44,9 @@ class Refusal:
 
 def usage(version: str, cooldown: str = "10m0s") -> str:
     """`ctx agent`'s usage text, as cobra prints it on a failure."""
-    text = resources.files("ctxtui.engine.sources").joinpath(f"ctx-agent-usage-{version}.txt").read_text("utf-8")
+    # Beside this module in the wheel as in a checkout (not importlib.resources: that import costs a
+    # cold `ctxtui pack` more than the read, and only a refusal needs the text).
+    text = (Path(__file__).parent / f"ctx-agent-usage-{version}.txt").read_text("utf-8")
     return text.replace("(default 10m0s)", f"(default {cooldown})")
 
 

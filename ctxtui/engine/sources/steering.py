@@ -17,6 +17,7 @@ packet takes the text after it, whole or not at all.
 from __future__ import annotations
 
 import os
+import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -212,7 +213,56 @@ def parse_steering_file(file: str, label: str, text: str) -> SteeringFile:
     )
 
 
+# A front-matter line whose meaning is beyond doubt: a top-level key, a colon, spaces, and a plain
+# scalar of letters, digits and a few safe punctuation marks (no `:`, `#`, quotes, brackets, tabs...),
+# starting with a letter (so neither a number nor an indicator) and ending with no space.
+_PLAIN_LINE = re.compile(r"([A-Za-z][A-Za-z0-9_-]*): +([A-Za-z](?:[A-Za-z0-9 ,./()+_-]*[A-Za-z0-9./()+_-])?)")
+_PLAIN_INT_LINE = re.compile(r"([A-Za-z][A-Za-z0-9_-]*): +(0|[1-9][0-9]{0,17})")
+# Plain scalars yaml.v3 resolves to a bool or null: their decoding differs from their text.
+_NOT_PLAIN_TEXT = frozenset(("true", "True", "TRUE", "false", "False", "FALSE", "null", "Null", "NULL"))
+
+
+def _decode_simple_front_matter(raw: str) -> dict[str, Any] | None:
+    """The fields of front matter made only of `key: word...` and `key: 123` lines; None for anything else.
+
+    What yaml.v3 decodes from such lines is their text (or the number), so
+    the usual front matter (`name: product`, `inclusion: always`,
+    `priority: 10`) is read without importing PyYAML, which costs a cold
+    `ctxtui pack` more than the rest of the parse. Anything else (a list, a
+    quote, a comment, a duplicate key, a tab...) goes to the full decoder;
+    tests check both agree on every line this accepts.
+    """
+    found: dict[str, Any] = {}
+    for line in raw.split("\n"):
+        if not line.strip(" "):
+            continue
+        match = _PLAIN_LINE.fullmatch(line)
+        if match is not None:
+            key, value = match.group(1), match.group(2)
+            if value in _NOT_PLAIN_TEXT or key == "priority" or key == "tools":
+                return None
+        else:
+            match = _PLAIN_INT_LINE.fullmatch(line)
+            if match is None:
+                return None
+            key, value = match.group(1), int(match.group(2))
+            if key in ("name", "description", "inclusion", "tools"):
+                value = match.group(2)  # a number decoded into a string field is its text
+            if key == "tools":
+                return None
+        if key in found:
+            return None  # yaml.v3 refuses a duplicate key: the full decoder says how
+        found[key] = value
+    return found
+
+
 def _decode_front_matter(raw: str, fields: dict[str, Any]) -> None:
+    simple = _decode_simple_front_matter(raw)
+    if simple is not None:
+        for key in ("name", "description", "inclusion", "priority"):
+            if key in simple:
+                fields[key] = simple[key]
+        return
     from ctxtui.engine.text import yaml_v3 as yaml
 
     try:

@@ -17,6 +17,7 @@ from typing import Any
 from ctxtui.engine.gcpause import gc_paused
 from ctxtui.engine.model import (
     Bucket,
+    Fate,
     Outcome,
     Plan,
 )
@@ -119,13 +120,22 @@ class CtxPacker(CtxPrepared, Packer):
             limit = fill.limit
             section_used = 0
             summary_tokens = 0
+            seen_titles = 0  # title costs of the fillable entries looked at so far
             full_flags = fill.full
             before = fill.used_before
-            for i in order:
+            smallest = self.section_min_cost[name]
+            stop = len(order)
+            for pos, i in enumerate(order):
+                if limit - section_used < smallest:
+                    # Nothing from here on fits: every later fillable entry is summarised.
+                    stop = pos
+                    summary_tokens += self.section_titles[name] - seen_titles
+                    break
                 before.append(section_used)
                 if superseded[i]:
                     full_flags.append(False)
                     continue
+                seen_titles += title_tokens[i]
                 cost = tokens[i]
                 if section_used + cost <= limit:
                     full_flags.append(True)
@@ -133,6 +143,7 @@ class CtxPacker(CtxPrepared, Packer):
                 else:
                     full_flags.append(False)
                     summary_tokens += title_tokens[i]
+            fill.stop = stop
             fill.full_tokens = section_used
             fill.summary_tokens = summary_tokens
             used += section_used + summary_tokens
@@ -162,7 +173,7 @@ class CtxPacker(CtxPrepared, Packer):
         summaries: list[str] = []
         for fill in state.sections:
             full_texts = by_section[fill.name]
-            for i, full in zip(fill.order, fill.full, strict=True):
+            for i, full in zip(fill.order, fill.fulls(), strict=True):
                 entry = self.scored[i]
                 if full:
                     full_texts.append(entry.text)
@@ -279,10 +290,14 @@ class CtxPacker(CtxPrepared, Packer):
         s = c + len(self.conventions) + len(parsed.conventions_skipped)
         superseded = self._superseded
         for fill in state.sections:
-            for i, full in zip(fill.order, fill.full, strict=True):
+            order = fill.order
+            for i, full in zip(order[: fill.stop], fill.full, strict=True):  # up to fill.stop
                 if full:
                     fates[s + i] = INCLUDED
                 elif not superseded[i]:
+                    fates[s + i] = SUMMARIZED
+            for i in order[fill.stop :]:  # nothing fitted from here on
+                if not superseded[i]:
                     fates[s + i] = SUMMARIZED
         t = s + len(self.scored)
         fates[t : t + state.steering_count] = bytes([INCLUDED]) * state.steering_count
@@ -292,6 +307,16 @@ class CtxPacker(CtxPrepared, Packer):
 
     def next_change(self, plan: Plan) -> int | None:
         return next_change(self, plan.state)
+
+    def counts(self, plan: Plan) -> dict[str, int]:
+        """Entries per fate from the fate vector (C-level counting), without building 50,000 outcomes."""
+        fates = self.fate_vector(plan)
+        included, summarized = fates.count(INCLUDED), fates.count(SUMMARIZED)
+        return {
+            Fate.INCLUDED.value: included,
+            Fate.SUMMARIZED.value: summarized,
+            Fate.DROPPED.value: len(fates) - included - summarized,
+        }
 
 
 def _prefix_tier(budget: int, pct: float, remaining: int | None, cumulative: list[int]) -> tuple[int, int, bool, int]:

@@ -97,16 +97,21 @@ def _scored_change(packer: CtxPrepared, state: CtxState) -> int | None:
     total = sum(sizes)
     if live > 1 and remaining >= total:
         return None  # shares are the content sizes from here on: fills are final
-    tokens = [e.tokens for e in packer.scored]
+    tokens, superseded = packer._tokens, packer._superseded
     targets: list[int | None] = []  # per section: full limit that changes the fill (0: share > 0)
     for fill in state.sections:
         if fill.share <= 0:
             targets.append(0 if packer.section_members[fill.name] else None)
             continue
         best = None
-        for pos, i in enumerate(fill.order):
+        for pos, i in enumerate(fill.order[: fill.stop]):
             if not fill.full[pos] and not packer.scored[i].superseded:
                 need = fill.used_before[pos] + tokens[i]
+                best = need if best is None or need < best else best
+        if fill.stop < len(fill.order):  # past the stop every entry saw full_tokens used: the cheapest one decides
+            costs = [tokens[i] for i in fill.order[fill.stop :] if not superseded[i]]
+            if costs:
+                need = fill.full_tokens + min(costs)
                 best = need if best is None or need < best else best
         targets.append(best)
 

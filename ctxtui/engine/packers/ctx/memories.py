@@ -14,6 +14,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ctxtui.engine.gcpause import gc_paused
 from ctxtui.engine.model import Entry, Problem
 from ctxtui.engine.sources.memory.adapters import load_memories
 from ctxtui.engine.sources.memory.errors import MemorySourceError
@@ -132,7 +133,8 @@ class MemoryJoin:
         except MemorySourceError as exc:
             kept = "; showing the last good state" if self._last else ""
             return JoinedMemories(list(self._last), [Problem(self.label, f"{exc}{kept}")], fresh=False)
-        entries = [memory_entry(record, now) for record in loaded.records]
+        with gc_paused():  # 50,000 acyclic entries: collections would only traverse the heap
+            entries = [memory_entry(record, now) for record in loaded.records]
         self._last = entries
         return JoinedMemories(entries, list(loaded.problems))
 

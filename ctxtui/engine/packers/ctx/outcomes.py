@@ -134,7 +134,7 @@ def _scored_outcomes(packer: CtxPrepared, state: CtxState, stop: int) -> list[Ou
                 append(Outcome(entry, tier, Fate.DROPPED, why, ShareFit(rank, entry.tokens, share), breakdowns[i]))
         else:
             share, limit = fill.share, fill.limit
-            for rank, (i, full, used) in enumerate(zip(fill.order, fill.full, fill.used_before, strict=True), start=1):
+            for rank, (i, full, used) in enumerate(zip(fill.order, fill.fulls(), fill.befores(), strict=True), start=1):
                 entry = scored[i]
                 numbers = ShareFit(rank, entry.tokens, share, limit, used, title_tokens[i], remaining)
                 if full:

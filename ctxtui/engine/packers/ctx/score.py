@@ -10,13 +10,13 @@ included tasks, so a slider step rarely re-scores anything.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, tzinfo
 from itertools import accumulate
 
 from ctxtui.engine.model import Entry
+from ctxtui.engine.packers.ctx.first_matches import first_matches
 from ctxtui.engine.text.go import go_lower
 from ctxtui.engine.text.go_time import recency_days
 
@@ -84,7 +84,7 @@ STOP_WORDS = frozenset(
     ]
 )
 RELEVANCE_MATCH_CAP = 3
-# Entry × keyword checks above which the vocabulary index pays for itself.
+# Entry × keyword checks above which finding every entry's first matches at once pays for itself.
 INDEX_THRESHOLD = 400_000
 _NON_KEYWORD = re.compile(r"[^a-z0-9_-]+")
 
@@ -148,37 +148,6 @@ def relevance_of(count: int) -> float:
     return float(count) / float(RELEVANCE_MATCH_CAP)
 
 
-class KeywordIndex:
-    """Which entries contain a keyword, found through the vocabulary of distinct words.
-
-    A keyword is made of [a-z0-9_-] only, so any occurrence lies inside one run
-    of those characters in the lowered text. With tens of thousands of entries,
-    searching the distinct runs once per keyword is far cheaper than searching
-    every entry's text; for a few hundred entries, building it costs more than it saves.
-    """
-
-    _RUN = re.compile(r"[a-z0-9_-]{3,}")
-
-    def __init__(self, lowered: Sequence[str]):
-        postings: dict[str, list[int]] = {}
-        for i, text in enumerate(lowered):
-            for run in set(self._RUN.findall(text)):
-                postings.setdefault(run, []).append(i)
-        self._postings = list(postings.values())
-        self._starts = list(accumulate((len(run) + 1 for run in postings), initial=0))
-        self._text = "\n".join(postings)
-
-    def entries_with(self, keyword: str) -> set[int]:
-        text, starts, postings = self._text, self._starts, self._postings
-        found: set[int] = set()
-        pos = text.find(keyword)
-        while pos >= 0:
-            run = bisect_right(starts, pos) - 1
-            found.update(postings[run])
-            pos = text.find(keyword, starts[run + 1])
-        return found
-
-
 class Scorer:
     """Scores and ranks scored entries for any number of packet tasks.
 
@@ -200,13 +169,23 @@ class Scorer:
         self.entries = list(entries)
         self.now = now
         self.lowered = [fold(entry.text) for entry in self.entries]
-        self.age_days = [age_in_days(entry.date, now, zone) for entry in self.entries]
+        ages: dict[str | None, int | None] = {}  # thousands of memories share a few hundred dates
+        self.age_days = [
+            ages[entry.date] if entry.date in ages else ages.setdefault(entry.date, age_in_days(entry.date, now, zone))
+            for entry in self.entries
+        ]
         self.recency = [recency_bracket(days) for days in self.age_days]
         # Database memories multiply their score by importance and usage; 1.0 for markdown.
         self.weights = list(weights) if weights is not None else [1.0] * len(self.entries)
         self.keyword_groups = keywords_by_task(tasks, fold)
         self._counts: OrderedDict[int, list[int]] = OrderedDict({0: [0] * len(self.entries)})
-        self._index: KeywordIndex | None = None
+        # Keyword positions: the first `prefix[n]` keywords are those of the first n tasks.
+        self.prefix = [0, *accumulate(len(group) for group in self.keyword_groups)]
+        # Many entries: every entry's first three keywords are found once (`first_matches`), and a
+        # task count's match counts and scores are then derived from the nearest one already known
+        # by the few entries whose count changes (`_at`: keyword position → entries it counts for).
+        self.indexed = len(self.entries) * self.prefix[-1] > INDEX_THRESHOLD
+        self._at: dict[int, list[int]] | None = None
         self._scores: OrderedDict[int, list[float]] = OrderedDict()
 
     def keywords(self, task_count: int) -> list[str]:
@@ -215,28 +194,68 @@ class Scorer:
     def match_counts(self, task_count: int) -> list[int]:
         """How many of the first `task_count` tasks' keywords each entry contains, capped at 3.
 
-        Relevance saturates at 3 matches, so an entry stops being searched once
-        it has 3: most entries saturate within the first few dozen keywords.
+        Few entries: each entry's text is searched, keyword by keyword, from the
+        nearest task count already counted; relevance saturates at 3 matches,
+        so an entry stops being searched once it has 3. Many entries (thousands
+        of memories): `first_matches` finds every entry's first three keywords
+        once, and any task count is then a count of integers.
         """
         cached = self._counts.get(task_count)
         if cached is not None:
             self._counts.move_to_end(task_count)
             return cached
+        if self.indexed:
+            counts = self._counts_from_first(task_count)
+        else:
+            counts = self._search(task_count)
+        self._counts[task_count] = counts
+        while len(self._counts) > self.CACHE_SIZE:
+            oldest = next(k for k in self._counts if k != 0)
+            del self._counts[oldest]
+        return counts
+
+    def _changes(self, start: int, stop: int) -> list[int]:
+        """Entries whose count goes up by one per keyword position in [start, stop) (repeats: one per position)."""
+        if self._at is None:
+            at: dict[int, list[int]] = {}
+            first = first_matches(self.lowered, [kw for group in self.keyword_groups for kw in group])
+            for i, hits in enumerate(first):
+                for position in hits:
+                    at.setdefault(position, []).append(i)
+            self._at = at
+        at = self._at
+        return [i for position in range(start, stop) for i in at.get(position, ())]
+
+    def _nearest_below(
+        self, cache: OrderedDict[int, list[int]] | OrderedDict[int, list[float]], task_count: int
+    ) -> int | None:
+        """The cached task count with the largest keyword prefix not above `task_count`'s."""
+        prefix, limit = self.prefix, self.prefix[min(task_count, len(self.prefix) - 1)]
+        best = None
+        for known in cache:
+            if prefix[min(known, len(prefix) - 1)] <= limit and (
+                best is None or prefix[min(known, len(prefix) - 1)] > prefix[min(best, len(prefix) - 1)]
+            ):
+                best = known
+        return best
+
+    def _counts_from_first(self, task_count: int) -> list[int]:
+        base = self._nearest_below(self._counts, task_count)
+        assert base is not None  # 0 is always cached
+        counts = list(self._counts[base])
+        top = len(self.prefix) - 1
+        for i in self._changes(self.prefix[min(base, top)], self.prefix[min(task_count, top)]):
+            counts[i] += 1
+        return counts
+
+    def _search(self, task_count: int) -> list[int]:
+        """Counts by searching each entry's text, from the nearest smaller task count already counted."""
         base = max(n for n in self._counts if n <= task_count)
         counts = list(self._counts[base])
         lowered = self.lowered
         cap = RELEVANCE_MATCH_CAP
         searching = [i for i, count in enumerate(counts) if count < cap]
-        new_keywords = [kw for group in self.keyword_groups[base:task_count] for kw in group]
-        if len(searching) * len(new_keywords) > INDEX_THRESHOLD:
-            if self._index is None:
-                self._index = KeywordIndex(lowered)
-            for keyword in new_keywords:
-                for i in self._index.entries_with(keyword):
-                    if counts[i] < cap:
-                        counts[i] += 1
-            searching = []
-        for group in self.keyword_groups[base:task_count] if searching else ():
+        for group in self.keyword_groups[base:task_count]:
             for keyword in group:
                 still = []
                 for i in searching:
@@ -247,10 +266,6 @@ class Scorer:
                     else:
                         still.append(i)
                 searching = still
-        self._counts[task_count] = counts
-        while len(self._counts) > self.CACHE_SIZE:
-            oldest = next(k for k in self._counts if k != 0)
-            del self._counts[oldest]
         return counts
 
     def scores(self, task_count: int) -> list[float]:
@@ -259,21 +274,28 @@ class Scorer:
         if cached is not None:
             self._scores.move_to_end(task_count)
             return cached
-        has_keywords = any(self.keyword_groups[:task_count])
         counts = self.match_counts(task_count)
-        scores = []
-        for i, entry in enumerate(self.entries):
-            if entry.superseded:
-                scores.append(0.0)
-                continue
-            relevance = relevance_of(counts[i]) if has_keywords else 0.0
-            total = self.recency[i] + relevance
-            weight = self.weights[i]
-            scores.append(total * weight if weight != 1.0 else total)
+        base = self._nearest_below(self._scores, task_count) if self.indexed else None
+        if base is not None:
+            # Only entries whose match count changed since `base` change score.
+            scores = list(self._scores[base])
+            top = len(self.prefix) - 1
+            for i in set(self._changes(self.prefix[min(base, top)], self.prefix[min(task_count, top)])):
+                scores[i] = self._score(i, counts[i])
+        else:
+            scores = [self._score(i, count) for i, count in enumerate(counts)]
         self._scores[task_count] = scores
         while len(self._scores) > self.CACHE_SIZE:
             self._scores.popitem(last=False)
         return scores
+
+    def _score(self, i: int, count: int) -> float:
+        """recency + relevance, times the memory's weight; 0 when superseded (relevance_of(0) is 0.0)."""
+        if self.entries[i].superseded:
+            return 0.0
+        total = self.recency[i] + relevance_of(count)
+        weight = self.weights[i]
+        return total * weight if weight != 1.0 else total
 
     def matched_keywords(self, index: int, task_count: int) -> tuple[str, ...]:
         text = self.lowered[index]

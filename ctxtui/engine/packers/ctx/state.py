@@ -13,10 +13,27 @@ class SectionFill:
     share: int
     limit: int  # 80% of the share
     order: list[int]  # indices into CtxPacker.scored, best score first (active entries only)
-    full: list[bool]  # per position in `order`
-    used_before: list[int]  # full tokens already used when each entry was considered
+    # `full` and `used_before` cover order[:stop]: past `stop` nothing fitted what was left of the
+    # limit, so every later entry is not full and saw `full_tokens` used (`position` answers for any).
+    full: list[bool]  # per position in `order`, up to `stop`
+    used_before: list[int]  # full tokens already used when each entry was considered, up to `stop`
     full_tokens: int = 0
     summary_tokens: int = 0
+    stop: int = 0  # where the fill stopped looking (len(order) when it looked at every entry)
+
+    def position(self, pos: int) -> tuple[bool, int]:
+        """(full, tokens used before it) for the entry at `pos` in `order`."""
+        if pos < self.stop:
+            return self.full[pos], self.used_before[pos]
+        return False, self.full_tokens
+
+    def fulls(self) -> list[bool]:
+        """`full` for every position in `order`."""
+        return self.full + [False] * (len(self.order) - self.stop)
+
+    def befores(self) -> list[int]:
+        """`used_before` for every position in `order`."""
+        return self.used_before + [self.full_tokens] * (len(self.order) - self.stop)
 
 
 @dataclass(slots=True)

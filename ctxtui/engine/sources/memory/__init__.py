@@ -8,21 +8,64 @@ usage boost and the kind → section rule.
 Pure Python and stdlib `sqlite3`; no clock reads ("now" is a parameter).
 """
 
-from ctxtui.engine.sources.memory.adapters import (
-    SCHEMA_CORTEX,
-    SCHEMA_CORTEX_V2,
-    SCHEMA_CTXTUI,
-    SCHEMA_SHABKA,
-    MemoryLoad,
-    detect_schema,
-    load_memories,
-)
-from ctxtui.engine.sources.memory.connect import FileSignature
-from ctxtui.engine.sources.memory.errors import MemorySourceError, MemoryWriteError
-from ctxtui.engine.sources.memory.records import MemoryRecord
-from ctxtui.engine.sources.memory.schema import ImportReport, add_memories, add_memory, import_db, init_db
-from ctxtui.engine.sources.memory.scoring import importance_of, section_for_kind, usage_boost, usage_of
-from ctxtui.engine.sources.memory.source import MemorySource
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ctxtui.engine.sources.memory.adapters import (
+        SCHEMA_CORTEX,
+        SCHEMA_CORTEX_V2,
+        SCHEMA_CTXTUI,
+        SCHEMA_SHABKA,
+        MemoryLoad,
+        detect_schema,
+        load_memories,
+    )
+    from ctxtui.engine.sources.memory.connect import FileSignature
+    from ctxtui.engine.sources.memory.errors import MemorySourceError, MemoryWriteError
+    from ctxtui.engine.sources.memory.records import MemoryRecord
+    from ctxtui.engine.sources.memory.schema import ImportReport, add_memories, add_memory, import_db, init_db
+    from ctxtui.engine.sources.memory.scoring import importance_of, section_for_kind, usage_boost, usage_of
+    from ctxtui.engine.sources.memory.source import MemorySource
+
+# Each name is imported from its module on first use (PEP 562): `import ...memory.records`
+# (the CLI's option list needs its KINDS) must not pay for sqlite3, hashlib and the
+# readers, which only a --db needs.
+_HOME = {
+    "SCHEMA_CORTEX": "adapters",
+    "SCHEMA_CORTEX_V2": "adapters",
+    "SCHEMA_CTXTUI": "adapters",
+    "SCHEMA_SHABKA": "adapters",
+    "MemoryLoad": "adapters",
+    "detect_schema": "adapters",
+    "load_memories": "adapters",
+    "FileSignature": "connect",
+    "MemorySourceError": "errors",
+    "MemoryWriteError": "errors",
+    "MemoryRecord": "records",
+    "ImportReport": "schema",
+    "add_memories": "schema",
+    "add_memory": "schema",
+    "import_db": "schema",
+    "init_db": "schema",
+    "importance_of": "scoring",
+    "section_for_kind": "scoring",
+    "usage_boost": "scoring",
+    "usage_of": "scoring",
+    "MemorySource": "source",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "SCHEMA_CORTEX",

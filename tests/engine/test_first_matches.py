@@ -1,0 +1,62 @@
+"""Every entry's first three keywords, found through the vocabulary, give the same counts as searching each text."""
+
+from __future__ import annotations
+
+from ctxtui.engine.packers.ctx import first_matches as fm
+from ctxtui.engine.packers.ctx.first_matches import counts_at, first_matches
+from ctxtui.engine.packers.ctx.score import Scorer, keywords_by_task
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+ALPHABET = "abc-_1 .\n/é"
+keyword_text = st.text(alphabet="abc-_1", min_size=3, max_size=6)
+
+
+def direct(lowered, keywords, prefix):
+    return [min(3, sum(1 for kw in keywords[:prefix] if kw in text)) for text in lowered]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(st.text(alphabet=ALPHABET, max_size=60), max_size=25),
+    st.lists(keyword_text, max_size=12, unique=True),
+    st.integers(min_value=1, max_value=5),
+)
+def test_counts_equal_a_direct_search_at_every_prefix(texts, keywords, chunk):
+    original = fm.CHUNK
+    fm.CHUNK = chunk  # several chunks, so words first seen in a later chunk are covered
+    try:
+        first = first_matches(texts, keywords)
+    finally:
+        fm.CHUNK = original
+    for prefix in range(len(keywords) + 1):
+        assert counts_at(first, prefix) == direct(texts, keywords, prefix)
+
+
+def test_overlapping_and_nested_keywords_all_count():
+    texts = ["abcdef", "xx-abc_def", "abc"]
+    keywords = ["abcd", "cdef", "bcd", "abc"]
+    assert first_matches(texts, keywords) == [(0, 1, 2), (3,), (3,)]
+
+
+def test_scorer_counts_are_the_same_either_way(monkeypatch):
+    """Many entries take first_matches, few the text search: the counts agree at every task count."""
+    tasks = ["- [ ] fix the parser crash on tables", "- [ ] speed up recompute", "- [ ] parser docs for tables"]
+    texts = ["the parser is slow", "tables crash", "recompute parser speed tables docs", "nothing here", "fixing"]
+
+    class E:
+        def __init__(self, text):
+            self.text, self.date, self.superseded = text, None, False
+
+    entries = [E(t) for t in texts * 3]
+    from datetime import UTC, datetime
+
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    monkeypatch.setattr("ctxtui.engine.packers.ctx.score.INDEX_THRESHOLD", 10**9)
+    searched = Scorer(entries, tasks, now)
+    monkeypatch.setattr("ctxtui.engine.packers.ctx.score.INDEX_THRESHOLD", 0)
+    indexed = Scorer(entries, tasks, now)
+    assert len(keywords_by_task(tasks)) == 3
+    for count in (3, 0, 2, 1, 3):
+        assert indexed.match_counts(count) == searched.match_counts(count)
+        assert indexed.scores(count) == searched.scores(count)

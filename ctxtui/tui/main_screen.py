@@ -341,8 +341,9 @@ class MainScreen(TuningActions, Screen):
             # The topmost full screen, under any dialog or the command palette (Screen.is_current would
             # also count this screen when it shows through behind the preview).
             shown = next((screen for screen in reversed(self.app.screen_stack) if not screen.is_modal), None)
-            return shown is self
-        return True
+            if shown is not self:
+                return False
+        return super().check_action(action, parameters)  # the tuning mixin's: the Turns key, the Turns view
 
     def action_nudge(self, delta: int) -> None:
         # From the applied budget, not a request still waiting: a held key moves one step per frame.

@@ -197,3 +197,13 @@ async def test_toasts_do_not_pile_up(tmp_path):
             app.notify(f"notice {number}", timeout=30)
         await pilot.pause()
         assert [str(n.message) for n in app._notifications] == ["notice 3", "notice 4"]  # the newest two
+
+
+@pytest.mark.asyncio
+async def test_the_turns_key_is_off_without_a_nous_database(tmp_path):
+    # MainScreen's own check_action once shadowed the tuning mixin's, so `t Turns` showed in every footer.
+    app = make_app(small_workspace(tmp_path / "proj"), real_tokens=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.main.check_action("turns", ()) is False
+        assert app.main.check_action("cycle_sort", ()) is True

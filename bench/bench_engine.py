@@ -37,22 +37,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.coldpack import cold_pack  # noqa: E402
+from bench.corpus import find_corpus  # noqa: E402
 from ctxtui.engine.explain.thresholds import thresholds  # noqa: E402
 from ctxtui.engine.packers.ctx.assemble import packer_for  # noqa: E402
 from ctxtui.engine.packers.ctx.memories import MemoryJoin  # noqa: E402
 from ctxtui.engine.sources.workspace import load_workspace  # noqa: E402
-
-
-def find_corpus() -> Path:
-    """$CTXTUI_CORPUS, else the first `shared/corpus` beside this checkout or one of its parents (worktrees)."""
-    explicit = os.environ.get("CTXTUI_CORPUS")
-    if explicit:
-        return Path(explicit)
-    for parent in ROOT.parents:
-        if (parent / "shared" / "corpus").is_dir():
-            return parent / "shared" / "corpus"
-    return ROOT.parent / "shared" / "corpus"
-
 
 CORPUS = find_corpus()
 NOW = datetime(2026, 11, 21, 23, 56, 8, tzinfo=UTC)

@@ -42,23 +42,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.corpus import find_corpus  # noqa: E402
 from ctxtui.session import Session  # noqa: E402
 from ctxtui.tui.app import CtxtuiApp  # noqa: E402
 from ctxtui.tui.main_screen import LARGE_WORKSPACE  # noqa: E402
 from textual import events  # noqa: E402
 from textual._compositor import CompositorUpdate  # noqa: E402
-
-
-def find_corpus() -> Path:
-    """$CTXTUI_CORPUS, else the first `shared/corpus` beside this checkout or one of its parents (worktrees)."""
-    explicit = os.environ.get("CTXTUI_CORPUS")
-    if explicit:
-        return Path(explicit)
-    for parent in ROOT.parents:
-        if (parent / "shared" / "corpus").is_dir():
-            return parent / "shared" / "corpus"
-    return ROOT.parent / "shared" / "corpus"
-
 
 CORPUS = find_corpus()
 NOW = datetime(2026, 11, 21, 23, 56, 8, tzinfo=UTC)

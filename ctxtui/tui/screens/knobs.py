@@ -75,7 +75,12 @@ class KnobsScreen(ModalScreen[None]):
                         with Horizontal(classes="knob-row"):
                             yield Label(clean_line(knob.label), classes="knob-label", markup=False)
                             yield self._editor(knob)
-                            yield Label(f"({clean_line(knob.source)})", id=f"source-{knob.key}", classes="knob-source")
+                            yield Label(
+                                f"({clean_line(knob.source)})",
+                                id=f"source-{knob.key}",
+                                classes="knob-source",
+                                markup=False,
+                            )
                         if knob.help:
                             yield Static(clean_line(knob.help), classes="knob-help", markup=False)
                         yield Label("", id=f"error-{knob.key}", classes="knob-error", markup=False)

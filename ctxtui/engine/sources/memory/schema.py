@@ -28,6 +28,7 @@ from ctxtui.engine.model import Problem
 from ctxtui.engine.sources.memory.adapters import SCHEMA_CTXTUI, load_memories
 from ctxtui.engine.sources.memory.connect import check_header, open_readonly, quiet, with_retry
 from ctxtui.engine.sources.memory.errors import MemorySourceError, MemoryWriteError
+from ctxtui.engine.sources.memory.readers import NATIVE_FIELDS
 from ctxtui.engine.sources.memory.records import EVENT_INCLUDED, EVENT_REFERENCED, EVENT_RETRIEVED, STATUSES
 from ctxtui.engine.sources.memory.values import parse_when
 
@@ -86,25 +87,7 @@ CREATE TABLE relations (
 );
 """
 
-_COLUMNS = (
-    "id",
-    "origin",
-    "origin_id",
-    "kind",
-    "title",
-    "body",
-    "summary",
-    "tags",
-    "project",
-    "importance",
-    "confidence",
-    "status",
-    "superseded_by",
-    "created_at",
-    "updated_at",
-    "last_accessed",
-    "extra",
-)
+_COLUMNS = (*NATIVE_FIELDS, "extra")  # what the reader reads, and the JSON of anything else
 _UPSERT = (
     f"INSERT INTO memories ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))}) "
     f"ON CONFLICT(id) DO UPDATE SET " + ", ".join(f"{c} = excluded.{c}" for c in _COLUMNS[1:])

@@ -25,6 +25,7 @@ from ctxtui.engine.explain.components import matched_keywords, score_lines
 from ctxtui.engine.explain.reasons import describe, describe_threshold
 from ctxtui.engine.explain.thresholds import Threshold
 from ctxtui.engine.model import Fate, Outcome, ScoreBreakdown
+from ctxtui.engine.packers.ctx.versions import VERSIONS
 from ctxtui.safe_text import clean_block, clean_line
 from ctxtui.tui.host import services
 from ctxtui.tui.themes import FATE_SYMBOL, fate_colors, fate_symbols, muted_color
@@ -58,7 +59,7 @@ def render_why(
     color = colors[outcome.fate]
     out = Text()
     out.append(f"{(symbols or FATE_SYMBOL)[outcome.fate]} {outcome.fate.value}", style=f"bold {color}")
-    tier = f" (tier {outcome.tier})" if packer_name in ("ctx-0.8.1", "ctx-0.8.0") else ""  # ctx's tiers only
+    tier = f" (tier {outcome.tier})" if packer_name in VERSIONS else ""  # ctx agent's tiers; others have steps
     out.append(f"  ·  {entry.section}{tier}  ·  {entry.tokens:,} tokens\n", style=muted)
     out.append(clean_line(entry.title) + "\n", style="bold")
     out.append(clean_line(entry.source) + "\n\n", style=muted)

@@ -120,7 +120,14 @@ class MainScreen(TuningActions, Screen):
         yield SettingsLine(id="settings").data_bind(MainScreen.view)
         with Horizontal(id="budget-row"):
             yield Label("Budget")
-            yield BudgetSlider(8000, minimum=MIN_BUDGET, maximum=MAX_BUDGET, scale=BUDGET_SCALE, id="slider")
+            yield BudgetSlider(
+                8000,
+                minimum=MIN_BUDGET,
+                maximum=MAX_BUDGET,
+                scale=BUDGET_SCALE,
+                paint_with_listener=True,  # `_apply_budget` paints the thumb with the packet
+                id="slider",
+            )
         yield RefusalBanner(id="refusal")
         yield ProblemBanner(id="banner")
         yield LoadingBar(id="loading")
@@ -251,7 +258,9 @@ class MainScreen(TuningActions, Screen):
             # After the widgets have the new load: the scan competes for the GIL with everything else.
             services(self).run_in_thread("thresholds", partial(self._compute_thresholds, weakref.ref(view.loaded)))
         if self.real_tokens:
-            services(self).run_in_thread("tokens", partial(self._count_real_tokens, weakref.ref(view)))
+            # After the frame: the count shares the GIL with the paint it would otherwise slow down.
+            counting = partial(self._count_real_tokens, weakref.ref(view))
+            self.call_after_refresh(lambda: services(self).run_in_thread("tokens", counting))
 
     def _compare(self, shown: View | None, view: View) -> None:
         """Marks and summaries for the view about to be shown: its step from `shown`, and the pin."""

@@ -12,6 +12,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from ctxtui.safe_text import clean_line
+from ctxtui.tui.widgets.layout import forget_height
 
 
 class ChangesLine(Widget):
@@ -22,11 +23,22 @@ class ChangesLine(Widget):
     ChangesLine.shown { display: block; }
     """
 
-    step: reactive[str] = reactive("", init=False, layout=True)
-    pinned: reactive[str] = reactive("", init=False, layout=True)
+    # A new text repaints this line only; a layout (the whole screen measured and repainted again,
+    # ~15 ms at 160×45) is asked for only when the number of lines changes (issue 11).
+    step: reactive[str] = reactive("", init=False)
+    pinned: reactive[str] = reactive("", init=False)
+
+    def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self._lines = 0
 
     def _follow(self) -> None:
-        self.set_class(bool(self.step or self.pinned), "shown")
+        lines = int(bool(self.step)) + int(bool(self.pinned))
+        self.set_class(bool(lines), "shown")
+        if lines != self._lines:
+            self._lines = lines
+            forget_height(self)
+            self.refresh(layout=True)
 
     def watch_step(self) -> None:
         self._follow()

@@ -51,6 +51,11 @@ class Row:
         cells = self._cells = tuple(column.cell(outcome) for column in self.columns.text_columns)  # type: ignore[misc]
         return cells
 
+    def cells(self) -> tuple[str, ...]:
+        """Every text column's text, in the columns' order (what the line shows, with `fate`)."""
+        cells = self._cells
+        return cells if cells is not None else self._format()
+
     def cell(self, column_id: str) -> str:
         """The column's text for this row ("" for a column this packer's table does not have)."""
         index = self.columns.text_index.get(column_id)

@@ -157,7 +157,6 @@ class EntriesTable(ScrollView, can_focus=True):
         self._posted_key: str | None = None
         self._columns: ColumnSet = CTX_COLUMNS
         self._present: frozenset[str] = frozenset()  # optional columns some row has a value for
-        self._marks_serial = 0
         self._line_cache: LRUCache[tuple, Strip] = LRUCache(1024)
         self._layout: _Layout | None = None
         self._styles: dict[str, Style] | None = None
@@ -201,7 +200,6 @@ class EntriesTable(ScrollView, can_focus=True):
             self.set_rows(rows, version=(view.generation, view.budget), present=known[1])
 
     def watch_marks(self) -> None:
-        self._marks_serial += 1
         self.refresh()
 
     @property
@@ -514,6 +512,8 @@ class EntriesTable(ScrollView, can_focus=True):
                 segments.append(Segment(fit(" " + column.label, w + 1, column.align == "right"), header_style))
         segments.append(Segment(" ", header_style))
         header = Strip(segments).adjust_cell_length(width, header_style)
+        if self._layout is None or self._layout.columns != tuple(placed):
+            self._line_cache.clear()  # lines are cached by content: other columns, other lines
         self._layout = _Layout(width, tuple(placed), header)
         return self._layout
 
@@ -531,14 +531,16 @@ class EntriesTable(ScrollView, can_focus=True):
                 note = f"  no entries match the filter ({len(self._rows):,} hidden)"
                 return Strip([Segment(fit(note, width), muted)], width)
             return Strip.blank(width, self.rich_style)
-        index = self._shown[position]
+        row = self._rows[self._shown[position]]
         state = 0
         if position == self._cursor:
             state = 1 if self.has_focus else 2
-        cache_key = (self._version, self._marks_serial, index, width, state)
+        # Keyed by what the line shows, not by which view it came from: a slider step changes a few
+        # fates, and the other lines on screen are drawn from the cache (issue 11).
+        cache_key = (row.fate, row.cells(), self.marks.get(row.key, " "), width, state)
         strip = self._line_cache.get(cache_key)
         if strip is None:
-            strip = self._render_row(self._rows[index], layout, state)
+            strip = self._render_row(row, layout, state)
             self._line_cache[cache_key] = strip
         return strip
 
@@ -565,4 +567,9 @@ class EntriesTable(ScrollView, can_focus=True):
             segments[0] = Segment("▌", base)
             segments = list(Segment.apply_style(segments, post_style=Style(bgcolor=cursor.bgcolor, bold=True)))
             base = base + Style(bgcolor=cursor.bgcolor)
-        return Strip(segments).adjust_cell_length(layout.width, base)
+        # Every cell was fitted to its column: the line's length is known without measuring it again.
+        end = layout.columns[-1][1] + layout.columns[-1][2] + 1 if layout.columns else 1
+        if end < layout.width:
+            segments.append(Segment(" " * (layout.width - end), base))
+        strip = Strip(segments, max(end, layout.width))
+        return strip if end <= layout.width else strip.crop(0, layout.width)

@@ -122,7 +122,8 @@ class TierBars(Widget):
     TierBars > .tier-bars--unreached { color: $text-muted; }
     """
 
-    tiers: reactive[tuple[Bucket, ...]] = reactive((), layout=True)
+    # A new allocation repaints the bars; only a new number of bars (another packer) needs a layout.
+    tiers: reactive[tuple[Bucket, ...]] = reactive(())
     view: var[View | None] = var(None, init=False)
     deltas: var[dict[str, int]] = var(dict, init=False)
     """Tokens per bucket against the pin (by bucket name), shown after each bar's numbers."""
@@ -142,10 +143,14 @@ class TierBars(Widget):
 
     def update_tiers(self, tiers: Sequence[Bucket], budget: int | None = None) -> None:
         """Show new allocations. `budget` scales an uncapped tier (tier 1) against the budget."""
+        relayout = len(tiers) != len(self.tiers)
+        if not relayout and budget == self.budget and tuple(tiers) == self.tiers:
+            return  # the same bars: nothing to paint
         self.budget = budget
-        forget_height(self)  # one or two lines per tier
+        if relayout:
+            forget_height(self)  # one or two lines per tier
         self.tiers = tuple(tiers)
-        self.refresh(layout=True)
+        self.refresh(layout=relayout)
 
     def watch_deltas(self) -> None:
         self.refresh()

@@ -232,9 +232,18 @@ class WhyPanel(VerticalScroll):
             self.show(content)
 
     def show(self, content: Text) -> None:
+        """Draw `content`; a layout (the whole screen measured and repainted) only when its height changes.
+
+        A slider step changes the numbers of an explanation far more often than
+        its number of lines, and a layout costs a frame of its own (issue 11).
+        """
         body = self.query_one("#why-body", Static)
-        forget_height(body)
-        body.update(content)
+        width = body.content_size.width
+        body.update(content, layout=False)
+        body.clear_cached_dimensions()
+        if width <= 0 or body.get_content_height(self.content_size, self.app.size, width) != body.content_size.height:
+            forget_height(body)
+            body.refresh(layout=True)
 
 
 def _advice_memo(view: View) -> dict[str, str]:

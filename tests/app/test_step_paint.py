@@ -1,0 +1,103 @@
+"""A slider step paints one frame with what changed, and asks for no layout (issue 11).
+
+A layout makes Textual measure and repaint the whole screen, and a thumb
+painted on its own makes the frame with the packet wait for Textual's next
+tick or two: both showed as 40+ ms steps on ctx-large. These tests fail if
+either comes back.
+"""
+
+from __future__ import annotations
+
+import pytest
+from ctxtui.tui.widgets.budget.slider import BudgetSlider
+from textual.screen import Screen
+
+from tests.app.helpers import SIZE, assert_why_laid_out, make_app, settle, status_text
+from tests.conftest import corpus_path, needs_corpus
+
+pytestmark = needs_corpus
+
+
+@pytest.fixture
+def layouts(monkeypatch) -> list[int]:
+    """One item per screen layout (Textual's `_refresh_layout`)."""
+    calls: list[int] = []
+    original = Screen._refresh_layout
+
+    def counting(self, *args, **kwargs):
+        calls.append(1)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(Screen, "_refresh_layout", counting)
+    return calls
+
+
+@pytest.mark.asyncio
+async def test_slider_steps_ask_for_no_layout(layouts):
+    app = make_app(corpus_path("ctx-large"), budget=4000, real_tokens=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.query_one(BudgetSlider).focus()
+        await pilot.press("right")  # the first step shows the changes line: one layout for its new line
+        await settle(pilot)
+        del layouts[:]
+        for key in ("right", "right", "shift+right", "right_square_bracket", "left"):
+            budget = app.main.session.budget
+            await pilot.press(key)
+            await settle(pilot)
+            assert app.main.session.budget != budget
+        assert layouts == []
+        assert f"budget {app.main.session.budget:,}" in status_text(app)
+        assert_why_laid_out(app)
+
+
+@pytest.mark.asyncio
+async def test_the_thumb_is_painted_with_the_packet_not_before():
+    app = make_app(corpus_path("ctx-dogfood"), budget=4000, real_tokens=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        slider = app.query_one(BudgetSlider)
+        slider.focus()
+        await settle(pilot)
+        painted: list[bool] = []
+        inside = [False]
+        original, apply = slider.refresh, app.main._apply_budget
+
+        def counting(*args, **kwargs):
+            painted.append(inside[0])
+            return original(*args, **kwargs)
+
+        def applying() -> None:
+            inside[0] = True
+            try:
+                apply()
+            finally:
+                inside[0] = False
+
+        slider.refresh = counting
+        app.main._apply_budget = applying
+        target = slider.step_target(1)
+        await pilot.press("right")
+        await settle(pilot)
+        # The thumb was repainted by the recompute (the frame with the packet), never on its own before it.
+        assert painted and all(painted)
+        assert slider.value == target == app.main.view.budget
+
+
+@pytest.mark.asyncio
+async def test_a_lone_slider_still_paints_its_own_thumb():
+    from textual.app import App, ComposeResult
+
+    class Lone(App):
+        def compose(self) -> ComposeResult:
+            yield BudgetSlider(1000, minimum=0, maximum=10_000)
+
+    app = Lone()
+    async with app.run_test() as pilot:
+        slider = app.query_one(BudgetSlider)
+        slider.focus()
+        await pilot.pause()
+        before = slider.thumb_x()
+        await pilot.press("end")
+        await pilot.pause()
+        assert slider.value == 10_000 and slider.thumb_x() > before

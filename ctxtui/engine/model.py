@@ -215,6 +215,9 @@ class PlanMaker(Protocol):
     def candidates(self) -> Sequence[Entry]: ...
     def fate_vector(self, plan: Plan) -> bytearray: ...
     def counts(self, plan: Plan) -> dict[str, int]: ...
+    def packet_order(self, plan: Plan) -> Sequence[int]: ...
+    def outcome_at(self, plan: Plan, index: int) -> Outcome: ...
+    def index_of(self, key: str) -> int | None: ...
 
 
 class Plan:
@@ -225,7 +228,18 @@ class Plan:
     live exactly as long as the plan they describe.
     """
 
-    __slots__ = ("_buckets", "_by_key", "_outcomes", "_rendered", "budget", "packer", "state", "tokens_used")
+    __slots__ = (
+        "_buckets",
+        "_derived",
+        "_fates",
+        "_order",
+        "_outcomes",
+        "_rendered",
+        "budget",
+        "packer",
+        "state",
+        "tokens_used",
+    )
 
     def __init__(self, packer: PlanMaker, budget: int, tokens_used: int, state: Any) -> None:
         self.packer = packer
@@ -234,12 +248,14 @@ class Plan:
         self.state = state
         self._outcomes: list[Outcome] | None = None
         self._buckets: list[Bucket] | None = None
-        self._by_key: dict[str, Outcome] | None = None
+        self._fates: bytearray | None = None
+        self._order: Sequence[int] | None = None
         self._rendered: dict[str, str] = {}
+        self._derived: dict[str, Any] = {}
 
     @property
     def outcomes(self) -> list[Outcome]:
-        """An outcome for every candidate."""
+        """An outcome for every candidate, in packet order (`order` names their candidates)."""
         if self._outcomes is None:
             self._outcomes = self.packer.outcomes(self)
         return self._outcomes
@@ -250,10 +266,36 @@ class Plan:
             self._buckets = self.packer.buckets(self)
         return self._buckets
 
+    @property
+    def fates(self) -> bytearray:
+        """One byte per candidate, in `candidates()` order (the packer's `fate_vector`, computed once)."""
+        if self._fates is None:
+            self._fates = self.packer.fate_vector(self)
+        return self._fates
+
+    @property
+    def order(self) -> Sequence[int]:
+        """Candidate indices in packet order: `outcomes[k]` is the outcome of candidate `order[k]`."""
+        if self._order is None:
+            self._order = self.packer.packet_order(self)
+        return self._order
+
+    def outcome_at(self, index: int) -> Outcome:
+        """The outcome of candidate `index`; a packer may make it alone, without every other outcome."""
+        return self.packer.outcome_at(self, index)
+
     def outcome(self, key: str) -> Outcome | None:
-        if self._by_key is None:
-            self._by_key = {outcome.entry.key: outcome for outcome in self.outcomes}
-        return self._by_key.get(key)
+        """The outcome of the candidate with this key (None: no such candidate)."""
+        index = self.packer.index_of(key)
+        return None if index is None else self.outcome_at(index)
+
+    def derived(self, name: str, build: Callable[[Plan], Any]) -> Any:
+        """`build(self)`, computed once and kept with this plan (a packer's per-plan working data)."""
+        try:
+            return self._derived[name]
+        except KeyError:
+            value = self._derived[name] = build(self)
+            return value
 
     @property
     def unbudgeted(self) -> int:

@@ -85,6 +85,7 @@ class Packer(ABC):
     name: str  # as `--packer` spells it, e.g. "ctx-0.8.1"
     title: str  # in words, e.g. "ctx agent 0.8.1"
     formats: ClassVar[tuple[str, ...]] = ("md", "json")
+    _key_index: dict[str, int] | None = None  # see `index_of` (candidates are fixed per packer)
 
     @abstractmethod
     def plan(self, budget: int) -> Plan:
@@ -105,6 +106,44 @@ class Packer(ABC):
     @abstractmethod
     def outcomes(self, plan: Plan) -> list[Outcome]:
         """An outcome for every candidate (`Plan.outcomes` caches this)."""
+
+    def packet_order(self, plan: Plan) -> Sequence[int]:
+        """Candidate indices in `outcomes(plan)` order; by default read off the built outcomes."""
+        order: list[int] = self._by_candidate(plan)[0]
+        return order
+
+    def outcome_at(self, plan: Plan, index: int) -> Outcome:
+        """Candidate `index`'s outcome; by default from the built outcomes (a packer may make one alone)."""
+        outcome: Outcome = self._by_candidate(plan)[1][index]
+        return outcome
+
+    def _by_candidate(self, plan: Plan) -> tuple[list[int], list[Outcome]]:
+        def build(plan: Plan) -> tuple[list[int], list[Outcome | None]]:
+            candidates = self.candidates()
+            place = {id(entry): index for index, entry in enumerate(candidates)}
+            by_key: dict[str, int] = {}
+            for index, entry in enumerate(candidates):
+                by_key.setdefault(entry.key, index)
+            order: list[int] = []
+            outcomes: list[Outcome | None] = [None] * len(candidates)
+            for outcome in plan.outcomes:
+                index = place.get(id(outcome.entry), by_key.get(outcome.entry.key, -1))
+                order.append(index)
+                outcomes[index] = outcome
+            return order, outcomes
+
+        found: tuple[list[int], list[Outcome]] = plan.derived("base.by_candidate", build)
+        return found
+
+    def index_of(self, key: str) -> int | None:
+        """The index in `candidates()` of the first candidate with this key (None: none has it)."""
+        index = self._key_index
+        if index is None:
+            index = {}
+            for place, entry in enumerate(self.candidates()):
+                index.setdefault(entry.key, place)
+            self._key_index = index
+        return index.get(key)
 
     def counts(self, plan: Plan) -> dict[str, int]:
         """Entries per fate (`Plan.counts`); a packer may answer without building every outcome."""

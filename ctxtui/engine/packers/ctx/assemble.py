@@ -30,6 +30,7 @@ from ctxtui.engine.packers.ctx.budget import (
 )
 from ctxtui.engine.packers.ctx.changes import next_change
 from ctxtui.engine.packers.ctx.knobs import HONOURED, CtxKnobs
+from ctxtui.engine.packers.ctx.lazy import context_of, outcome_at, packet_order
 from ctxtui.engine.packers.ctx.outcomes import outcomes_of
 from ctxtui.engine.packers.ctx.prepared import CtxPrepared
 from ctxtui.engine.packers.ctx.render import render_packet
@@ -275,6 +276,15 @@ class CtxPacker(CtxPrepared, Packer):
         with self._lock, gc_paused():
             return outcomes_of(self, plan.state)
 
+    def packet_order(self, plan: Plan) -> list[int]:
+        """Candidate indices in packet order (cached per packet task count: the ranking decides it)."""
+        return packet_order(self, plan.state)
+
+    def outcome_at(self, plan: Plan, index: int) -> Outcome:
+        """One candidate's outcome, made alone (the table draws ~40 of 50,000)."""
+        context = plan.derived("ctx.outcome_context", lambda p: context_of(self, p.state))
+        return outcome_at(self, context, index)
+
     # -- across budgets --------------------------------------------------------
 
     def fate_vector(self, plan: Plan) -> bytearray:
@@ -310,7 +320,7 @@ class CtxPacker(CtxPrepared, Packer):
 
     def counts(self, plan: Plan) -> dict[str, int]:
         """Entries per fate from the fate vector (C-level counting), without building 50,000 outcomes."""
-        fates = self.fate_vector(plan)
+        fates = plan.fates
         included, summarized = fates.count(INCLUDED), fates.count(SUMMARIZED)
         return {
             Fate.INCLUDED.value: included,

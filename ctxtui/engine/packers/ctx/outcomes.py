@@ -8,12 +8,23 @@ see last. Each outcome carries the typed numbers its reason text needs.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
-from ctxtui.engine.model import AlwaysIn, Entry, Fate, Outcome, PatternMiss, PrefixFit, ScanLimit, ShareFit
+from ctxtui.engine.model import (
+    AlwaysIn,
+    Entry,
+    Fate,
+    Outcome,
+    PatternMiss,
+    PrefixFit,
+    ScanLimit,
+    ScoreBreakdown,
+    ShareFit,
+)
 from ctxtui.engine.packers.ctx.budget import pct_cap
 from ctxtui.engine.packers.ctx.prepared import CtxPrepared
 from ctxtui.engine.packers.ctx.sections import TIER_OF_SECTION, Reason
-from ctxtui.engine.packers.ctx.state import CtxState
+from ctxtui.engine.packers.ctx.state import CtxState, SectionFill
 
 
 def outcomes_of(packer: CtxPrepared, state: CtxState) -> list[Outcome]:
@@ -24,81 +35,35 @@ def outcomes_of(packer: CtxPrepared, state: CtxState) -> list[Outcome]:
 
     # Rules ctx parses lead (tier 1); the rules it cannot see (quirk 1) go last,
     # after everything that can reach the packet.
-    rules_reached = bool(packer.constitution)
+    rules = [constitution_outcome(packer, entry) for entry in parsed.constitution_candidates]
     unseen: list[Outcome] = []
-    for entry in parsed.constitution_candidates:
-        if rules_reached:
-            out.append(Outcome(entry, 1, Fate.INCLUDED, Reason.ALWAYS, AlwaysIn(packer.tier1)))
-        else:
-            unseen.append(
-                Outcome(
-                    entry,
-                    1,
-                    Fate.DROPPED,
-                    Reason.CONSTITUTION_PATTERN,
-                    PatternMiss(len(parsed.constitution_candidates)),
-                )
-            )
+    if packer.constitution:
+        out += rules
+    else:
+        unseen = rules
 
-    budget = state.budget
-    out += prefix_outcomes(
-        packer.tasks,
-        2,
-        reached=stop > 1,
-        cap=state.task_cap,
-        count=state.task_count,
-        forced=state.task_forced,
-        cumulative=packer.task_cum,
-        base=PrefixFit(
-            budget=budget,
-            pct=packer.settings.task_pct,
-            pct_cap=pct_cap(budget, packer.settings.task_pct),
-            remaining=budget - packer.tier1,
-        ),
-    )
-    out += prefix_outcomes(
-        packer.conventions,
-        3,
-        reached=stop > 2,
-        cap=state.convention_cap,
-        count=state.convention_count,
-        forced=state.convention_forced,
-        cumulative=packer.convention_cum,
-        base=PrefixFit(
-            budget=budget,
-            pct=packer.settings.convention_pct,
-            pct_cap=pct_cap(budget, packer.settings.convention_pct),
-            remaining=state.remaining_before_conventions,
-        ),
-    )
-    for entry in parsed.conventions_skipped:
-        out.append(Outcome(entry, 3, Fate.DROPPED, Reason.BEYOND_SCAN_LIMIT, ScanLimit(1000)))
+    tasks, conventions, steering = prefix_tiers(packer, state)
+    out += prefix_outcomes(tasks)
+    out += prefix_outcomes(conventions)
+    out += [skipped_outcome(entry) for entry in parsed.conventions_skipped]
 
     out += _scored_outcomes(packer, state, stop)
 
-    steering_reached = stop > 5 and state.remaining_before_steering > 0
-    out += prefix_outcomes(
-        packer.steering,
-        6,
-        reached=steering_reached,
-        cap=max(0, state.remaining_before_steering),
-        count=state.steering_count,
-        forced=state.steering_forced,
-        cumulative=packer.steering_cum,
-        base=PrefixFit(remaining=state.remaining_before_steering),
-    )
-    for entry in parsed.steering:
-        verdict = parsed.steering_fates[entry.key]
-        if not packer.version.steering:
-            out.append(Outcome(entry, 6, Fate.DROPPED, Reason.NO_STEERING_TIER))
-        elif verdict != "always":
-            out.append(Outcome(entry, 6, Fate.DROPPED, Reason(verdict)))
+    out += prefix_outcomes(steering)
+    out += [unused_steering_outcome(packer, entry) for entry in unused_steering(packer)]
     if packer.skill is not None:
-        out.append(_skill_outcome(packer, state, stop))
+        out.append(skill_outcome(packer, state))
     return out + unseen
 
 
-def _skill_outcome(packer: CtxPrepared, state: CtxState, stop: int) -> Outcome:
+def unused_steering(packer: CtxPrepared) -> list[Entry]:
+    """The steering files outside the steering tier, in file order (`candidates()` lists them after the tier's)."""
+    return [entry for entry in packer.parsed.steering if entry not in packer.steering]
+
+
+def skill_outcome(packer: CtxPrepared, state: CtxState) -> Outcome:
+    """The skill (tier 7): all or nothing."""
+    stop = state.stopped_after or 99
     skill = packer.skill
     assert skill is not None
     left = state.remaining_before_skill
@@ -117,62 +82,150 @@ def _scored_outcomes(packer: CtxPrepared, state: CtxState, stop: int) -> list[Ou
     breakdowns = packer.breakdowns(task_count)
     ranking = packer.ranking(task_count)
     fills = {fill.name: fill for fill in state.sections}
-    scored, title_tokens = packer.scored, packer.title_tokens
     remaining = state.remaining_before_scored
     out: list[Outcome] = []
     append = out.append
     for name in packer.section_names:
-        tier = TIER_OF_SECTION[name]
         fill = fills.get(name)
-        members = ranking[name]
         if fill is None or fill.share <= 0:
-            reason = Reason.NOT_REACHED if fill is None else Reason.NO_SHARE
-            share = fill.share if fill else 0
-            for rank, i in enumerate(members, start=1):
-                entry = scored[i]
-                why = Reason.SUPERSEDED if entry.superseded else reason
-                append(Outcome(entry, tier, Fate.DROPPED, why, ShareFit(rank, entry.tokens, share), breakdowns[i]))
+            for rank, i in enumerate(ranking[name], start=1):
+                append(scored_outcome(packer, fill, i, rank, False, 0, breakdowns[i], remaining))
         else:
-            share, limit = fill.share, fill.limit
             for rank, (i, full, used) in enumerate(zip(fill.order, fill.fulls(), fill.befores(), strict=True), start=1):
-                entry = scored[i]
-                numbers = ShareFit(rank, entry.tokens, share, limit, used, title_tokens[i], remaining)
-                if full:
-                    append(Outcome(entry, tier, Fate.INCLUDED, Reason.FULL, numbers, breakdowns[i]))
-                elif entry.superseded:
-                    append(Outcome(entry, tier, Fate.DROPPED, Reason.SUPERSEDED, numbers, breakdowns[i]))
-                else:
-                    append(Outcome(entry, tier, Fate.SUMMARIZED, Reason.OVER_FULL_LIMIT, numbers, breakdowns[i]))
+                append(scored_outcome(packer, fill, i, rank, full, used, breakdowns[i], remaining))
         for i in packer.inactive_members.get(name, ()):
-            entry = scored[i]
-            append(Outcome(entry, tier, Fate.DROPPED, packer.inactive[entry.key], None, breakdowns[i]))
+            append(inactive_outcome(packer, i, breakdowns[i]))
     return out
 
 
-def prefix_outcomes(
-    entries: Sequence[Entry],
-    tier: int,
-    *,
-    reached: bool,
-    cap: int,
-    count: int,
-    forced: bool,
-    cumulative: Sequence[int],
-    base: PrefixFit,
-) -> list[Outcome]:
-    """Outcomes for a stop-at-first-misfit tier (tasks, conventions, steering)."""
-    if not reached:
-        return [Outcome(e, tier, Fate.DROPPED, Reason.NOT_REACHED, base) for e in entries]
-    out = []
-    blocker = entries[count].key if count < len(entries) else None
-    for index, entry in enumerate(entries):
-        if index < count:
-            numbers = base._replace(cap=cap, used_before=cumulative[index], needs=entry.tokens)
-            out.append(Outcome(entry, tier, Fate.INCLUDED, Reason.FORCED_FIRST if forced else Reason.FITS, numbers))
-        elif index == count:
-            numbers = base._replace(cap=cap, used_before=cumulative[index], needs=entry.tokens)
-            out.append(Outcome(entry, tier, Fate.DROPPED, Reason.OVER_CAP, numbers))
-        else:
-            numbers = base._replace(cap=cap, used_before=cumulative[count], needs=entry.tokens)
-            out.append(Outcome(entry, tier, Fate.DROPPED, Reason.AFTER_MISFIT, numbers, blocked_by=blocker))
-    return out
+def scored_outcome(
+    packer: CtxPrepared,
+    fill: SectionFill | None,
+    i: int,
+    rank: int,
+    full: bool,
+    used: int,
+    breakdown: ScoreBreakdown,
+    remaining: int,
+) -> Outcome:
+    """Active scored entry `i` (a decision, learning or memory) at `rank` in its section's fill (None: not reached)."""
+    entry = packer.scored[i]
+    tier = TIER_OF_SECTION[entry.section]
+    if fill is None or fill.share <= 0:
+        why = Reason.SUPERSEDED if entry.superseded else Reason.NOT_REACHED if fill is None else Reason.NO_SHARE
+        numbers = ShareFit(rank, entry.tokens, fill.share if fill else 0)
+        return Outcome(entry, tier, Fate.DROPPED, why, numbers, breakdown)
+    numbers = ShareFit(rank, entry.tokens, fill.share, fill.limit, used, packer.title_tokens[i], remaining)
+    if full:
+        return Outcome(entry, tier, Fate.INCLUDED, Reason.FULL, numbers, breakdown)
+    if entry.superseded:
+        return Outcome(entry, tier, Fate.DROPPED, Reason.SUPERSEDED, numbers, breakdown)
+    return Outcome(entry, tier, Fate.SUMMARIZED, Reason.OVER_FULL_LIMIT, numbers, breakdown)
+
+
+def inactive_outcome(packer: CtxPrepared, i: int, breakdown: ScoreBreakdown) -> Outcome:
+    """Scored entry `i`, a memory whose status keeps it out (archived, superseded...)."""
+    entry = packer.scored[i]
+    return Outcome(entry, TIER_OF_SECTION[entry.section], Fate.DROPPED, packer.inactive[entry.key], None, breakdown)
+
+
+def constitution_outcome(packer: CtxPrepared, entry: Entry) -> Outcome:
+    """A rule of CONSTITUTION.md: in (tier 1) when ctx's pattern sees the file's rules, else unseen."""
+    if packer.constitution:
+        return Outcome(entry, 1, Fate.INCLUDED, Reason.ALWAYS, AlwaysIn(packer.tier1))
+    rules = len(packer.parsed.constitution_candidates)
+    return Outcome(entry, 1, Fate.DROPPED, Reason.CONSTITUTION_PATTERN, PatternMiss(rules))
+
+
+def skipped_outcome(entry: Entry) -> Outcome:
+    """A convention past the bullets ctx looks at."""
+    return Outcome(entry, 3, Fate.DROPPED, Reason.BEYOND_SCAN_LIMIT, ScanLimit(1000))
+
+
+def unused_steering_outcome(packer: CtxPrepared, entry: Entry) -> Outcome:
+    """A steering file that is not in the steering tier: no such tier in this version, or not "always"."""
+    if not packer.version.steering:
+        return Outcome(entry, 6, Fate.DROPPED, Reason.NO_STEERING_TIER)
+    return Outcome(entry, 6, Fate.DROPPED, Reason(packer.parsed.steering_fates[entry.key]))
+
+
+class PrefixTier(NamedTuple):
+    """A stop-at-first-misfit tier at one budget (tasks, conventions, steering): what its outcomes need."""
+
+    entries: Sequence[Entry]
+    tier: int
+    reached: bool
+    cap: int
+    taken: int  # entries in (a tuple's `count` is a method)
+    forced: bool
+    cumulative: Sequence[int]
+    base: PrefixFit
+
+
+def prefix_tiers(packer: CtxPrepared, state: CtxState) -> tuple[PrefixTier, PrefixTier, PrefixTier]:
+    """The tasks, conventions and steering tiers of one assembly."""
+    stop, budget = state.stopped_after or 99, state.budget
+    settings = packer.settings
+    tasks = PrefixTier(
+        packer.tasks,
+        2,
+        stop > 1,
+        state.task_cap,
+        state.task_count,
+        state.task_forced,
+        packer.task_cum,
+        PrefixFit(
+            budget=budget,
+            pct=settings.task_pct,
+            pct_cap=pct_cap(budget, settings.task_pct),
+            remaining=budget - packer.tier1,
+        ),
+    )
+    conventions = PrefixTier(
+        packer.conventions,
+        3,
+        stop > 2,
+        state.convention_cap,
+        state.convention_count,
+        state.convention_forced,
+        packer.convention_cum,
+        PrefixFit(
+            budget=budget,
+            pct=settings.convention_pct,
+            pct_cap=pct_cap(budget, settings.convention_pct),
+            remaining=state.remaining_before_conventions,
+        ),
+    )
+    steering = PrefixTier(
+        packer.steering,
+        6,
+        stop > 5 and state.remaining_before_steering > 0,
+        max(0, state.remaining_before_steering),
+        state.steering_count,
+        state.steering_forced,
+        packer.steering_cum,
+        PrefixFit(remaining=state.remaining_before_steering),
+    )
+    return tasks, conventions, steering
+
+
+def prefix_outcomes(tier: PrefixTier) -> list[Outcome]:
+    """Outcomes for a stop-at-first-misfit tier (tasks, conventions, steering), in file order."""
+    return [prefix_outcome(tier, index) for index in range(len(tier.entries))]
+
+
+def prefix_outcome(tier: PrefixTier, index: int) -> Outcome:
+    """The outcome of the tier's entry at `index`."""
+    entry, base = tier.entries[index], tier.base
+    if not tier.reached:
+        return Outcome(entry, tier.tier, Fate.DROPPED, Reason.NOT_REACHED, base)
+    count, cap, cumulative = tier.taken, tier.cap, tier.cumulative
+    if index < count:
+        numbers = base._replace(cap=cap, used_before=cumulative[index], needs=entry.tokens)
+        return Outcome(entry, tier.tier, Fate.INCLUDED, Reason.FORCED_FIRST if tier.forced else Reason.FITS, numbers)
+    if index == count:
+        numbers = base._replace(cap=cap, used_before=cumulative[index], needs=entry.tokens)
+        return Outcome(entry, tier.tier, Fate.DROPPED, Reason.OVER_CAP, numbers)
+    numbers = base._replace(cap=cap, used_before=cumulative[count], needs=entry.tokens)
+    blocker = tier.entries[count].key
+    return Outcome(entry, tier.tier, Fate.DROPPED, Reason.AFTER_MISFIT, numbers, blocked_by=blocker)

@@ -135,6 +135,8 @@ class CtxPrepared:
             self.section_min_cost[name] = min((self._tokens[i] for i in fillable), default=NEVER_FITS)
             self.section_titles[name] = sum(self.title_tokens[i] for i in fillable)
         self._breakdowns: OrderedDict[int, list[ScoreBreakdown]] = OrderedDict()
+        self._positions: OrderedDict[int, list[int]] = OrderedDict()  # inverse rankings (see `positions`)
+        self.orders: OrderedDict[int, list[int]] = OrderedDict()  # packet orders by task count (`lazy.py`)
         # The app assembles on the UI thread while a worker scans thresholds: the
         # caches above (and the scorer's) are shared, so each call holds this.
         self._lock = threading.RLock()
@@ -177,33 +179,62 @@ class CtxPrepared:
         if cached is not None:
             self._breakdowns.move_to_end(task_count)
             return cached
-        scorer = self.scorer
-        scores = scorer.scores(task_count)
-        counts = scorer.match_counts(task_count)
-        has_keywords = any(scorer.keyword_groups[:task_count])
-        ranks = [0] * len(self.scored)
-        for members in self.ranking(task_count).values():
-            for rank, i in enumerate(members, start=1):
-                ranks[i] = rank
-        finder = scorer.matched_keywords
-        result = [
-            ScoreBreakdown(
-                age_days=scorer.age_days[i],
-                recency=scorer.recency[i],
-                relevance=relevance_of(counts[i]) if has_keywords else 0.0,
-                superseded=entry.superseded,
-                total=scores[i] if ranks[i] else 0.0,
-                rank=ranks[i],
-                importance=entry.importance,
-                usage=entry.usage,
-                keyword_finder=partial(finder, i, task_count),
-            )
-            for i, entry in enumerate(self.scored)
-        ]
+        positions, given = self._positions_for(task_count), self._score_inputs(task_count)
+        result = [self._breakdown(i, task_count, positions[i] + 1, *given) for i in range(len(self.scored))]
         self._breakdowns[task_count] = result
         while len(self._breakdowns) > 8:
             self._breakdowns.popitem(last=False)
         return result
+
+    def breakdown_at(self, i: int, task_count: int) -> ScoreBreakdown:
+        """Scored entry `i`'s breakdown (`breakdowns(task_count)[i]`) without building the other 50,000."""
+        with self._lock:
+            cached = self._breakdowns.get(task_count)
+            if cached is not None:
+                return cached[i]
+            rank = self._positions_for(task_count)[i] + 1
+            return self._breakdown(i, task_count, rank, *self._score_inputs(task_count))
+
+    def _score_inputs(self, task_count: int) -> tuple[list[float], list[int], bool]:
+        """(scores, match counts, whether the packet tasks have any keyword) with `task_count` tasks."""
+        scorer = self.scorer
+        return scorer.scores(task_count), scorer.match_counts(task_count), any(scorer.keyword_groups[:task_count])
+
+    def _breakdown(
+        self, i: int, task_count: int, rank: int, scores: list[float], counts: list[int], has_keywords: bool
+    ) -> ScoreBreakdown:
+        """Scored entry `i`'s breakdown; `rank` 0: not ranked (an inactive memory)."""
+        scorer, entry = self.scorer, self.scored[i]
+        return ScoreBreakdown(
+            age_days=scorer.age_days[i],
+            recency=scorer.recency[i],
+            relevance=relevance_of(counts[i]) if has_keywords else 0.0,
+            superseded=entry.superseded,
+            total=scores[i] if rank else 0.0,
+            rank=rank,
+            importance=entry.importance,
+            usage=entry.usage,
+            keyword_finder=partial(scorer.matched_keywords, i, task_count),
+        )
+
+    def positions(self, task_count: int) -> list[int]:
+        """Each scored entry's 0-based place in its section's ranking (-1: inactive, not ranked)."""
+        with self._lock:
+            return self._positions_for(task_count)
+
+    def _positions_for(self, task_count: int) -> list[int]:
+        cached = self._positions.get(task_count)
+        if cached is not None:
+            self._positions.move_to_end(task_count)
+            return cached
+        found = [-1] * len(self.scored)
+        for members in self._ranking(task_count).values():
+            for place, i in enumerate(members):
+                found[i] = place
+        self._positions[task_count] = found
+        while len(self._positions) > self.RANKING_CACHE:
+            self._positions.popitem(last=False)
+        return found
 
     # -- across budgets --------------------------------------------------------
 

@@ -85,6 +85,15 @@ def context_of(packer: CtxPrepared, state: CtxState) -> OutcomeContext:
 def packet_order(packer: CtxPrepared, state: CtxState) -> list[int]:
     """Candidate indices in `outcomes_of` order: rules (last when ctx cannot see them), tasks, conventions,
     scored entries by section in rank order (inactive memories after), steering, the skill."""
+    return _order_and_places(packer, state)[0]
+
+
+def packet_places(packer: CtxPrepared, state: CtxState) -> list[int]:
+    """Each candidate's position in `packet_order` (its inverse), cached with it."""
+    return _order_and_places(packer, state)[1]
+
+
+def _order_and_places(packer: CtxPrepared, state: CtxState) -> tuple[list[int], list[int]]:
     task_count = task_count_of(state)
     with packer._lock:
         cached = packer.orders.get(task_count)
@@ -103,10 +112,13 @@ def packet_order(packer: CtxPrepared, state: CtxState) -> list[int]:
             order.append(at.skill)
         if not packer.constitution:
             order += rules
-        packer.orders[task_count] = order
+        places = [0] * len(order)
+        for place, index in enumerate(order):
+            places[index] = place
+        packer.orders[task_count] = order, places
         while len(packer.orders) > ORDER_CACHE:
             packer.orders.popitem(last=False)
-        return order
+        return order, places
 
 
 def outcome_at(packer: CtxPrepared, context: OutcomeContext, index: int) -> Outcome:

@@ -136,7 +136,8 @@ class CtxPrepared:
             self.section_titles[name] = sum(self.title_tokens[i] for i in fillable)
         self._breakdowns: OrderedDict[int, list[ScoreBreakdown]] = OrderedDict()
         self._positions: OrderedDict[int, list[int]] = OrderedDict()  # inverse rankings (see `positions`)
-        self.orders: OrderedDict[int, list[int]] = OrderedDict()  # packet orders by task count (`lazy.py`)
+        # Packet orders and their inverses by task count (`lazy.py`).
+        self.orders: OrderedDict[int, tuple[list[int], list[int]]] = OrderedDict()
         # The app assembles on the UI thread while a worker scans thresholds: the
         # caches above (and the scorer's) are shared, so each call holds this.
         self._lock = threading.RLock()

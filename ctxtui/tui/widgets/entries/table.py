@@ -17,7 +17,7 @@ filter keeps it selected, and keeps it on the same screen line.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -31,12 +31,20 @@ from textual.reactive import var
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ctxtui.engine.model import Entry, Fate
+from ctxtui.engine.model import Entry, Fate, Outcome
 from ctxtui.tui.actions import ENTRIES, bindings
 from ctxtui.tui.safe_text import fit
 from ctxtui.tui.themes import FATE_SYMBOL
 from ctxtui.tui.widgets.entries.columns import CTX_COLUMNS, MARK_ID, Column, ColumnSet
-from ctxtui.tui.widgets.entries.rows import Row, RowFilter, position_of, rows_of, sorted_indices
+from ctxtui.tui.widgets.entries.rows import (
+    Row,
+    RowFilter,
+    ViewRows,
+    key_position,
+    position_of,
+    rows_of,
+    sorted_indices,
+)
 
 if TYPE_CHECKING:
     from ctxtui.session import View
@@ -48,16 +56,26 @@ _MARK_CLASS = {"▲": "entries-table--up", "▼": "entries-table--down", "◆": 
 
 
 def optional_present(rows: Sequence[Row]) -> frozenset[str]:
-    """The optional columns (ctx's importance and usage) some row has a value for: only those are shown."""
+    """The optional columns (ctx's importance and usage) some row has a value for: only those are shown.
+
+    An optional column's number is the entry's own (a database memory's), so
+    a view's rows are asked through their entries, without making 50,000 outcomes.
+    """
     if not rows:
         return frozenset()
-    optional = [rows[0].columns.by_id[i] for i in rows[0].columns.optional_ids]
-    found = set()
-    for column in optional:
-        key = column.sort_key
-        if any(key(row.outcome) is not None for row in rows):
-            found.add(column.id)
-    return frozenset(found)
+    columns = rows.columns if isinstance(rows, ViewRows) else rows[0].columns
+    optional = [columns.by_id[i] for i in columns.optional_ids]
+    if isinstance(rows, ViewRows):
+        entries = rows.plan.packer.candidates()
+
+        def probes() -> Iterator[Outcome]:
+            return (Outcome(entry, 0, Fate.DROPPED, Fate.DROPPED) for entry in entries)
+    else:
+
+        def probes() -> Iterator[Outcome]:
+            return (row.outcome for row in rows)
+
+    return frozenset(column.id for column in optional if any(column.sort_key(o) is not None for o in probes()))
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +164,7 @@ class EntriesTable(ScrollView, can_focus=True):
         disabled: bool = False,
     ) -> None:
         super().__init__(name=name, id=id, classes=classes, disabled=disabled)
-        self._rows: list[Row] = list(rows)
+        self._rows: Sequence[Row] = list(rows)
         self._ready = False
         self._serial = 0
         self._version: Hashable = ("auto", 0)
@@ -182,7 +200,7 @@ class EntriesTable(ScrollView, can_focus=True):
         `present`: the optional columns some row has a value for (computed when None).
         """
         keep = self._selected_entry
-        self._rows = rows if isinstance(rows, list) else list(rows)
+        self._rows = rows if isinstance(rows, (list, ViewRows)) else list(rows)
         if version is None:
             self._serial += 1
             version = ("auto", self._serial)
@@ -245,12 +263,11 @@ class EntriesTable(ScrollView, can_focus=True):
 
     def select_key(self, key: str) -> bool:
         """Move the cursor to an entry; False when it is not shown."""
-        rows = self._rows
-        for position, index in enumerate(self._shown):
-            if rows[index].key == key:
-                self._move_cursor(position)
-                return True
-        return False
+        position = key_position(self._rows, self._shown, key)
+        if position is None:
+            return False
+        self._move_cursor(position)
+        return True
 
     @property
     def fate_symbols(self) -> dict[Fate, str]:
@@ -297,6 +314,11 @@ class EntriesTable(ScrollView, can_focus=True):
         rows = self._rows
         return [rows[i] for i in self._shown]
 
+    def rows_on_screen(self) -> list[int]:
+        """Indices (into the rows) of the rows drawn now: what the next view's first frame will likely draw."""
+        top = self.scroll_offset.y
+        return self._shown[top : top + max(1, self._page_rows)]
+
     @property
     def shown_count(self) -> int:
         return len(self._shown)
@@ -310,7 +332,7 @@ class EntriesTable(ScrollView, can_focus=True):
     def _note_rows(self, present: frozenset[str] | None) -> None:
         """Take the rows' columns (a packer switch brings others) and which optional columns have values."""
         rows = self._rows
-        columns = rows[0].columns if rows else self._columns
+        columns = rows.columns if isinstance(rows, ViewRows) else rows[0].columns if rows else self._columns
         if columns is not self._columns:
             self._columns = columns
             self._layout = None

@@ -15,6 +15,7 @@ live in `tuning.TuningActions`.
 
 from __future__ import annotations
 
+import gc
 import weakref
 from collections.abc import Sequence
 from dataclasses import replace
@@ -37,6 +38,7 @@ from ctxtui.engine.packers.ctx.versions import VERSIONS
 from ctxtui.safe_text import clean_line
 from ctxtui.session import LOAD_STEPS, MAX_BUDGET, MIN_BUDGET, PROJECT_MEMORY_DB, Loaded, Session, View
 from ctxtui.tui.actions import MAIN_SCREEN_ONLY
+from ctxtui.tui.heap import IDLE_SECONDS, StepHeap
 from ctxtui.tui.host import services
 from ctxtui.tui.messages import CopyPacket, LoadFailed, LoadProgress, ProjectLoaded, SavePacket
 from ctxtui.tui.screens.budget import BudgetInputScreen
@@ -117,6 +119,8 @@ class MainScreen(TuningActions, Screen):
         self.step: Comparison | None = None  # what the last step moved
         self.against_pin: Comparison | None = None  # how the view differs from the pin
         self._thumb_alone: Timer | None = None  # paints the slider's thumb if a worker's packet is slow
+        self._heap = StepHeap()
+        self._idle_collect: Timer | None = None
 
     def compose(self) -> ComposeResult:
         yield StatusLine(self.session.label, REAL_TOKENIZER, id="status").data_bind(MainScreen.view)
@@ -264,6 +268,7 @@ class MainScreen(TuningActions, Screen):
         entries the step moved marked; then the view's real-token count and, for a new load, its
         thresholds start in workers."""
         shown = self.view
+        self._keep_heap()
         if self._thumb_alone is not None:
             self._thumb_alone.stop()
             self._thumb_alone = None
@@ -283,6 +288,14 @@ class MainScreen(TuningActions, Screen):
             # After the frame: the count shares the GIL with the paint it would otherwise slow down.
             counting = partial(self._count_real_tokens, weakref.ref(view))
             self.call_after_refresh(lambda: services(self).run_in_thread("tokens", counting))
+
+    def _keep_heap(self) -> None:
+        """Freeze what the last step made, and collect its garbage once the user pauses (see heap.py)."""
+        if self._heap.step():
+            self._heap.collect()
+        if self._idle_collect is not None:
+            self._idle_collect.stop()
+        self._idle_collect = self.set_timer(IDLE_SECONDS, self._heap.collect)
 
     def _compare(self, shown: View | None, view: View) -> None:
         """Marks and summaries for the view about to be shown: its step from `shown`, and the pin."""
@@ -315,6 +328,8 @@ class MainScreen(TuningActions, Screen):
             return
         loaded.thresholds()
         if not loaded.stale:
+            # The thresholds live as long as the load: out of the collector's way, like the load itself.
+            gc.freeze()  # see heap.py
             self.app.call_from_thread(self._thresholds_ready, loaded)
 
     def _thresholds_ready(self, loaded: Loaded) -> None:

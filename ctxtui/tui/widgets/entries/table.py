@@ -487,6 +487,15 @@ class EntriesTable(ScrollView, can_focus=True):
     def _render_width(self) -> int:
         return self.scrollable_content_region.width
 
+    def _base_style(self) -> Style:
+        """The widget's own style (Textual recomputes `rich_style` from every ancestor on each call)."""
+        if self._styles is None:
+            self._styles = {}
+        style = self._styles.get("")
+        if style is None:
+            style = self._styles[""] = self.rich_style
+        return style
+
     def _style(self, name: str) -> Style:
         if self._styles is None:
             self._styles = {}
@@ -552,7 +561,7 @@ class EntriesTable(ScrollView, can_focus=True):
                 muted = self._style("entries-table--muted")
                 note = f"  no entries match the filter ({len(self._rows):,} hidden)"
                 return Strip([Segment(fit(note, width), muted)], width)
-            return Strip.blank(width, self.rich_style)
+            return Strip.blank(width, self._base_style())
         row = self._rows[self._shown[position]]
         state = 0
         if position == self._cursor:
@@ -567,7 +576,7 @@ class EntriesTable(ScrollView, can_focus=True):
         return strip
 
     def _render_row(self, row: Row, layout: _Layout, state: int) -> Strip:
-        base = self.rich_style
+        base = self._base_style()
         fate_style = self._style(_FATE_CLASS[row.fate])
         segments = [Segment(" ", base)]
         append = segments.append

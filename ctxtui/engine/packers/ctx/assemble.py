@@ -9,7 +9,7 @@ per-entry outcomes (`outcomes`) are derived from it, on first use.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime, tzinfo
 from typing import Any
@@ -276,11 +276,11 @@ class CtxPacker(CtxPrepared, Packer):
         with self._lock, gc_paused():
             return outcomes_of(self, plan.state)
 
-    def packet_order(self, plan: Plan) -> list[int]:
+    def packet_order(self, plan: Plan) -> Sequence[int]:
         """Candidate indices in packet order (cached per packet task count: the ranking decides it)."""
         return packet_order(self, plan.state)
 
-    def packet_places(self, plan: Plan) -> list[int]:
+    def packet_places(self, plan: Plan) -> Sequence[int]:
         return packet_places(self, plan.state)
 
     def outcome_at(self, plan: Plan, index: int) -> Outcome:

@@ -17,7 +17,7 @@ filter keeps it selected, and keeps it on the same screen line.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -31,7 +31,7 @@ from textual.reactive import var
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ctxtui.engine.model import Entry, Fate, Outcome
+from ctxtui.engine.model import Entry, Fate
 from ctxtui.tui.actions import ENTRIES, bindings
 from ctxtui.tui.safe_text import fit
 from ctxtui.tui.themes import FATE_SYMBOL
@@ -41,6 +41,7 @@ from ctxtui.tui.widgets.entries.rows import (
     RowFilter,
     ViewRows,
     key_position,
+    optional_present,
     position_of,
     rows_of,
     sorted_indices,
@@ -53,29 +54,6 @@ _TITLE_MIN = 24
 _REASON_MIN = 18
 _FATE_CLASS = {fate: f"entries-table--{fate.value}" for fate in Fate}
 _MARK_CLASS = {"▲": "entries-table--up", "▼": "entries-table--down", "◆": "entries-table--differs"}
-
-
-def optional_present(rows: Sequence[Row]) -> frozenset[str]:
-    """The optional columns (ctx's importance and usage) some row has a value for: only those are shown.
-
-    An optional column's number is the entry's own (a database memory's), so
-    a view's rows are asked through their entries, without making 50,000 outcomes.
-    """
-    if not rows:
-        return frozenset()
-    columns = rows.columns if isinstance(rows, ViewRows) else rows[0].columns
-    optional = [columns.by_id[i] for i in columns.optional_ids]
-    if isinstance(rows, ViewRows):
-        entries = rows.plan.packer.candidates()
-
-        def probes() -> Iterator[Outcome]:
-            return (Outcome(entry, 0, Fate.DROPPED, Fate.DROPPED) for entry in entries)
-    else:
-
-        def probes() -> Iterator[Outcome]:
-            return (row.outcome for row in rows)
-
-    return frozenset(column.id for column in optional if any(column.sort_key(o) is not None for o in probes()))
 
 
 @dataclass(frozen=True, slots=True)

@@ -209,7 +209,14 @@ def report_steps(label: str, run: Run, target_ms: float, note: str = "") -> None
 
 
 def bench_workspace(
-    label: str, project: Path, db: Path | None, steps: int, target_ms: float, startups: int = 1, diagnose: bool = False
+    label: str,
+    project: Path,
+    db: Path | None,
+    steps: int,
+    target_ms: float,
+    startups: int = 1,
+    diagnose: bool = False,
+    startup_target_s: float = 1.0,
 ) -> dict[str, float]:
     """Print a size's figures; return them for the JSON (step: key → frame over every key's steps)."""
     keys = {"shift+right": 1, "right": 0, "right_square_bracket": 100}
@@ -235,7 +242,7 @@ def bench_workspace(
             f"; later runs median {ms(statistics.median(r.startup_show for r in later))} / "
             f"{ms(statistics.median(r.startup_frame for r in later))} (n={len(later)})"
         )
-    print(line + "  (target ≤ 1 s)")
+    print(line + f"  (target ≤ {startup_target_s:g} s)")
     frames = [t for times in first.steps.values() for t in times.frame]
     figures = {
         "entries": first.entries,
@@ -365,7 +372,13 @@ def main() -> int:
             base = large if (large / ".context").is_dir() else synth
             print(f"(50,000-memory database built in {time.perf_counter() - started:.1f} s, joined to {base.name})")
             figures = bench_workspace(
-                f"{base.name} + 50,000 memories", base, db, max(8, steps // 4), 50, startups=1 if args.quick else 3
+                f"{base.name} + 50,000 memories",
+                base,
+                db,
+                max(8, steps // 4),
+                50,
+                startups=1 if args.quick else 3,
+                startup_target_s=1.5,
             )
             figures["bench_process_peak_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
             figures["peak_mb"] = peak_in_child(base, db, max(8, steps // 4) * 3)

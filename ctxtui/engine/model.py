@@ -216,6 +216,7 @@ class PlanMaker(Protocol):
     def fate_vector(self, plan: Plan) -> bytearray: ...
     def counts(self, plan: Plan) -> dict[str, int]: ...
     def packet_order(self, plan: Plan) -> Sequence[int]: ...
+    def packet_places(self, plan: Plan) -> Sequence[int]: ...
     def outcome_at(self, plan: Plan, index: int) -> Outcome: ...
     def index_of(self, key: str) -> int | None: ...
 
@@ -279,6 +280,11 @@ class Plan:
         if self._order is None:
             self._order = self.packer.packet_order(self)
         return self._order
+
+    @property
+    def places(self) -> Sequence[int]:
+        """Each candidate's position in `order` (`order[places[i]] == i`)."""
+        return self.packer.packet_places(self)
 
     def outcome_at(self, index: int) -> Outcome:
         """The outcome of candidate `index`; a packer may make it alone, without every other outcome."""

@@ -11,7 +11,6 @@ help all come from `actions.ACTIONS`.
 from __future__ import annotations
 
 import asyncio
-import gc
 import os
 import threading
 from collections.abc import Callable
@@ -33,6 +32,7 @@ from ctxtui.safe_text import clean_block, clean_line
 from ctxtui.session import NOUS, Session
 from ctxtui.tui.actions import ACTION_BY_ID, APP, bindings, help_lines
 from ctxtui.tui.commands import CtxtuiCommands
+from ctxtui.tui.heap import freeze
 from ctxtui.tui.main_screen import REAL_TOKENIZER, MainScreen
 from ctxtui.tui.messages import FORMAT_NAMES, CopyPacket, LoadFailed, LoadProgress, ProjectLoaded, SavePacket
 from ctxtui.tui.screens.help import HelpItem, HelpScreen
@@ -207,12 +207,9 @@ class CtxtuiApp(ThemeVariablesMixin, App):
             return
         if get_current_worker().is_cancelled:
             return
-        # What was just loaded lives as long as the session: move it out of the
-        # collector's way, or every few slider steps a full collection walks it
-        # all again (100-200 ms pauses measured at 10,000 entries).
-        gc.unfreeze()
-        gc.collect()
-        gc.freeze()
+        # What was just loaded lives as long as the session: out of the collector's way (heap.py),
+        # or every few slider steps a full collection walks it all again (100-200 ms at 10,000 entries).
+        freeze()
         self.main.post_message(ProjectLoaded(problems, budget_moved=self.session.budget != before))
         self.call_from_thread(self._mark_turn_shown)
         if self._memories_locked():

@@ -15,7 +15,9 @@ live in `tuning.TuningActions`.
 
 from __future__ import annotations
 
+import gc
 import weakref
+from collections.abc import Sequence
 from dataclasses import replace
 from functools import partial
 from typing import TypeVar
@@ -25,17 +27,18 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.reactive import var
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Footer, Label
 from textual.worker import get_current_worker
 
 from ctxtui.comparison import Comparison, Pin, pin_comparison, step_comparison
-from ctxtui.engine.gcpause import gc_paused
 from ctxtui.engine.model import Fate
 from ctxtui.engine.packers.ctx.sections import SECTIONS
 from ctxtui.engine.packers.ctx.versions import VERSIONS
 from ctxtui.safe_text import clean_line
 from ctxtui.session import LOAD_STEPS, MAX_BUDGET, MIN_BUDGET, PROJECT_MEMORY_DB, Loaded, Session, View
 from ctxtui.tui.actions import MAIN_SCREEN_ONLY
+from ctxtui.tui.heap import IDLE_SECONDS, StepHeap
 from ctxtui.tui.host import services
 from ctxtui.tui.messages import CopyPacket, LoadFailed, LoadProgress, ProjectLoaded, SavePacket
 from ctxtui.tui.screens.budget import BudgetInputScreen
@@ -61,6 +64,7 @@ T = TypeVar("T")
 REAL_TOKENIZER = "o200k_base"
 NARROW = 110  # columns below which the why panel becomes a dialog (Enter)
 LARGE_WORKSPACE = 5000  # entries; above this, recompute off the UI thread
+THUMB_ALONE_AFTER = 0.05  # seconds a worker's packet may take before the thumb moves without it
 FATE_CYCLE: tuple[Fate | None, ...] = (None, *Fate)
 SECTION_CYCLE: tuple[str | None, ...] = (None, *SECTIONS)
 # Near-linear up to ~100 tokens, logarithmic above: on a 100-cell track each cell is ~10% more than the
@@ -114,6 +118,9 @@ class MainScreen(TuningActions, Screen):
         self.pin: Pin | None = None  # the state compared with (◆ marks, bar deltas, the preview's diff)
         self.step: Comparison | None = None  # what the last step moved
         self.against_pin: Comparison | None = None  # how the view differs from the pin
+        self._thumb_alone: Timer | None = None  # paints the slider's thumb if a worker's packet is slow
+        self._heap = StepHeap()
+        self._idle_collect: Timer | None = None
 
     def compose(self) -> ComposeResult:
         yield StatusLine(self.session.label, REAL_TOKENIZER, id="status").data_bind(MainScreen.view)
@@ -212,13 +219,21 @@ class MainScreen(TuningActions, Screen):
 
     def _apply_budget(self) -> None:
         slider, session = self._slider, self.session
-        slider.refresh()
         if session.loaded is None:
+            slider.refresh()
             return
         session.set_budget(slider.value)
         view = self.view
         if view is not None and (view.budget, view.generation) == (session.budget, session.generation):
+            slider.refresh()
             return  # e.g. `[` at budget 0, or the later of two requests in one frame: nothing to redo
+        if session.entry_count > LARGE_WORKSPACE:
+            # The packet comes from a worker: the thumb is painted with it (`show_view`), or alone if
+            # the worker takes longer than a few frames (a frame painted before the packet's makes
+            # Textual hold the packet's frame back a tick or two).
+            self._thumb_alone = self.set_timer(THUMB_ALONE_AFTER, slider.refresh)
+        else:
+            slider.refresh()
         self.refresh_view()
 
     def refresh_view(self) -> None:
@@ -228,16 +243,23 @@ class MainScreen(TuningActions, Screen):
         if session.loaded is None:
             return
         if session.entry_count > LARGE_WORKSPACE:
-            services(self).run_in_thread("recompute", partial(self._recompute, session.budget, session.generation))
+            window = self.query_one(EntriesTable).rows_on_screen()
+            job = partial(self._recompute, session.budget, session.generation, window)
+            services(self).run_in_thread("recompute", job)
             return
         self.show_view(session.view())
 
-    def _recompute(self, budget: int, generation: int) -> None:
-        """In a worker: the view and its table rows, shown unless a newer request or load came meanwhile."""
+    def _recompute(self, budget: int, generation: int, window: Sequence[int]) -> None:
+        """In a worker: the view and what its first frame reads (fates, counts, bars, the table rows in
+        `window`, those on screen), shown unless a newer request or load came meanwhile."""
         session = self.session
-        with gc_paused():
-            view = session.view()
-            rows_of(view)
+        view = session.view()
+        plan = view.plan
+        view.counts, plan.buckets  # noqa: B018 (computed and kept on the view: the status line and bars read them)
+        rows = rows_of(view)
+        for k in window:
+            if k < len(rows):
+                rows[k].cells()
         if not get_current_worker().is_cancelled and (session.budget, session.generation) == (budget, generation):
             self.app.call_from_thread(self.show_view, view)
 
@@ -246,6 +268,11 @@ class MainScreen(TuningActions, Screen):
         entries the step moved marked; then the view's real-token count and, for a new load, its
         thresholds start in workers."""
         shown = self.view
+        self._keep_heap()
+        if self._thumb_alone is not None:
+            self._thumb_alone.stop()
+            self._thumb_alone = None
+            self._slider.refresh()
         self._compare(shown, view)
         self.view = view
         refusal = view.loaded.refusal
@@ -261,6 +288,14 @@ class MainScreen(TuningActions, Screen):
             # After the frame: the count shares the GIL with the paint it would otherwise slow down.
             counting = partial(self._count_real_tokens, weakref.ref(view))
             self.call_after_refresh(lambda: services(self).run_in_thread("tokens", counting))
+
+    def _keep_heap(self) -> None:
+        """Freeze what the last step made, and collect its garbage once the user pauses (see heap.py)."""
+        if self._heap.step():
+            self._heap.collect()
+        if self._idle_collect is not None:
+            self._idle_collect.stop()
+        self._idle_collect = self.set_timer(IDLE_SECONDS, self._heap.collect)
 
     def _compare(self, shown: View | None, view: View) -> None:
         """Marks and summaries for the view about to be shown: its step from `shown`, and the pin."""
@@ -293,6 +328,8 @@ class MainScreen(TuningActions, Screen):
             return
         loaded.thresholds()
         if not loaded.stale:
+            # The thresholds live as long as the load: out of the collector's way, like the load itself.
+            gc.freeze()  # see heap.py
             self.app.call_from_thread(self._thresholds_ready, loaded)
 
     def _thresholds_ready(self, loaded: Loaded) -> None:

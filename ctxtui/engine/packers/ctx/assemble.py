@@ -9,7 +9,7 @@ per-entry outcomes (`outcomes`) are derived from it, on first use.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime, tzinfo
 from typing import Any
@@ -30,7 +30,7 @@ from ctxtui.engine.packers.ctx.budget import (
 )
 from ctxtui.engine.packers.ctx.changes import next_change
 from ctxtui.engine.packers.ctx.knobs import HONOURED, CtxKnobs
-from ctxtui.engine.packers.ctx.lazy import context_of, outcome_at, packet_order
+from ctxtui.engine.packers.ctx.lazy import context_of, outcome_at, packet_order, packet_places
 from ctxtui.engine.packers.ctx.outcomes import outcomes_of
 from ctxtui.engine.packers.ctx.prepared import CtxPrepared
 from ctxtui.engine.packers.ctx.render import render_packet
@@ -276,9 +276,12 @@ class CtxPacker(CtxPrepared, Packer):
         with self._lock, gc_paused():
             return outcomes_of(self, plan.state)
 
-    def packet_order(self, plan: Plan) -> list[int]:
+    def packet_order(self, plan: Plan) -> Sequence[int]:
         """Candidate indices in packet order (cached per packet task count: the ranking decides it)."""
         return packet_order(self, plan.state)
+
+    def packet_places(self, plan: Plan) -> Sequence[int]:
+        return packet_places(self, plan.state)
 
     def outcome_at(self, plan: Plan, index: int) -> Outcome:
         """One candidate's outcome, made alone (the table draws ~40 of 50,000)."""

@@ -10,6 +10,7 @@ depends only on the ranking, so it is cached per packet task count.
 
 from __future__ import annotations
 
+from array import array
 from typing import NamedTuple
 
 from ctxtui.engine.model import Outcome
@@ -51,7 +52,7 @@ class OutcomeContext(NamedTuple):
     tiers: tuple[PrefixTier, PrefixTier, PrefixTier]
     fills: dict[str, SectionFill]
     task_count: int
-    positions: list[int]  # each scored entry's place in its section's ranking
+    positions: array[int]  # each scored entry's place in its section's ranking
 
 
 def offsets_of(packer: CtxPrepared) -> Offsets:
@@ -82,9 +83,18 @@ def context_of(packer: CtxPrepared, state: CtxState) -> OutcomeContext:
     )
 
 
-def packet_order(packer: CtxPrepared, state: CtxState) -> list[int]:
+def packet_order(packer: CtxPrepared, state: CtxState) -> array[int]:
     """Candidate indices in `outcomes_of` order: rules (last when ctx cannot see them), tasks, conventions,
     scored entries by section in rank order (inactive memories after), steering, the skill."""
+    return _order_and_places(packer, state)[0]
+
+
+def packet_places(packer: CtxPrepared, state: CtxState) -> array[int]:
+    """Each candidate's position in `packet_order` (its inverse), cached with it."""
+    return _order_and_places(packer, state)[1]
+
+
+def _order_and_places(packer: CtxPrepared, state: CtxState) -> tuple[array[int], array[int]]:
     task_count = task_count_of(state)
     with packer._lock:
         cached = packer.orders.get(task_count)
@@ -103,10 +113,15 @@ def packet_order(packer: CtxPrepared, state: CtxState) -> list[int]:
             order.append(at.skill)
         if not packer.constitution:
             order += rules
-        packer.orders[task_count] = order
-        while len(packer.orders) > ORDER_CACHE:
+        places = array("i", bytes(4 * len(order)))
+        for place, index in enumerate(order):
+            places[index] = place
+        # Compact arrays: a list of 50,000 ints is 1.8 MB, an array 0.2 MB, and a few are kept per task count.
+        packed = array("i", order)
+        packer.orders[task_count] = packed, places
+        while len(packer.orders) > min(ORDER_CACHE, packer.ranking_cache):
             packer.orders.popitem(last=False)
-        return order
+        return packed, places
 
 
 def outcome_at(packer: CtxPrepared, context: OutcomeContext, index: int) -> Outcome:

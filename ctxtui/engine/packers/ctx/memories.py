@@ -94,7 +94,7 @@ class MemoryJoin:
 
                 self.source = NousSource(self.url, agent=agent, project=project)
             else:
-                self.source = MemorySource(self.path, project=project)
+                self.source = MemorySource(self.path, project=project, keep_records=False)  # entries are kept here
         self._last: list[Entry] = []
         self._problems: list[Problem] = []
 

@@ -9,6 +9,7 @@ the next budget worth looking at (`changes`) all read it.
 from __future__ import annotations
 
 import threading
+from array import array
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -20,6 +21,7 @@ from typing import Any
 from ctxtui.engine.model import Entry, ScoreBreakdown
 from ctxtui.engine.packers.base import Knob
 from ctxtui.engine.packers.ctx.budget import DEFAULT_CONVENTION_PCT, DEFAULT_TASK_PCT
+from ctxtui.engine.packers.ctx.caches import BREAKDOWN_ELEMENTS, cache_entries
 from ctxtui.engine.packers.ctx.knobs import CtxKnobs
 from ctxtui.engine.packers.ctx.score import Scorer, relevance_of
 from ctxtui.engine.packers.ctx.sections import INSTRUCTION, SCORED_SECTIONS, Reason
@@ -125,6 +127,8 @@ class CtxPrepared:
         self._tokens = [e.tokens for e in self.scored]
         self._superseded = [e.superseded for e in self.scored]
         self._rankings: OrderedDict[int, dict[str, list[int]]] = OrderedDict()
+        self.ranking_cache = cache_entries(len(self.scored), most=self.RANKING_CACHE)
+        self.breakdown_cache = cache_entries(len(self.scored), most=8, least=2, elements=BREAKDOWN_ELEMENTS)
         # Per section, over the entries that can fill (not superseded): the smallest cost, and the sum of
         # their title costs. A fill stops once what is left of its limit is below that smallest cost:
         # nothing after can fit, and every later entry is summarised (its title costs are a subtraction).
@@ -135,8 +139,9 @@ class CtxPrepared:
             self.section_min_cost[name] = min((self._tokens[i] for i in fillable), default=NEVER_FITS)
             self.section_titles[name] = sum(self.title_tokens[i] for i in fillable)
         self._breakdowns: OrderedDict[int, list[ScoreBreakdown]] = OrderedDict()
-        self._positions: OrderedDict[int, list[int]] = OrderedDict()  # inverse rankings (see `positions`)
-        self.orders: OrderedDict[int, list[int]] = OrderedDict()  # packet orders by task count (`lazy.py`)
+        self._positions: OrderedDict[int, array[int]] = OrderedDict()  # inverse rankings (see `positions`)
+        # Packet orders and their inverses by task count (`lazy.py`).
+        self.orders: OrderedDict[int, tuple[array[int], array[int]]] = OrderedDict()
         # The app assembles on the UI thread while a worker scans thresholds: the
         # caches above (and the scorer's) are shared, so each call holds this.
         self._lock = threading.RLock()
@@ -165,7 +170,7 @@ class CtxPrepared:
         key = negated.__getitem__  # a C call per comparison key, no Python frame: the sort of 50,000 is ~3x faster
         ranking = {name: sorted(members, key=key) for name, members in self.section_members.items()}
         self._rankings[task_count] = ranking
-        while len(self._rankings) > self.RANKING_CACHE:
+        while len(self._rankings) > self.ranking_cache:
             self._rankings.popitem(last=False)
         return ranking
 
@@ -182,7 +187,7 @@ class CtxPrepared:
         positions, given = self._positions_for(task_count), self._score_inputs(task_count)
         result = [self._breakdown(i, task_count, positions[i] + 1, *given) for i in range(len(self.scored))]
         self._breakdowns[task_count] = result
-        while len(self._breakdowns) > 8:
+        while len(self._breakdowns) > self.breakdown_cache:
             self._breakdowns.popitem(last=False)
         return result
 
@@ -217,22 +222,22 @@ class CtxPrepared:
             keyword_finder=partial(scorer.matched_keywords, i, task_count),
         )
 
-    def positions(self, task_count: int) -> list[int]:
+    def positions(self, task_count: int) -> array[int]:
         """Each scored entry's 0-based place in its section's ranking (-1: inactive, not ranked)."""
         with self._lock:
             return self._positions_for(task_count)
 
-    def _positions_for(self, task_count: int) -> list[int]:
+    def _positions_for(self, task_count: int) -> array[int]:
         cached = self._positions.get(task_count)
         if cached is not None:
             self._positions.move_to_end(task_count)
             return cached
-        found = [-1] * len(self.scored)
+        found = array("i", [-1]) * len(self.scored)  # compact: a few are kept per task count
         for members in self._ranking(task_count).values():
             for place, i in enumerate(members):
                 found[i] = place
         self._positions[task_count] = found
-        while len(self._positions) > self.RANKING_CACHE:
+        while len(self._positions) > self.ranking_cache:
             self._positions.popitem(last=False)
         return found
 

@@ -16,6 +16,7 @@ from datetime import UTC, datetime, tzinfo
 from itertools import accumulate
 
 from ctxtui.engine.model import Entry
+from ctxtui.engine.packers.ctx.caches import cache_entries
 from ctxtui.engine.packers.ctx.first_matches import first_matches
 from ctxtui.engine.text.go import go_lower
 from ctxtui.engine.text.go_time import recency_days
@@ -167,6 +168,7 @@ class Scorer:
         zone: tzinfo | None = None,
     ):
         self.entries = list(entries)
+        self.cache_size = cache_entries(len(self.entries), most=self.CACHE_SIZE)
         self.now = now
         self.lowered = [fold(entry.text) for entry in self.entries]
         ages: dict[str | None, int | None] = {}  # thousands of memories share a few hundred dates
@@ -209,7 +211,7 @@ class Scorer:
         else:
             counts = self._search(task_count)
         self._counts[task_count] = counts
-        while len(self._counts) > self.CACHE_SIZE:
+        while len(self._counts) > self.cache_size:
             oldest = next(k for k in self._counts if k != 0)
             del self._counts[oldest]
         return counts
@@ -285,7 +287,7 @@ class Scorer:
         else:
             scores = [self._score(i, count) for i, count in enumerate(counts)]
         self._scores[task_count] = scores
-        while len(self._scores) > self.CACHE_SIZE:
+        while len(self._scores) > self.cache_size:
             self._scores.popitem(last=False)
         return scores
 

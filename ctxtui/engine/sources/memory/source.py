@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
@@ -40,9 +41,15 @@ class MemorySource:
         *,
         sleep: Callable[[float], None] = time.sleep,
         delays: tuple[float, ...] = DEFAULT_DELAYS,
+        keep_records: bool = True,
     ):
         self.path = str(path)
         self.project = project
+        # False: `last` keeps the problems and versions but not the records (a caller that made its
+        # own entries from them need not hold 50,000 records twice: ~80 MB); `reload` compares
+        # fingerprints either way.
+        self.keep_records = keep_records
+        self._fingerprint: int | None = None
         self.last: MemoryLoad | None = None
         self.error: MemorySourceError | None = None
         self._sleep = sleep
@@ -74,7 +81,8 @@ class MemorySource:
             self.error = exc
             raise
         self.error = None
-        self.last = load
+        self._fingerprint = fingerprint(load)
+        self.last = load if self.keep_records else replace(load, records=[])
         self._token = token
         return load
 
@@ -82,9 +90,9 @@ class MemorySource:
         """A fresh load if `changed()` and the records differ (or the last attempt failed), else None."""
         if not self.changed():
             return None
-        before, failed = self.last, self.error is not None
+        before, seen, failed = self.last, self._fingerprint, self.error is not None
         load = self.load(now)
-        if before is not None and not failed and load.records == before.records and load.problems == before.problems:
+        if before is not None and not failed and fingerprint(load) == seen and load.problems == before.problems:
             return None  # the files moved, the data did not (a checkpoint)
         return load
 
@@ -96,3 +104,8 @@ class MemorySource:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def fingerprint(load: MemoryLoad) -> int:
+    """The records' hash: equal records give equal fingerprints (records are frozen, hashable data)."""
+    return hash(tuple(load.records))

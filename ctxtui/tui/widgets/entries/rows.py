@@ -9,12 +9,13 @@ which rows show; `sorted_indices` orders them. No Textual here.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, overload
 
 from ctxtui.engine.explain.reasons import REASON_SHORT
-from ctxtui.engine.model import Entry, Fate, Outcome
+from ctxtui.engine.model import Entry, Fate, Outcome, Plan
+from ctxtui.engine.packers.base import FATE_OF_CODE
 from ctxtui.safe_text import clean_line
 from ctxtui.tui.widgets.entries.columns import CTX_COLUMNS, ColumnSet, columns_for
 
@@ -86,9 +87,114 @@ def rows_from_outcomes(outcomes: Iterable[Outcome], columns: ColumnSet = CTX_COL
     return [Row(outcome, order, columns) for order, outcome in enumerate(outcomes)]
 
 
-def rows_of(view: View) -> list[Row]:
-    """The table's rows for a view, built once and kept with the view (a worker may build them first)."""
-    return view.memo("entries.rows", lambda v: rows_from_outcomes(v.plan.outcomes, columns_for(v.packer_name)))
+class ViewRows(Sequence[Row]):
+    """A view's rows in packet order, each made when first asked for (issue 11).
+
+    A slider step at 50,000 memories draws ~40 rows and explains one entry:
+    building every outcome and row for it cost ~300 ms. Here row `k` is made
+    from the plan's single outcome of candidate `plan.order[k]`; filtering by
+    fate or section and finding an entry read compact per-candidate data (the
+    fate vector, the entries) instead. What needs every row (a text filter, a
+    sort by a number) asks for `every_row()`, built at once from the plan's
+    outcomes, which is faster than one by one. `row.order` is its index here.
+    """
+
+    def __init__(self, plan: Plan, columns: ColumnSet = CTX_COLUMNS) -> None:
+        self.plan = plan
+        self.columns = columns
+        self.order = plan.order
+        self._entries = plan.packer.candidates()
+        self._made: dict[int, Row] = {}
+        self._every: list[Row] | None = None
+
+    def __len__(self) -> int:
+        return len(self.order)
+
+    @overload
+    def __getitem__(self, k: int) -> Row: ...
+    @overload
+    def __getitem__(self, k: slice) -> list[Row]: ...
+    def __getitem__(self, k: int | slice) -> Row | list[Row]:
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(len(self)))]
+        if self._every is not None:
+            return self._every[k]
+        row = self._made.get(k)
+        if row is None:
+            if k < 0:
+                k += len(self.order)
+            row = self._made[k] = Row(self.plan.outcome_at(self.order[k]), k, self.columns)
+        return row
+
+    def __iter__(self) -> Iterator[Row]:
+        return iter(self.every_row())
+
+    @property
+    def complete(self) -> bool:
+        """Every row is built (a text filter or a sort by a number asked for them)."""
+        return self._every is not None
+
+    def every_row(self) -> list[Row]:
+        """All rows, built at once from the plan's outcomes (keeping the rows already made)."""
+        if self._every is None:
+            made, columns = self._made, self.columns
+            self._every = [made.get(k) or Row(o, k, columns) for k, o in enumerate(self.plan.outcomes)]
+        return self._every
+
+    def entry_at(self, k: int) -> Entry:
+        return self._entries[self.order[k]]
+
+    def key_at(self, k: int) -> str:
+        return self._entries[self.order[k]].key
+
+    def fate_at(self, k: int) -> Fate:
+        return FATE_OF_CODE[self.plan.fates[self.order[k]]]
+
+    def place_of_key(self, key: str) -> int | None:
+        """Row index of the first candidate with this key (None: none)."""
+        index = self.plan.packer.index_of(key)
+        return None if index is None else self.plan.places[index]
+
+
+def rows_of(view: View) -> ViewRows:
+    """The table's rows for a view, kept with the view (a worker may make them first)."""
+    rows: ViewRows = view.memo("entries.rows", lambda v: ViewRows(v.plan, columns_for(v.packer_name)))
+    return rows
+
+
+def _entry_at(rows: Sequence[Row]) -> Callable[[int], Entry]:
+    return rows.entry_at if isinstance(rows, ViewRows) else lambda i: rows[i].outcome.entry
+
+
+def _key_at(rows: Sequence[Row]) -> Callable[[int], str]:
+    return rows.key_at if isinstance(rows, ViewRows) else lambda i: rows[i].key
+
+
+def _fate_at(rows: Sequence[Row]) -> Callable[[int], Fate]:
+    return rows.fate_at if isinstance(rows, ViewRows) else lambda i: rows[i].fate
+
+
+def optional_present(rows: Sequence[Row]) -> frozenset[str]:
+    """The optional columns (ctx's importance and usage) some row has a value for: only those are shown.
+
+    An optional column's number is the entry's own (a database memory's), so
+    a view's rows are asked through their entries, without making 50,000 outcomes.
+    """
+    if not rows:
+        return frozenset()
+    columns = rows.columns if isinstance(rows, ViewRows) else rows[0].columns
+    optional = [columns.by_id[i] for i in columns.optional_ids]
+    if isinstance(rows, ViewRows):
+        entries = rows.plan.packer.candidates()
+
+        def probes() -> Iterator[Outcome]:
+            return (Outcome(entry, 0, Fate.DROPPED, Fate.DROPPED) for entry in entries)
+    else:
+
+        def probes() -> Iterator[Outcome]:
+            return (row.outcome for row in rows)
+
+    return frozenset(column.id for column in optional if any(column.sort_key(o) is not None for o in probes()))
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,14 +216,21 @@ class RowFilter:
         if not self.active:
             return list(range(len(rows)))
         fates, sections, needle, keys = self.fates, self.sections, self.text.casefold(), self.keys
-        return [
-            index
-            for index, row in enumerate(rows)
-            if (keys is None or row.key in keys)
-            and (not fates or row.fate in fates)
-            and (not sections or row.outcome.entry.section in sections)
-            and (not needle or needle in row.haystack)
-        ]
+        indices = range(len(rows))
+        # Compact data first (keys, fates, sections: no row is made); the text, which needs the reason, last.
+        if keys is not None:
+            key_at = _key_at(rows)
+            indices = [i for i in indices if key_at(i) in keys]  # type: ignore[assignment]
+        if fates:
+            fate_at = _fate_at(rows)
+            indices = [i for i in indices if fate_at(i) in fates]  # type: ignore[assignment]
+        if sections:
+            entry_at = _entry_at(rows)
+            indices = [i for i in indices if entry_at(i).section in sections]  # type: ignore[assignment]
+        if needle:
+            every = rows.every_row() if isinstance(rows, ViewRows) else rows
+            indices = [i for i in indices if needle in every[i].haystack]  # type: ignore[assignment]
+        return list(indices)
 
 
 def sorted_indices(
@@ -128,9 +241,12 @@ def sorted_indices(
     `column=None` keeps packet order. Ties keep packet order too (stable sort).
     """
     if column is None or column not in columns.by_id:
+        if isinstance(rows, ViewRows):  # a row's packet order is its index
+            return sorted(indices, reverse=reverse)
         return sorted(indices, key=lambda i: rows[i].order, reverse=reverse)
     sort_key = columns.by_id[column].sort_key
-    keyed = [(sort_key(rows[i].outcome), i) for i in indices]
+    every = rows.every_row() if isinstance(rows, ViewRows) else rows
+    keyed = [(sort_key(every[i].outcome), i) for i in indices]
     present = [pair for pair in keyed if pair[0] is not None]
     missing = [i for key, i in keyed if key is None]
     # Stable: equal keys keep the order of `indices` (packet order), also when reversed.
@@ -148,20 +264,34 @@ def position_of(rows: Sequence[Row], indices: Sequence[int], entry: Entry, near:
     Among several equal candidates the one nearest the old key's place (else
     position `near`) wins.
     """
-    by_key = None
-    for position, index in enumerate(indices):
-        if rows[index].key == entry.key:
-            found = rows[index].outcome.entry
-            if found is entry or (found.text == entry.text and found.section == entry.section):
-                return position
-            by_key = position
-            break
+    entry_at = _entry_at(rows)
+    by_key = key_position(rows, indices, entry.key)
+    if by_key is not None:
+        found = entry_at(indices[by_key])
+        if found is entry or (found.text == entry.text and found.section == entry.section):
+            return by_key
     for same in (
         lambda e: e.section == entry.section and e.text == entry.text,
         lambda e: e.section == entry.section and e.title == entry.title,
     ):
-        candidates = [position for position, index in enumerate(indices) if same(rows[index].outcome.entry)]
+        candidates = [position for position, index in enumerate(indices) if same(entry_at(index))]
         if candidates:
             place = by_key if by_key is not None else near
             return min(candidates, key=lambda position: abs(position - place))
     return by_key
+
+
+def key_position(rows: Sequence[Row], indices: Sequence[int], key: str) -> int | None:
+    """The position among `indices` of the first row shown with this key (None: none shown)."""
+    if isinstance(rows, ViewRows):
+        place = rows.place_of_key(key)
+        if place is None:
+            return None
+        if place < len(indices) and indices[place] == place:  # every row in packet order (the usual case)
+            return place
+        try:
+            return list(indices).index(place)
+        except ValueError:
+            return None
+    key_at = _key_at(rows)
+    return next((position for position, index in enumerate(indices) if key_at(index) == key), None)

@@ -36,7 +36,16 @@ from ctxtui.tui.actions import ENTRIES, bindings
 from ctxtui.tui.safe_text import fit
 from ctxtui.tui.themes import FATE_SYMBOL
 from ctxtui.tui.widgets.entries.columns import CTX_COLUMNS, MARK_ID, Column, ColumnSet
-from ctxtui.tui.widgets.entries.rows import Row, RowFilter, position_of, rows_of, sorted_indices
+from ctxtui.tui.widgets.entries.rows import (
+    Row,
+    RowFilter,
+    ViewRows,
+    key_position,
+    optional_present,
+    position_of,
+    rows_of,
+    sorted_indices,
+)
 
 if TYPE_CHECKING:
     from ctxtui.session import View
@@ -45,19 +54,6 @@ _TITLE_MIN = 24
 _REASON_MIN = 18
 _FATE_CLASS = {fate: f"entries-table--{fate.value}" for fate in Fate}
 _MARK_CLASS = {"▲": "entries-table--up", "▼": "entries-table--down", "◆": "entries-table--differs"}
-
-
-def optional_present(rows: Sequence[Row]) -> frozenset[str]:
-    """The optional columns (ctx's importance and usage) some row has a value for: only those are shown."""
-    if not rows:
-        return frozenset()
-    optional = [rows[0].columns.by_id[i] for i in rows[0].columns.optional_ids]
-    found = set()
-    for column in optional:
-        key = column.sort_key
-        if any(key(row.outcome) is not None for row in rows):
-            found.add(column.id)
-    return frozenset(found)
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +142,7 @@ class EntriesTable(ScrollView, can_focus=True):
         disabled: bool = False,
     ) -> None:
         super().__init__(name=name, id=id, classes=classes, disabled=disabled)
-        self._rows: list[Row] = list(rows)
+        self._rows: Sequence[Row] = list(rows)
         self._ready = False
         self._serial = 0
         self._version: Hashable = ("auto", 0)
@@ -182,7 +178,7 @@ class EntriesTable(ScrollView, can_focus=True):
         `present`: the optional columns some row has a value for (computed when None).
         """
         keep = self._selected_entry
-        self._rows = rows if isinstance(rows, list) else list(rows)
+        self._rows = rows if isinstance(rows, (list, ViewRows)) else list(rows)
         if version is None:
             self._serial += 1
             version = ("auto", self._serial)
@@ -245,12 +241,11 @@ class EntriesTable(ScrollView, can_focus=True):
 
     def select_key(self, key: str) -> bool:
         """Move the cursor to an entry; False when it is not shown."""
-        rows = self._rows
-        for position, index in enumerate(self._shown):
-            if rows[index].key == key:
-                self._move_cursor(position)
-                return True
-        return False
+        position = key_position(self._rows, self._shown, key)
+        if position is None:
+            return False
+        self._move_cursor(position)
+        return True
 
     @property
     def fate_symbols(self) -> dict[Fate, str]:
@@ -297,6 +292,11 @@ class EntriesTable(ScrollView, can_focus=True):
         rows = self._rows
         return [rows[i] for i in self._shown]
 
+    def rows_on_screen(self) -> list[int]:
+        """Indices (into the rows) of the rows drawn now: what the next view's first frame will likely draw."""
+        top = self.scroll_offset.y
+        return self._shown[top : top + max(1, self._page_rows)]
+
     @property
     def shown_count(self) -> int:
         return len(self._shown)
@@ -310,7 +310,7 @@ class EntriesTable(ScrollView, can_focus=True):
     def _note_rows(self, present: frozenset[str] | None) -> None:
         """Take the rows' columns (a packer switch brings others) and which optional columns have values."""
         rows = self._rows
-        columns = rows[0].columns if rows else self._columns
+        columns = rows.columns if isinstance(rows, ViewRows) else rows[0].columns if rows else self._columns
         if columns is not self._columns:
             self._columns = columns
             self._layout = None
@@ -465,6 +465,15 @@ class EntriesTable(ScrollView, can_focus=True):
     def _render_width(self) -> int:
         return self.scrollable_content_region.width
 
+    def _base_style(self) -> Style:
+        """The widget's own style (Textual recomputes `rich_style` from every ancestor on each call)."""
+        if self._styles is None:
+            self._styles = {}
+        style = self._styles.get("")
+        if style is None:
+            style = self._styles[""] = self.rich_style
+        return style
+
     def _style(self, name: str) -> Style:
         if self._styles is None:
             self._styles = {}
@@ -530,7 +539,7 @@ class EntriesTable(ScrollView, can_focus=True):
                 muted = self._style("entries-table--muted")
                 note = f"  no entries match the filter ({len(self._rows):,} hidden)"
                 return Strip([Segment(fit(note, width), muted)], width)
-            return Strip.blank(width, self.rich_style)
+            return Strip.blank(width, self._base_style())
         row = self._rows[self._shown[position]]
         state = 0
         if position == self._cursor:
@@ -545,7 +554,7 @@ class EntriesTable(ScrollView, can_focus=True):
         return strip
 
     def _render_row(self, row: Row, layout: _Layout, state: int) -> Strip:
-        base = self.rich_style
+        base = self._base_style()
         fate_style = self._style(_FATE_CLASS[row.fate])
         segments = [Segment(" ", base)]
         append = segments.append

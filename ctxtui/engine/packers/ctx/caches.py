@@ -1,0 +1,19 @@
+"""How many per-task-count arrays a ctx packer keeps: bounded by their size, not only by their number.
+
+Rankings, inverse rankings, scores, match counts and packet orders are cached
+per packet task count, so slider steps back and forth (and the thresholds
+scan) never recompute them. Each is one number per scored entry: at 50,000
+memories ~1.8 MB of Python ints, and 64 of each kind grew the app by hundreds
+of megabytes over a slider walk (issue 11's 400 MB ceiling). So the number
+kept shrinks as entries grow: 64 at a few thousand entries, 8 at 50,000.
+"""
+
+from __future__ import annotations
+
+ELEMENTS = 400_000  # numbers kept per kind of cache, across its entries
+BREAKDOWN_ELEMENTS = 100_000  # score breakdowns (a tuple each, ~200 bytes) kept, across task counts
+
+
+def cache_entries(entries: int, most: int = 64, least: int = 4, elements: int = ELEMENTS) -> int:
+    """How many task counts to keep arrays for, with `entries` numbers in each."""
+    return max(least, min(most, elements // max(1, entries)))

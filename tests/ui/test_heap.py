@@ -1,0 +1,34 @@
+"""The step heap policy (tui/heap.py): steps freeze what they made, garbage is collected on a pause."""
+
+from __future__ import annotations
+
+import gc
+
+from ctxtui.tui.heap import StepHeap, settle
+
+
+class Cycle:
+    def __init__(self) -> None:
+        self.me = self
+
+
+def test_a_step_freezes_and_a_collection_frees_the_cycles_of_the_steps():
+    settle()
+    heap = StepHeap(max_steps=3)
+    frozen = gc.get_freeze_count()
+    Cycle()  # cyclic garbage made during a step
+    assert heap.step() is False
+    assert gc.get_freeze_count() > frozen  # the step's objects (the garbage too) are out of the collector's way
+    assert heap.step() is False and heap.step() is True  # too many steps without a pause: time to collect
+    heap.collect()
+    assert heap.steps == 0
+    gc.unfreeze()
+    assert not any(type(o) is Cycle for o in gc.get_objects())  # the collection freed it
+    gc.freeze()
+
+
+def test_collect_without_steps_does_nothing():
+    heap = StepHeap()
+    frozen = gc.get_freeze_count()
+    heap.collect()
+    assert gc.get_freeze_count() == frozen and heap.steps == 0

@@ -12,37 +12,43 @@ Rich, so the headless CLI can use it too.
 from __future__ import annotations
 
 import re
+from functools import cache
 
-# C0 controls become their Unicode "control picture" (U+2400 + code), so an ESC
-# shows as ␛ instead of starting a sequence; DEL gets its own picture.
-_PICTURES = {code: chr(0x2400 + code) for code in range(0x20)}
-_PICTURES[0x7F] = "\u2421"  # ␡
-# Bidi embeddings/overrides/isolates and a few invisible format characters can
-# reorder or hide what the terminal shows: make them visible as U+FFFD.
-_INVISIBLE = (
-    [*range(0x80, 0xA0)]  # C1 controls (0x9B is a one-byte CSI on some terminals)
-    + [0x061C, 0x200E, 0x200F, 0x2028, 0x2029]
-    + [*range(0x202A, 0x202F)]
-    + [*range(0x2066, 0x206A)]
-)
 
-_SINGLE_LINE = dict(_PICTURES)
-_SINGLE_LINE[0x09] = " "  # a tab is harmless as one space in a single-line cell
-for _code in _INVISIBLE:
-    _SINGLE_LINE[_code] = "\ufffd"
+@cache
+def _tables() -> tuple[dict[int, str], dict[int, str], dict[int, str]]:
+    """The translation tables for one line, a block and a terminal; built on first use.
 
-_MULTI_LINE = dict(_SINGLE_LINE)
-del _MULTI_LINE[0x0A]  # keep line breaks when showing a body over several lines
-_MULTI_LINE[0x09] = "    "
+    Most text is clean and never needs them, and a cold `ctxtui pack` should not
+    pay for filling 2,000-odd surrogate entries it will not use.
+    """
+    # C0 controls become their Unicode "control picture" (U+2400 + code), so an ESC
+    # shows as ␛ instead of starting a sequence; DEL gets its own picture.
+    pictures = {code: chr(0x2400 + code) for code in range(0x20)}
+    pictures[0x7F] = "\u2421"  # ␡
+    # Bidi embeddings/overrides/isolates and a few invisible format characters can
+    # reorder or hide what the terminal shows: make them visible as U+FFFD.
+    invisible = (
+        [*range(0x80, 0xA0)]  # C1 controls (0x9B is a one-byte CSI on some terminals)
+        + [0x061C, 0x200E, 0x200F, 0x2028, 0x2029]
+        + [*range(0x202A, 0x202F)]
+        + [*range(0x2066, 0x206A)]
+    )
+    single_line = dict(pictures)
+    single_line[0x09] = " "  # a tab is harmless as one space in a single-line cell
+    single_line.update(dict.fromkeys(invisible, "\ufffd"))
+    multi_line = dict(single_line)
+    del multi_line[0x0A]  # keep line breaks when showing a body over several lines
+    multi_line[0x09] = "    "
+    # Lone surrogates are invalid UTF-8 bytes the engine keeps (surrogateescape):
+    # written to a terminal they would become "\udcff" text or an encoding error.
+    surrogates = dict.fromkeys(range(0xD800, 0xE000), "\ufffd")
+    single_line.update(surrogates)
+    multi_line.update(surrogates)
+    terminal = dict(multi_line)
+    del terminal[0x09]  # a terminal expands tabs itself
+    return single_line, multi_line, terminal
 
-# Lone surrogates are invalid UTF-8 bytes the engine keeps (surrogateescape):
-# written to a terminal they would become "\udcff" text or an encoding error.
-for _code in range(0xD800, 0xE000):
-    _SINGLE_LINE[_code] = "\ufffd"
-    _MULTI_LINE[_code] = "\ufffd"
-
-_TERMINAL = dict(_MULTI_LINE)
-del _TERMINAL[0x09]  # a terminal expands tabs itself
 
 _UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 # What can act on a terminal: every control but tab and newline, and a carriage
@@ -54,14 +60,14 @@ def clean_line(text: str) -> str:
     """One line of untrusted text, safe to draw: no controls, no line breaks."""
     if _UNSAFE.search(text) is None:  # the common case costs one regex scan
         return text
-    return text.translate(_SINGLE_LINE)
+    return text.translate(_tables()[0])
 
 
 def clean_block(text: str) -> str:
     """Untrusted text that may span lines: newlines kept, tabs expanded, the rest neutralised."""
     if _UNSAFE.search(text) is None:
         return text
-    return text.replace("\r\n", "\n").translate(_MULTI_LINE)
+    return text.replace("\r\n", "\n").translate(_tables()[1])
 
 
 def active_controls(text: str) -> int:
@@ -73,4 +79,4 @@ def clean_for_terminal(text: str) -> str:
     """A whole document for a terminal: tabs and CRLF line ends kept, every other control made visible."""
     if _UNSAFE.search(text) is None:
         return text
-    return text.replace("\r\n", "\n").translate(_TERMINAL)
+    return text.replace("\r\n", "\n").translate(_tables()[2])

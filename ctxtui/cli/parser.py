@@ -13,7 +13,6 @@ from typing import Any
 from ctxtui.cli.common import TOKENIZERS, add_source_args
 from ctxtui.cli.failures import UsageError
 from ctxtui.engine.packers.registry import CTX_PACKERS
-from ctxtui.engine.sources.memory.records import KINDS
 
 COMMANDS = {
     "pack": "print the packet, byte for byte what the tool prints",
@@ -230,6 +229,8 @@ def _turns(sub: Any, command: Callable[[str], argparse.ArgumentParser]) -> None:
 
 
 def _memory(sub: Any, command: Callable[[str], argparse.ArgumentParser]) -> None:
+    from ctxtui.engine.sources.memory.records import KINDS  # here: `pack` builds only its own options
+
     memory = command("memory")
     memory_sub = memory.add_subparsers(dest="memory_command", required=True, metavar="init|add|import")
     db_help = f"the database to write (default: {DEFAULT_DB})"

@@ -91,7 +91,7 @@ def test_which_finds_what_shutil_which_finds(tmp_path, monkeypatch):
 
 
 def test_cold_pack_imports_only_what_it_needs(tmp_path):
-    """`ctxtui pack` without --db never imports PyYAML, sqlite3, subprocess, shutil or the TUI (cold start-up)."""
+    """`ctxtui pack` without --db never imports PyYAML, sqlite3, subprocess, shutil, the TUI, memory records or ctx-mcp (cold start-up)."""
     write_context(
         tmp_path,
         {
@@ -106,7 +106,9 @@ def test_cold_pack_imports_only_what_it_needs(tmp_path):
         "sys.stdout = io.TextIOWrapper(io.BytesIO())\n"
         f"main(['pack', {str(tmp_path)!r}, '--budget', '4000', '--now', '2026-11-21T23:56:08Z', '--ignore-refusal'])\n"
         "heavy = ('yaml', 'sqlite3', 'subprocess', 'shutil', 'zoneinfo', 'importlib.resources', 'hashlib', 'json',\n"
-        "         'textual', 'rich', 'ctxtui.engine.sources.memory.adapters')\n"
+        "         'textual', 'rich', 'numpy', 'psycopg', 'tiktoken', 'ctxtui.tui', 'ctxtui.session',\n"
+        "         'ctxtui.engine.sources.memory.adapters', 'ctxtui.engine.sources.memory.records',\n"
+        "         'ctxtui.engine.packers.ctx.mcp', 'ctxtui.engine.explain')\n"
         "sys.stderr.write(repr(sorted(m for m in heavy if m in sys.modules)))\n"
     )
     env = {**os.environ, "PATH": str(tmp_path), "TZ": "UTC", "CTXTUI_PACKER": ""}

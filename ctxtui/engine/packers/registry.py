@@ -12,7 +12,6 @@ from datetime import datetime, tzinfo
 from ctxtui.engine.packers.base import Packer
 from ctxtui.engine.packers.ctx.assemble import packer_for
 from ctxtui.engine.packers.ctx.knobs import CtxKnobs
-from ctxtui.engine.packers.ctx.mcp import McpPacker
 from ctxtui.engine.packers.ctx.versions import VERSIONS
 from ctxtui.engine.sources.steering import SkillFile
 from ctxtui.engine.sources.workspace import Workspace
@@ -44,6 +43,8 @@ def build_ctx_packer(
 ) -> Packer:
     """The ctx packer called `name` over `workspace`."""
     if name == MCP:
+        from ctxtui.engine.packers.ctx.mcp import McpPacker  # here: a cold `ctxtui pack` of ctx agent never needs it
+
         return McpPacker(workspace.parsed, label=workspace.parsed.files.label)
     return packer_for(
         workspace,

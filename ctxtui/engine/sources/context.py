@@ -338,7 +338,10 @@ def parse_entry_blocks(text: str, section: str, path: str) -> list[Entry]:
             end -= 1
         block_lines = lines[first:end]
         block = "\n".join(block_lines)
-        superseded = any(go_trim(line).startswith(SUPERSEDED_PREFIX) for line in block_lines)
+        # Most blocks never mention it: one C-level search spares trimming every line of them.
+        superseded = SUPERSEDED_PREFIX in block and any(
+            go_trim(line).startswith(SUPERSEDED_PREFIX) for line in block_lines
+        )
         entries.append(
             Entry(
                 key=f"{section}:{path}:{first + 1}",

@@ -32,7 +32,7 @@ from ctxtui.safe_text import clean_block, clean_line
 from ctxtui.session import NOUS, Session
 from ctxtui.tui.actions import ACTION_BY_ID, APP, bindings, help_lines
 from ctxtui.tui.commands import CtxtuiCommands
-from ctxtui.tui.heap import freeze
+from ctxtui.tui.heap import freeze, thaw
 from ctxtui.tui.main_screen import REAL_TOKENIZER, MainScreen
 from ctxtui.tui.messages import FORMAT_NAMES, CopyPacket, LoadFailed, LoadProgress, ProjectLoaded, SavePacket
 from ctxtui.tui.screens.help import HelpItem, HelpScreen
@@ -107,6 +107,10 @@ class CtxtuiApp(ThemeVariablesMixin, App):
             self.poll_nous()
             if self.session.options.packer == NOUS:
                 self.show_turns()
+
+    def on_unmount(self) -> None:
+        """Give the collector back what the app froze (heap.py): the process may go on (tests, benches)."""
+        thaw()
 
     def notify(
         self,

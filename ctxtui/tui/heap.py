@@ -29,6 +29,11 @@ def freeze() -> None:
     gc.freeze()
 
 
+def thaw() -> None:
+    """Unfreeze everything (the app is closing): later automatic collections see it all again."""
+    gc.unfreeze()
+
+
 def settle() -> None:
     """Collect everything, then freeze what is left (after a load: it lives as long as the load)."""
     gc.unfreeze()

@@ -5,12 +5,12 @@ per packet task count, so slider steps back and forth (and the thresholds
 scan) never recompute them. Each is one number per scored entry: at 50,000
 memories ~1.8 MB of Python ints, and 64 of each kind grew the app by hundreds
 of megabytes over a slider walk (issue 11's 400 MB ceiling). So the number
-kept shrinks as entries grow: 64 at a few thousand entries, 8 at 50,000.
+kept shrinks as entries grow: 64 up to 25,000 entries, 32 at 50,000.
 """
 
 from __future__ import annotations
 
-ELEMENTS = 400_000  # numbers kept per kind of cache, across its entries
+ELEMENTS = 1_600_000  # numbers kept per kind of cache, across its entries
 BREAKDOWN_ELEMENTS = 100_000  # score breakdowns (a tuple each, ~200 bytes) kept, across task counts
 
 

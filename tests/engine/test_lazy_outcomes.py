@@ -107,3 +107,16 @@ def test_differing_finds_every_changed_fate(a, flips):
         if i < len(b):
             b[i] = (b[i] + 1) % 3
     assert differing(a, b) == [i for i in range(len(a)) if a[i] != b[i]]
+
+
+def test_segments_and_places_index_like_lists():
+    from ctxtui.engine.packers.ctx.order import Segments
+
+    pieces = [(range(3), 0), ([], 5), ([7, 2], 10), (range(4, 6), -1)]
+    order = Segments(pieces)
+    flat = [0, 1, 2, 17, 12, 3, 4]
+    assert list(order) == flat and len(order) == len(flat)
+    assert [order[k] for k in range(-len(flat), len(flat))] == flat + flat
+    assert order[1:5] == flat[1:5]
+    with pytest.raises(IndexError):
+        order[len(flat)]

@@ -11,9 +11,11 @@ depends only on the ranking, so it is cached per packet task count.
 from __future__ import annotations
 
 from array import array
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from ctxtui.engine.model import Outcome
+from ctxtui.engine.packers.ctx.order import Places, Segments
 from ctxtui.engine.packers.ctx.outcomes import (
     PrefixTier,
     constitution_outcome,
@@ -83,18 +85,18 @@ def context_of(packer: CtxPrepared, state: CtxState) -> OutcomeContext:
     )
 
 
-def packet_order(packer: CtxPrepared, state: CtxState) -> array[int]:
+def packet_order(packer: CtxPrepared, state: CtxState) -> Segments:
     """Candidate indices in `outcomes_of` order: rules (last when ctx cannot see them), tasks, conventions,
     scored entries by section in rank order (inactive memories after), steering, the skill."""
     return _order_and_places(packer, state)[0]
 
 
-def packet_places(packer: CtxPrepared, state: CtxState) -> array[int]:
+def packet_places(packer: CtxPrepared, state: CtxState) -> Places:
     """Each candidate's position in `packet_order` (its inverse), cached with it."""
     return _order_and_places(packer, state)[1]
 
 
-def _order_and_places(packer: CtxPrepared, state: CtxState) -> tuple[array[int], array[int]]:
+def _order_and_places(packer: CtxPrepared, state: CtxState) -> tuple[Segments, Places]:
     task_count = task_count_of(state)
     with packer._lock:
         cached = packer.orders.get(task_count)
@@ -102,26 +104,39 @@ def _order_and_places(packer: CtxPrepared, state: CtxState) -> tuple[array[int],
             return cached
         at = offsets_of(packer)
         rules = range(at.tasks)
-        order: list[int] = [*rules] if packer.constitution else []
-        order += range(at.tasks, at.scored)  # tasks, conventions, conventions past the scan limit
+        lead = packer.constitution  # the rules lead when ctx sees them, else they come last
         ranking, s = packer._ranking(task_count), at.scored
+        pieces: list[tuple[Sequence[int], int]] = [(rules, 0)] if lead else []
+        pieces.append((range(at.tasks, at.scored), 0))  # tasks, conventions, conventions past the scan limit
+        ranked_start: dict[str, int] = {}
+        inactive_place: dict[int, int] = {}
+        place = (len(rules) if lead else 0) + (at.scored - at.tasks)
         for name in packer.section_names:
-            order += [s + i for i in ranking[name]]
-            order += [s + i for i in packer.inactive_members.get(name, ())]
-        order += range(at.steering, at.skill)  # the steering tier, then the steering files outside it
-        if packer.skill is not None:
-            order.append(at.skill)
-        if not packer.constitution:
-            order += rules
-        places = array("i", bytes(4 * len(order)))
-        for place, index in enumerate(order):
-            places[index] = place
-        # Compact arrays: a list of 50,000 ints is 1.8 MB, an array 0.2 MB, and a few are kept per task count.
-        packed = array("i", order)
-        packer.orders[task_count] = packed, places
-        while len(packer.orders) > min(ORDER_CACHE, packer.ranking_cache):
+            members, inactive = ranking[name], packer.inactive_members.get(name, [])
+            ranked_start[name] = place
+            place += len(members)
+            for k, i in enumerate(inactive):
+                inactive_place[i] = place + k
+            place += len(inactive)
+            pieces += [(members, s), (inactive, s)]
+        tail = range(at.steering, at.skill + (1 if packer.skill is not None else 0))  # steering, the skill
+        pieces.append((tail, 0))
+        if not lead:
+            pieces.append((rules, 0))
+        order = Segments(pieces)
+        # Positions of the candidates before and after the scored ones, in candidate order.
+        head = len(rules) if lead else 0
+        before = Segments(
+            [(rules, 0 if lead else len(order) - len(rules)), (range(at.tasks, at.scored), head - at.tasks)]
+        )
+        after = Segments([(tail, place - at.steering)])
+        places = Places(
+            before, s, packer.scored_sections, packer._positions_for(task_count), ranked_start, inactive_place, after
+        )
+        packer.orders[task_count] = order, places
+        while len(packer.orders) > ORDER_CACHE:
             packer.orders.popitem(last=False)
-        return packed, places
+        return order, places
 
 
 def outcome_at(packer: CtxPrepared, context: OutcomeContext, index: int) -> Outcome:

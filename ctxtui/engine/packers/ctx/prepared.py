@@ -108,6 +108,7 @@ class CtxPrepared:
             m.key: INACTIVE_STATUSES[m.status] for m in memories if m.status in INACTIVE_STATUSES
         }
         self.scored: list[Entry] = [*parsed.decisions, *parsed.learnings, *memories]
+        self.scored_sections = [entry.section for entry in self.scored]  # read per candidate (order.py)
         weights = [_memory_weight(e) for e in self.scored]
         self.zone = zone or self.now.tzinfo
         self.scorer = Scorer(
@@ -141,7 +142,7 @@ class CtxPrepared:
         self._breakdowns: OrderedDict[int, list[ScoreBreakdown]] = OrderedDict()
         self._positions: OrderedDict[int, array[int]] = OrderedDict()  # inverse rankings (see `positions`)
         # Packet orders and their inverses by task count (`lazy.py`).
-        self.orders: OrderedDict[int, tuple[array[int], array[int]]] = OrderedDict()
+        self.orders: OrderedDict[int, tuple[Any, Any]] = OrderedDict()  # (Segments, Places), see order.py
         # The app assembles on the UI thread while a worker scans thresholds: the
         # caches above (and the scorer's) are shared, so each call holds this.
         self._lock = threading.RLock()

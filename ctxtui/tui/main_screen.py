@@ -231,6 +231,8 @@ class MainScreen(TuningActions, Screen):
             # The packet comes from a worker: the thumb is painted with it (`show_view`), or alone if
             # the worker takes longer than a few frames (a frame painted before the packet's makes
             # Textual hold the packet's frame back a tick or two).
+            if self._thumb_alone is not None:
+                self._thumb_alone.stop()  # the newest request's worker decides when the thumb moves
             self._thumb_alone = self.set_timer(THUMB_ALONE_AFTER, slider.refresh)
         else:
             slider.refresh()

@@ -101,3 +101,36 @@ async def test_a_lone_slider_still_paints_its_own_thumb():
         await pilot.press("end")
         await pilot.pause()
         assert slider.value == 10_000 and slider.thumb_x() > before
+
+
+@pytest.mark.asyncio
+async def test_the_worker_path_shows_each_step_with_its_thumb(monkeypatch):
+    """Above LARGE_WORKSPACE entries a step is computed in a worker: the packet, the warmed rows on screen
+    and the thumb arrive together, and a burst of requests shows the newest budget."""
+    import ctxtui.tui.main_screen as main_screen
+    from ctxtui.tui.widgets.entries.rows import rows_of
+
+    monkeypatch.setattr(main_screen, "LARGE_WORKSPACE", 10)
+    app = make_app(corpus_path("ctx-large"), budget=4000, real_tokens=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        slider = app.query_one(BudgetSlider)
+        slider.focus()
+        await settle(pilot)
+        for key in ("right", "shift+right", "right_square_bracket"):
+            target = (
+                slider.step_target(1)
+                if key == "right"
+                else app.main.session.budget + (1 if key == "shift+right" else 100)
+            )
+            await pilot.press(key)
+            await settle(pilot)
+            view = app.main.view
+            assert view.budget == target == slider.value and f"budget {target:,}" in status_text(app)
+            rows = rows_of(view)
+            assert not rows.complete and len(rows._made) <= SIZE[1]
+            assert app.main._thumb_alone is None  # stopped when the packet came: the thumb went with it
+        for budget in range(5000, 6000, 100):
+            app.main.request_budget(budget)
+        await settle(pilot)
+        assert app.main.view.budget == 5900 == slider.value

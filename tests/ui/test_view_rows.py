@@ -112,3 +112,23 @@ async def test_a_slider_step_makes_only_the_rows_on_screen(project):
         rows = rows_of(app.main.view)
         assert isinstance(rows, ViewRows) and len(rows) > 2000
         assert not rows.complete and len(rows._made) <= SIZE[1]  # the rows drawn (and the selected one)
+
+
+def test_optional_columns_are_found_through_the_entries(tmp_path):
+    """Importance and usage show when a memory has them; asking the entries gives what every row gives."""
+    from ctxtui.tui.widgets.entries.rows import optional_present
+
+    from tests.conftest import corpus_path
+    from tests.factories.memory_dbs import build_native_db
+
+    if not (corpus_path("ctx-dogfood") / ".context").is_dir():
+        pytest.skip("needs ../shared/corpus")
+    db = build_native_db(tmp_path / "m.db", 200, 2, NOW)
+    for database in (None, db):
+        session = Session(project=corpus_path("ctx-dogfood"), db=database, clock=lambda: NOW, root_path="/p")
+        session.load(4000)
+        view = session.view()
+        eager = rows_from_outcomes(view.plan.outcomes, columns_for(view.packer_name))
+        found = optional_present(rows_of(view))
+        assert found == optional_present(eager)
+        assert (found == {"importance", "usage"}) is (database is not None)

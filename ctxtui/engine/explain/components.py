@@ -33,7 +33,9 @@ class Component:
     label: str  # in words, for the why panel and the help screen
     help: str
     fmt: str = "{:.2f}"
-    optional: bool = False  # hidden when no entry on screen has it (ctx: importance and usage, from a database)
+    # Hidden when no entry has it (ctx: importance and usage, from a database). An optional value must be
+    # the entry's own: the table asks it of the entries, without building outcomes (rows.optional_present).
+    optional: bool = False
 
     def text(self, outcome: Outcome) -> str:
         value = self.value(outcome)

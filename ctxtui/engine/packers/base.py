@@ -139,9 +139,11 @@ class Packer(ABC):
             order: list[int] = []
             outcomes: list[Outcome | None] = [None] * len(candidates)
             for outcome in plan.outcomes:
-                index = place.get(id(outcome.entry), by_key.get(outcome.entry.key, -1))
-                order.append(index)
-                outcomes[index] = outcome
+                found = place.get(id(outcome.entry), by_key.get(outcome.entry.key))
+                if found is None:  # a packer bug: every outcome is of one of its candidates
+                    raise LookupError(f"{self.name}: an outcome of no candidate ({outcome.entry.key!r})")
+                order.append(found)
+                outcomes[found] = outcome
             return order, outcomes
 
         found: tuple[list[int], list[Outcome]] = plan.derived("base.by_candidate", build)

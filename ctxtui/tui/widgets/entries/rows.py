@@ -188,6 +188,7 @@ def optional_present(rows: Sequence[Row]) -> frozenset[str]:
         entries = rows.plan.packer.candidates()
 
         def probes() -> Iterator[Outcome]:
+            # An outcome of the entry alone (no score, a placeholder reason): enough for an entry's own number.
             return (Outcome(entry, 0, Fate.DROPPED, Fate.DROPPED) for entry in entries)
     else:
 

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, NamedTuple, Protocol
 
+from ctxtui.engine.frozen import frozen_record
+
 
 class Fate(str, Enum):
     """What happened to a candidate entry at one budget."""
@@ -28,7 +30,7 @@ class Fate(str, Enum):
     DROPPED = "dropped"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_record  # frozen for type checkers, built at a plain dataclass's speed (50,000 memories: frozen.py)
 class Entry:
     """A candidate for the packet, as parsed; independent of budget and "now".
 

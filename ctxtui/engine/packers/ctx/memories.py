@@ -33,17 +33,19 @@ def memory_entry(record: MemoryRecord, now: datetime) -> Entry:
     """One memory record as an entry of its section."""
     date = record.created_date or "0000-00-00"
     stamp = _header_time(record.created_at)
-    title = " ".join(record.title.split("\n")) if record.title else f"({record.kind} {record.id})"
+    # One line: every "\n" becomes a space (as " ".join(title.split("\n")) would, in one C call).
+    title = record.title.replace("\n", " ") if record.title else f"({record.kind} {record.id})"
     body = record.body.strip("\n") if record.body else (record.summary or "")
     text = f"## [{date}-{stamp}] {title}\n\n{body}" if body else f"## [{date}-{stamp}] {title}"
     usage = usage_boost(record.times_retrieved, record.times_referenced, record.usage_events, now)
+    source = record.provenance
     return Entry(
-        key=f"memory:{record.provenance}",
+        key=f"memory:{source}",
         section=section_for_kind(record.kind),
         title=title,
         text=text,
         tokens=estimate(text),
-        source=record.provenance,
+        source=source,
         date=record.created_date,
         importance=record.importance,
         usage=usage,

@@ -1,0 +1,110 @@
+"""The start-up fast paths of the memory join give exactly what the plain code they replaced gave (issue 11).
+
+Each reference below is the code as it was before the fast path, kept here
+as the definition: the usage decay's direct `fromisoformat`, the title's
+one-call newline replacement, and the frozen-for-type-checkers records.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import UTC, datetime, timedelta, timezone
+
+from ctxtui.engine.model import Entry
+from ctxtui.engine.sources.memory.records import EVENT_REFERENCED, EVENT_RETRIEVED, MemoryRecord
+from ctxtui.engine.sources.memory.scoring import HALF_LIFE_DAYS, _decayed_ratio
+from ctxtui.engine.sources.memory.values import parse_when
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+NOW = datetime(2026, 5, 1, 12, tzinfo=UTC)
+
+
+def reference_decayed_ratio(events, now):
+    """`_decayed_ratio` before the fast path: every timestamp through `parse_when`."""
+    if now.tzinfo is None:
+        now = now.replace(tzinfo=UTC)
+    retrieved = referenced = 0.0
+    for at, event in events:
+        if event != EVENT_RETRIEVED and event != EVENT_REFERENCED:
+            continue
+        when = parse_when(at)
+        if when is None:
+            continue
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=UTC)
+        age_days = max(0.0, (now - when).total_seconds() / 86400.0)
+        weight = 0.5 ** (age_days / HALF_LIFE_DAYS)
+        if event == EVENT_RETRIEVED:
+            retrieved += weight
+        else:
+            referenced += weight
+    if retrieved <= 0.0:
+        return None
+    return referenced / retrieved
+
+
+def _iso(moment: datetime, style: int) -> str:
+    return [
+        moment.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        moment.isoformat(),
+        moment.replace(tzinfo=None).isoformat(sep=" "),
+        f"  {moment.isoformat()}\n",  # only the stripped text parses
+        moment.strftime("%Y-%m-%d"),
+        moment.astimezone(UTC).replace(microsecond=123456).isoformat(),
+    ][style]
+
+
+stamps = st.one_of(
+    st.builds(
+        _iso,
+        st.datetimes(min_value=datetime(1990, 1, 1), max_value=datetime(2100, 1, 1), timezones=st.just(UTC)),
+        st.integers(0, 5),
+    ),
+    st.text(max_size=12),  # junk, non-ASCII included
+    st.integers(-(10**13), 10**13),  # Unix seconds or milliseconds
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.none(),
+    st.binary(max_size=24),
+)
+event_names = st.sampled_from([EVENT_RETRIEVED, EVENT_REFERENCED, "included", "Retrieved", "référencé", ""])
+
+
+@settings(max_examples=400, deadline=None)
+@given(events=st.lists(st.tuples(stamps, event_names), max_size=12), offset_hours=st.integers(-14, 14))
+def test_decay_fast_path_equals_the_reference(events, offset_hours):
+    for now in (NOW, NOW.replace(tzinfo=None), NOW.astimezone(timezone(timedelta(hours=offset_hours)))):
+        assert _decayed_ratio(events, now) == reference_decayed_ratio(events, now)
+
+
+@given(st.text())
+def test_title_newlines_replaced_as_split_and_join_did(title):
+    assert title.replace("\n", " ") == " ".join(title.split("\n"))
+
+
+def _frozen_twin(cls):
+    """The same fields as a plain `@dataclass(frozen=True, slots=True)`."""
+    fields = [(f.name, f.type, dataclasses.field(default=f.default)) for f in dataclasses.fields(cls)]
+    return dataclasses.make_dataclass(cls.__name__ + "Frozen", fields, frozen=True, slots=True)
+
+
+@given(st.text(max_size=8), st.text(max_size=8), st.integers(0, 9), st.none() | st.floats(0, 1))
+def test_entries_compare_and_hash_as_frozen_dataclasses_do(key, text, tokens, usage):
+    twin = _frozen_twin(Entry)
+    a, b = Entry(key, "memories", "t", text, tokens, "s", usage=usage), Entry(key, "memories", "t", text, tokens, "s")
+    fa, fb = twin(key, "memories", "t", text, tokens, "s", usage=usage), twin(key, "memories", "t", text, tokens, "s")
+    assert (a == b) == (fa == fb)
+    assert hash(a) == hash(fa) and hash(b) == hash(fb)  # both hash the tuple of their fields
+    assert dataclasses.astuple(a) == dataclasses.astuple(fa)
+    assert not hasattr(a, "__dict__") and Entry.__slots__ == twin.__slots__
+
+
+def test_records_hash_by_their_fields():
+    base = dict(
+        origin="memory.db", id="m-1", kind="note", title="Tïtle", body="b", summary=None, tags=("x",), project=None,
+        importance=0.5, status="active", superseded_by=None, created_at="2026-01-01T00:00:00Z",
+        created_date="2026-01-01", updated_at="", last_accessed=None, times_retrieved=0, times_referenced=0,
+    )  # fmt: skip
+    one, same, other = MemoryRecord(**base), MemoryRecord(**base), MemoryRecord(**{**base, "body": "c"})
+    assert one == same and hash(one) == hash(same) and one != other
+    assert hash(one) == hash(_frozen_twin(MemoryRecord)(**base))

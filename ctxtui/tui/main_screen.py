@@ -284,8 +284,9 @@ class MainScreen(TuningActions, Screen):
             else None
         )
         if shown is None or shown.loaded is not view.loaded:
-            # After the widgets have the new load: the scan competes for the GIL with everything else.
-            services(self).run_in_thread("thresholds", partial(self._compute_thresholds, weakref.ref(view.loaded)))
+            # After the new load's frame: the scan competes for the GIL with everything else, that paint too.
+            scan = partial(self._compute_thresholds, weakref.ref(view.loaded))
+            self.call_after_refresh(lambda: services(self).run_in_thread("thresholds", scan))
         if self.real_tokens:
             # After the frame: the count shares the GIL with the paint it would otherwise slow down.
             counting = partial(self._count_real_tokens, weakref.ref(view))

@@ -136,3 +136,15 @@ def test_unrelated_change_is_ignored(live, tmp_path, monkeypatch):
     stray = db.parent / "notes.txt" if db.parent.name != ".context" else tmp_path / "elsewhere.txt"
     stray.write_text("x", encoding="utf-8")
     assert session.reload({stray}) is None and spy.calls == []
+
+
+def test_the_first_view_is_the_one_the_load_planned_and_equals_a_fresh_one(live):
+    """A load plans its first screen off the UI thread; the first `view()` hands out that very plan, once."""
+    session, _db = live
+    session.load(budget=3000)
+    first = session.view()
+    again = session.view()
+    assert first.budget == 3000 and first is not again and first.plan is not again.plan  # handed out once
+    assert (first.markdown, first.json, first.counts) == (again.markdown, again.json, again.counts)
+    session.set_budget(session.budget + 1)
+    assert session.view().budget == session.budget

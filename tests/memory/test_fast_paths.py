@@ -108,3 +108,33 @@ def test_records_hash_by_their_fields():
     one, same, other = MemoryRecord(**base), MemoryRecord(**base), MemoryRecord(**{**base, "body": "c"})
     assert one == same and hash(one) == hash(same) and one != other
     assert hash(one) == hash(_frozen_twin(MemoryRecord)(**base))
+
+
+def test_the_native_fingerprint_is_of_the_cells_and_moves_with_any_of_them(tmp_path):
+    """ctxtui's own reader hashes the cells (not the records): same cells, same fingerprint; any edit moves it."""
+    import sqlite3
+
+    from ctxtui.engine.sources.memory.adapters import load_memories
+    from ctxtui.engine.sources.memory.source import fingerprint
+
+    from tests.factories.memory_dbs import build_native_db, build_shabka_db
+
+    db = build_native_db(tmp_path / "m.db", 40, seed=3, now=NOW)
+    first, again = load_memories(db, now=NOW), load_memories(db, now=NOW)
+    assert first.fingerprint is not None and fingerprint(first) == fingerprint(again)
+    assert load_memories(db, "no-such-project", now=NOW).fingerprint != first.fingerprint
+    assert load_memories(db, now=NOW + timedelta(days=400)).fingerprint != first.fingerprint  # another date bound
+    seen = {fingerprint(first)}
+    for sql in (
+        "UPDATE memories SET body = body || 'é' WHERE rowid = 7",
+        "UPDATE usage_events SET event = 'retrieved' "
+        "WHERE rowid = (SELECT max(rowid) FROM usage_events WHERE event = 'referenced')",
+        "DELETE FROM usage_events WHERE rowid = (SELECT min(rowid) FROM usage_events)",
+    ):
+        with sqlite3.connect(db) as conn:
+            conn.execute(sql)
+        changed = load_memories(db, now=NOW)
+        assert fingerprint(changed) not in seen
+        seen.add(fingerprint(changed))
+    shabka = load_memories(build_shabka_db(tmp_path / "s.db", 10, seed=3, now=NOW), now=NOW)
+    assert shabka.fingerprint is None and fingerprint(shabka) == hash(tuple(shabka.records))  # other stores: records

@@ -30,27 +30,33 @@ if TYPE_CHECKING:
 
 
 def memory_entry(record: MemoryRecord, now: datetime) -> Entry:
-    """One memory record as an entry of its section."""
-    date = record.created_date or "0000-00-00"
-    stamp = _header_time(record.created_at)
+    """One memory record as an entry of its section.
+
+    Made 50,000 times at a start: the fields go in by position (keywords cost
+    ~20% more), in Entry's order.
+    """
+    date = record.created_date
     # One line: every "\n" becomes a space (as " ".join(title.split("\n")) would, in one C call).
     title = record.title.replace("\n", " ") if record.title else f"({record.kind} {record.id})"
     body = record.body.strip("\n") if record.body else (record.summary or "")
-    text = f"## [{date}-{stamp}] {title}\n\n{body}" if body else f"## [{date}-{stamp}] {title}"
+    header = f"## [{date or '0000-00-00'}-{_header_time(record.created_at)}] {title}"
+    text = f"{header}\n\n{body}" if body else header
     usage = usage_boost(record.times_retrieved, record.times_referenced, record.usage_events, now)
     source = record.provenance
+    kind = record.kind
     return Entry(
-        key=f"memory:{source}",
-        section=section_for_kind(record.kind),
-        title=title,
-        text=text,
-        tokens=estimate(text),
-        source=source,
-        date=record.created_date,
-        importance=record.importance,
-        usage=usage,
-        status=record.status,
-        kind=record.kind,
+        f"memory:{source}",  # key
+        section_for_kind(kind),  # section
+        title,
+        text,
+        estimate(text),  # tokens
+        source,
+        date,
+        False,  # superseded: for a memory, `status` says so (the packer reads it as inactive)
+        record.importance,
+        usage,
+        record.status,
+        kind,
     )
 
 

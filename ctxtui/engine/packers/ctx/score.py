@@ -10,10 +10,10 @@ included tasks, so a slider step rarely re-scores anything.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, tzinfo
-from bisect import bisect_left
 from itertools import accumulate, repeat
 
 from ctxtui.engine.model import Entry

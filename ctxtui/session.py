@@ -190,7 +190,7 @@ class Session:
     _store_kind: str | None = None
     _store_kind_known: bool = False
     _turns: Any = None  # the nous database's TurnsSession, once asked for
-    _first_view: View | None = None  # the view a load made for its first screen, until `view()` hands it out
+    _first_plan: tuple[Loaded | None, int, Plan] | None = None  # a load's own first plan, for the first view()
 
     # -- what the user asked for ------------------------------------------------------
 
@@ -365,11 +365,9 @@ class Session:
             own = opened.budget_source == OWN_BUDGET
             self.budget = getattr(packer, "default_budget", opened.budget) if own else opened.budget
         report("assembling", 3)
-        plan = packer.plan(self.budget)  # the first screen's, still off the UI thread (it warms the packer too)
+        plan = packer.plan(self.budget)  # the first screen's, off the UI thread (a second one cost 10-15 ms at 50k)
         self._new_load(packer, opened.workspace, opened.refusal, opened.budget_source, made_at)
-        assert self.loaded is not None  # just made
-        # Kept for the first `view()`: a second plan at the same budget cost 10-15 ms of a 50,000-memory start.
-        self._first_view = View(self.loaded, self.budget, plan)
+        self._first_plan = (self.loaded, self.budget, plan)
         return problems
 
     def _new_load(
@@ -402,9 +400,7 @@ class Session:
         keep the last good memories with a problem saying why (the next poll
         reconnects). A file database answers through PRAGMA data_version.
         """
-        if self.loaded is None or self.memory_join is None or self._workspace is None:
-            return None
-        if not self.memory_join.changed():
+        if self.loaded is None or self.memory_join is None or self._workspace is None or not self.memory_join.changed():
             return None
         old = self._workspace
         joined = self.memory_join.load(self.now())
@@ -583,10 +579,8 @@ class Session:
     def view(self) -> View:
         """The view at the current budget (a new one: the caller decides whether it differs)."""
         assert self.loaded is not None, "load() first"
-        first, self._first_view = self._first_view, None
-        if first is not None and first.loaded is self.loaded and first.budget == self.budget:
-            return first
-        return View(self.loaded, self.budget)
+        first, self._first_plan = self._first_plan, None  # the load's own plan, if still for this budget
+        return View(self.loaded, self.budget, first[2] if first and first[:2] == (self.loaded, self.budget) else None)
 
     @property
     def label(self) -> str:

@@ -21,27 +21,15 @@ NOW = datetime(2026, 5, 1, 12, tzinfo=UTC)
 
 
 def reference_decayed_ratio(events, now):
-    """`_decayed_ratio` before the fast path: every timestamp through `parse_when`."""
-    if now.tzinfo is None:
-        now = now.replace(tzinfo=UTC)
-    retrieved = referenced = 0.0
+    """`_decayed_ratio` before the fast path: every timestamp through `parse_when`, the sums in event order."""
+    now = now if now.tzinfo else now.replace(tzinfo=UTC)
+    sums = {EVENT_RETRIEVED: 0.0, EVENT_REFERENCED: 0.0}
     for at, event in events:
-        if event != EVENT_RETRIEVED and event != EVENT_REFERENCED:
-            continue
-        when = parse_when(at)
-        if when is None:
-            continue
-        if when.tzinfo is None:
-            when = when.replace(tzinfo=UTC)
-        age_days = max(0.0, (now - when).total_seconds() / 86400.0)
-        weight = 0.5 ** (age_days / HALF_LIFE_DAYS)
-        if event == EVENT_RETRIEVED:
-            retrieved += weight
-        else:
-            referenced += weight
-    if retrieved <= 0.0:
-        return None
-    return referenced / retrieved
+        when = parse_when(at) if event in sums else None
+        if when is not None:
+            when = when if when.tzinfo else when.replace(tzinfo=UTC)
+            sums[event] += 0.5 ** (max(0.0, (now - when).total_seconds() / 86400.0) / HALF_LIFE_DAYS)
+    return sums[EVENT_REFERENCED] / sums[EVENT_RETRIEVED] if sums[EVENT_RETRIEVED] > 0.0 else None
 
 
 def _iso(moment: datetime, style: int) -> str:

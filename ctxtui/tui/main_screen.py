@@ -329,6 +329,8 @@ class MainScreen(TuningActions, Screen):
         loaded = load()
         if loaded is None:
             return
+        if self.session.memory_join is not None:  # after the first frame: freeing them delayed it
+            self.session.memory_join.release_records()
         loaded.thresholds()
         if not loaded.stale:
             # The thresholds live as long as the load: out of the collector's way, like the load itself.

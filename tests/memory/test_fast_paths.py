@@ -126,3 +126,22 @@ def test_the_native_fingerprint_is_of_the_cells_and_moves_with_any_of_them(tmp_p
         seen.add(fingerprint(changed))
     shabka = load_memories(build_shabka_db(tmp_path / "s.db", 10, seed=3, now=NOW), now=NOW)
     assert shabka.fingerprint is None and fingerprint(shabka) == hash(tuple(shabka.records))  # other stores: records
+
+
+def test_a_join_keeps_its_records_only_until_released(tmp_path, monkeypatch):
+    """The records a join's entries were made from are freed when the TUI says (after a first frame), in slices."""
+    import ctxtui.engine.packers.ctx.memories as joins
+    from ctxtui.engine.packers.ctx.memories import MemoryJoin
+
+    from tests.factories.memory_dbs import build_native_db
+
+    monkeypatch.setattr(joins, "RELEASE_SLICE", 7)  # several slices
+    join = MemoryJoin(build_native_db(tmp_path / "m.db", 30, seed=5, now=NOW), live=True)
+    joined = join.load(NOW)
+    records = join._made_from
+    assert len(records) == len(joined.entries) == 30
+    join.release_records()
+    assert records == [] and join._made_from == [] and len(joined.entries) == 30
+    join.release_records()  # nothing left: a no-op
+    again = join.load(NOW, refresh=False)  # the entries outlive their records
+    assert again.entries == joined.entries

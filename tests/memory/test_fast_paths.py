@@ -130,6 +130,8 @@ def test_the_native_fingerprint_is_of_the_cells_and_moves_with_any_of_them(tmp_p
 
 def test_a_join_keeps_its_records_only_until_released(tmp_path, monkeypatch):
     """The records a join's entries were made from are freed when the TUI says (after a first frame), in slices."""
+    import sys
+
     import ctxtui.engine.packers.ctx.memories as joins
     from ctxtui.engine.packers.ctx.memories import MemoryJoin
 
@@ -138,10 +140,12 @@ def test_a_join_keeps_its_records_only_until_released(tmp_path, monkeypatch):
     monkeypatch.setattr(joins, "RELEASE_SLICE", 7)  # several slices
     join = MemoryJoin(build_native_db(tmp_path / "m.db", 30, seed=5, now=NOW), live=True)
     joined = join.load(NOW)
-    records = join._made_from
-    assert len(records) == len(joined.entries) == 30
+    assert len(join._made_from) == len(joined.entries) == 30
+    probe = join._made_from[0]
+    held = sys.getrefcount(probe)
     join.release_records()
-    assert records == [] and join._made_from == [] and len(joined.entries) == 30
+    assert join._made_from == [] and len(joined.entries) == 30
+    assert sys.getrefcount(probe) == held - 1  # the join let go of it: only the probe holds it now
     join.release_records()  # nothing left: a no-op
     again = join.load(NOW, refresh=False)  # the entries outlive their records
     assert again.entries == joined.entries

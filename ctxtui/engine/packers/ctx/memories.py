@@ -156,9 +156,10 @@ class MemoryJoin:
         Freeing 50,000 records and their usage events takes ~45 ms; inside the
         load it delayed the first screen, so the TUI calls this after a load's
         first frame. In slices, so another thread gets the GIL between them
-        (freeing one list is a single C call that never lets it go).
+        (freeing one list is a single C call that never lets it go), of a copy
+        of the list: a source that keeps its last load (nous's) keeps its list.
         """
-        records, self._made_from = self._made_from, []
+        records, self._made_from = list(self._made_from), []
         while records:
             del records[-RELEASE_SLICE:]
 

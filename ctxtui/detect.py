@@ -11,21 +11,27 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from ctxtui.engine.packers.ctx.versions import DEFAULT_VERSION, VERSIONS
+from ctxtui.engine.record import Frozen
 
 TIMEOUT_SECONDS = 2.0
 _VERSION = re.compile(r"\bctx version v?(\d+\.\d+\.\d+)\b")
 
 
-@dataclass(frozen=True, slots=True)
-class Detected:
+class Detected(Frozen):
     """The packer to use by default, and what to tell the user about it."""
+
+    __slots__ = ("packer", "found", "notice")
 
     packer: str  # e.g. "ctx-0.8.0"
     found: str | None  # the version `ctx --version` printed, if any
-    notice: str | None = None  # set when falling back
+    notice: str | None  # set when falling back
+
+    def __init__(self, packer: str, found: str | None, notice: str | None = None) -> None:
+        object.__setattr__(self, "packer", packer)
+        object.__setattr__(self, "found", found)
+        object.__setattr__(self, "notice", notice)
 
     @property
     def describe(self) -> str:

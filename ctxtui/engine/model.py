@@ -15,9 +15,10 @@ kept on the plan, so whoever holds the plan owns those caches.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from enum import Enum
 from typing import Any, NamedTuple, Protocol
+
+from ctxtui.engine.record import Frozen
 
 
 class Fate(str, Enum):
@@ -28,8 +29,7 @@ class Fate(str, Enum):
     DROPPED = "dropped"
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
+class Entry(Frozen):
     """A candidate for the packet, as parsed; independent of budget and "now".
 
     `text` is exactly what the packet prints when the entry is included in full
@@ -37,20 +37,66 @@ class Entry:
     `tokens` is the packer's cost of `text`.
     """
 
+    __slots__ = (
+        "key",
+        "section",
+        "title",
+        "text",
+        "tokens",
+        "source",
+        "date",
+        "superseded",
+        "importance",
+        "usage",
+        "status",
+        "kind",
+        "extra",
+    )
+
     key: str  # stable across reloads and budgets, e.g. "decisions:.context/DECISIONS.md:12"
     section: str
     title: str
     text: str
     tokens: int
     source: str  # provenance: ".context/DECISIONS.md:12", "memory.db:42", "shabka:<id>"
-    date: str | None = None  # "YYYY-MM-DD" for scored entries
-    superseded: bool = False
+    date: str | None  # "YYYY-MM-DD" for scored entries
+    superseded: bool
     # What a memory database knows; None for markdown entries.
-    importance: float | None = None
-    usage: float | None = None
-    status: str | None = None  # memory status: active, archived, superseded...
-    kind: str | None = None  # memory kind: decision, lesson, fact...
-    extra: tuple[tuple[str, Any], ...] = ()  # (name, value) pairs worth showing, e.g. steering front matter
+    importance: float | None
+    usage: float | None
+    status: str | None  # memory status: active, archived, superseded...
+    kind: str | None  # memory kind: decision, lesson, fact...
+    extra: tuple[tuple[str, Any], ...]  # (name, value) pairs worth showing, e.g. steering front matter
+
+    def __init__(
+        self,
+        key: str,
+        section: str,
+        title: str,
+        text: str,
+        tokens: int,
+        source: str,
+        date: str | None = None,
+        superseded: bool = False,
+        importance: float | None = None,
+        usage: float | None = None,
+        status: str | None = None,
+        kind: str | None = None,
+        extra: tuple[tuple[str, Any], ...] = (),
+    ) -> None:
+        object.__setattr__(self, "key", key)
+        object.__setattr__(self, "section", section)
+        object.__setattr__(self, "title", title)
+        object.__setattr__(self, "text", text)
+        object.__setattr__(self, "tokens", tokens)
+        object.__setattr__(self, "source", source)
+        object.__setattr__(self, "date", date)
+        object.__setattr__(self, "superseded", superseded)
+        object.__setattr__(self, "importance", importance)
+        object.__setattr__(self, "usage", usage)
+        object.__setattr__(self, "status", status)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "extra", extra)
 
 
 # -- the numbers behind a reason ---------------------------------------------
@@ -186,19 +232,42 @@ class Outcome(NamedTuple):
     blocked_by: str | None = None  # key of the entry that stopped a stop-at-first-misfit fill
 
 
-@dataclass(frozen=True, slots=True)
-class Bucket:
+class Bucket(Frozen):
     """One slice of the budget at one budget: a bar on screen."""
+
+    __slots__ = ("tier", "name", "cap", "used", "summarized", "overrun", "reached", "full_limit", "unbudgeted")
 
     tier: int
     name: str
     cap: int | None  # None: uncapped (tier 1); a section's share for scored sections
     used: int  # tokens of content included in full
-    summarized: int = 0  # tokens of entries shown shortened (ctx: "Also Noted" titles; Cortex: summaries)
-    overrun: int = 0  # tokens forced in past the cap
-    reached: bool = True  # False when an earlier step exhausted the budget
-    full_limit: int | None = None  # scored sections: 80% of the share
-    unbudgeted: int = 0  # tokens the budget does not govern (ctx's Also Noted, nous's Recent Conversations)
+    summarized: int  # tokens of entries shown shortened (ctx: "Also Noted" titles; Cortex: summaries)
+    overrun: int  # tokens forced in past the cap
+    reached: bool  # False when an earlier step exhausted the budget
+    full_limit: int | None  # scored sections: 80% of the share
+    unbudgeted: int  # tokens the budget does not govern (ctx's Also Noted, nous's Recent Conversations)
+
+    def __init__(
+        self,
+        tier: int,
+        name: str,
+        cap: int | None,
+        used: int,
+        summarized: int = 0,
+        overrun: int = 0,
+        reached: bool = True,
+        full_limit: int | None = None,
+        unbudgeted: int = 0,
+    ) -> None:
+        object.__setattr__(self, "tier", tier)
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "cap", cap)
+        object.__setattr__(self, "used", used)
+        object.__setattr__(self, "summarized", summarized)
+        object.__setattr__(self, "overrun", overrun)
+        object.__setattr__(self, "reached", reached)
+        object.__setattr__(self, "full_limit", full_limit)
+        object.__setattr__(self, "unbudgeted", unbudgeted)
 
 
 class PlanMaker(Protocol):
@@ -330,13 +399,19 @@ class Plan:
         return text
 
 
-@dataclass(frozen=True, slots=True)
-class Problem:
+class Problem(Frozen):
     """Something in the inputs that could not be read as intended; never fatal."""
+
+    __slots__ = ("path", "message", "line")
 
     path: str
     message: str
-    line: int | None = None
+    line: int | None
+
+    def __init__(self, path: str, message: str, line: int | None = None) -> None:
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "message", message)
+        object.__setattr__(self, "line", line)
 
     def __str__(self) -> str:
         where = f"{self.path}:{self.line}" if self.line else self.path

@@ -12,10 +12,10 @@ from __future__ import annotations
 import os
 import re
 import stat
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from ctxtui.engine.model import Entry, Problem
+from ctxtui.engine.record import Record
 from ctxtui.engine.sources.files import FileTooBig, NotRegularFile, kind_of, read_bytes_safely
 from ctxtui.engine.sources.steering import SteeringRead, read_steering, steering_candidates
 from ctxtui.engine.text.go import RE_WS, decode, go_trim, utf8_len
@@ -44,15 +44,30 @@ ENTRY_HEADER = re.compile(r"## \[([0-9]{4}-[0-9]{2}-[0-9]{2})-([0-9]{6})\] (.+)"
 SUPERSEDED_PREFIX = "~~Superseded"
 
 
-@dataclass(slots=True)
-class ContextFiles:
+class ContextFiles(Record):
     """What ctx read from `.context/`: decoded text of each top-level .md file."""
 
+    __slots__ = ("root", "label", "texts", "problems", "steering")
+
     root: Path  # the project directory
-    label: str = ".context"  # the context directory as ctx names it (0.8.0 takes --context-dir)
-    texts: dict[str, str] = field(default_factory=dict)
-    problems: list[Problem] = field(default_factory=list)
-    steering: SteeringRead | None = None
+    label: str  # the context directory as ctx names it (0.8.0 takes --context-dir)
+    texts: dict[str, str]
+    problems: list[Problem]
+    steering: SteeringRead | None
+
+    def __init__(
+        self,
+        root: Path,
+        label: str = ".context",
+        texts: dict[str, str] | None = None,
+        problems: list[Problem] | None = None,
+        steering: SteeringRead | None = None,
+    ) -> None:
+        self.root = root
+        self.label = label
+        self.texts = dict() if texts is None else texts
+        self.problems = list() if problems is None else problems
+        self.steering = steering
 
     @property
     def steering_error(self) -> Problem | None:
@@ -60,9 +75,23 @@ class ContextFiles:
         return self.steering.error if self.steering is not None else None
 
 
-@dataclass(slots=True)
-class ParsedContext:
+class ParsedContext(Record):
     """Every candidate the packet can draw on, parsed once per load."""
+
+    __slots__ = (
+        "files",
+        "read_order_names",
+        "constitution",
+        "constitution_candidates",
+        "tasks",
+        "conventions",
+        "conventions_skipped",
+        "decisions",
+        "learnings",
+        "steering",
+        "steering_fates",
+        "problems",
+    )
 
     files: ContextFiles
     read_order_names: list[str]
@@ -76,6 +105,34 @@ class ParsedContext:
     steering: list[Entry]  # every steering file, in ctx's order for the "always" ones
     steering_fates: dict[str, str]  # key → "always" or a Reason value
     problems: list[Problem]
+
+    def __init__(
+        self,
+        files: ContextFiles,
+        read_order_names: list[str],
+        constitution: list[str] | None,
+        constitution_candidates: list[Entry],
+        tasks: list[Entry],
+        conventions: list[Entry],
+        conventions_skipped: list[Entry],
+        decisions: list[Entry],
+        learnings: list[Entry],
+        steering: list[Entry],
+        steering_fates: dict[str, str],
+        problems: list[Problem],
+    ) -> None:
+        self.files = files
+        self.read_order_names = read_order_names
+        self.constitution = constitution
+        self.constitution_candidates = constitution_candidates
+        self.tasks = tasks
+        self.conventions = conventions
+        self.conventions_skipped = conventions_skipped
+        self.decisions = decisions
+        self.learnings = learnings
+        self.steering = steering
+        self.steering_fates = steering_fates
+        self.problems = problems
 
 
 class ContextMissing(Exception):

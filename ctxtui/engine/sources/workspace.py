@@ -7,10 +7,10 @@ result, bound to a clock reading the caller made.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from ctxtui.engine.model import Entry, Problem
+from ctxtui.engine.record import Record
 from ctxtui.engine.sources.context import (
     ContextFiles,
     ContextMissing,
@@ -23,15 +23,30 @@ from ctxtui.engine.sources.ctxrc import CtxConfig, read_ctxrc
 __all__ = ["ContextMissing", "Workspace", "load_workspace"]
 
 
-@dataclass(slots=True)
-class Workspace:
+class Workspace(Record):
     """One project's parsed context, plus any database memories joined to it."""
+
+    __slots__ = ("project", "config", "parsed", "memories", "memory_problems")
 
     project: Path
     config: CtxConfig
     parsed: ParsedContext
-    memories: list[Entry] = field(default_factory=list)
-    memory_problems: list[Problem] = field(default_factory=list)
+    memories: list[Entry]
+    memory_problems: list[Problem]
+
+    def __init__(
+        self,
+        project: Path,
+        config: CtxConfig,
+        parsed: ParsedContext,
+        memories: list[Entry] | None = None,
+        memory_problems: list[Problem] | None = None,
+    ) -> None:
+        self.project = project
+        self.config = config
+        self.parsed = parsed
+        self.memories = list() if memories is None else memories
+        self.memory_problems = list() if memory_problems is None else memory_problems
 
     def config_for(self, version: str) -> CtxConfig:
         """`.ctxrc` as ctx `version` ("0.8.1" or "0.8.0") reads it: each knows its own keys."""

@@ -10,7 +10,6 @@ per-entry outcomes (`outcomes`) are derived from it, on first use.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from datetime import datetime, tzinfo
 from typing import Any
 
@@ -43,6 +42,7 @@ from ctxtui.engine.packers.ctx.sections import (
 )
 from ctxtui.engine.packers.ctx.state import CtxPacket, CtxState, SectionFill
 from ctxtui.engine.packers.ctx.versions import DEFAULT_VERSION, CtxVersion
+from ctxtui.engine.record import replace
 from ctxtui.engine.sources.steering import SkillFile
 from ctxtui.engine.sources.workspace import Workspace
 from ctxtui.engine.text.go_strconv import i64

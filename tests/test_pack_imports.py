@@ -18,7 +18,7 @@ import pytest
 from tests.conftest import ROOT
 
 NOW = "2026-11-21T23:56:08Z"
-NOT_ON_THE_PACK_PATH = ("dataclasses", "inspect", "ast", "dis", "tokenize", "copy")
+NOT_ON_THE_PACK_PATH = ("dataclasses", "inspect", "ast", "dis", "tokenize", "copy", "argparse", "gettext", "locale")
 
 CODE = (
     "import os, sys\n"

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 from ctxtui.cli.common import load_packer
 from ctxtui.cli.failures import UsageError
 from ctxtui.safe_text import active_controls, clean_for_terminal
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ctxtui.cli.commands import Options
 
-def run(args: argparse.Namespace) -> int:
+
+def run(args: Options) -> int:
     workspace, packer, budget = load_packer(args.project, args, strict=True)
     tool_stderr = getattr(packer, "stderr", None)  # Shabka: an empty pack or a failure prints no packet
     if tool_stderr is not None:

@@ -18,7 +18,19 @@ import pytest
 from tests.conftest import ROOT
 
 NOW = "2026-11-21T23:56:08Z"
-NOT_ON_THE_PACK_PATH = ("dataclasses", "inspect", "ast", "dis", "tokenize", "copy", "argparse", "gettext", "locale")
+NOT_ON_THE_PACK_PATH = (
+    "dataclasses",
+    "inspect",
+    "ast",
+    "dis",
+    "tokenize",
+    "copy",
+    "argparse",
+    "gettext",
+    "locale",
+    "typing",
+    "contextlib",
+)
 
 CODE = (
     "import os, sys\n"

@@ -16,9 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from enum import Enum
-from typing import Any, NamedTuple, Protocol
 
-from ctxtui.engine.record import Frozen
+from ctxtui.engine.record import Frozen, NamedTuple
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Protocol
 
 
 class Fate(str, Enum):
@@ -177,17 +180,18 @@ class SectionFit(NamedTuple):
     total: int | None = None  # the total budget this plan shares out
 
 
-class PackerNumbers(Protocol):
-    """Numbers a packer defines for itself, as a NamedTuple (Cortex's `CortexNumbers`).
+if TYPE_CHECKING:  # only named in annotations: no Protocol class is made at run time
 
-    So a new packer's numbers need no change here; the reason texts and the
-    JSON output read them through `isinstance` and `_asdict`.
-    """
+    class PackerNumbers(Protocol):
+        """Numbers a packer defines for itself, as a NamedTuple (Cortex's `CortexNumbers`).
 
-    def _asdict(self) -> dict[str, Any]: ...
+        So a new packer's numbers need no change here; the reason texts and the
+        JSON output read them through `isinstance` and `_asdict`.
+        """
 
+        def _asdict(self) -> dict[str, Any]: ...
 
-Numbers = PrefixFit | ShareFit | AlwaysIn | PatternMiss | ScanLimit | SectionFit | PackerNumbers | None
+    Numbers = PrefixFit | ShareFit | AlwaysIn | PatternMiss | ScanLimit | SectionFit | PackerNumbers | None
 
 
 def numbers_dict(numbers: Numbers) -> dict[str, Any]:
@@ -270,24 +274,26 @@ class Bucket(Frozen):
         object.__setattr__(self, "unbudgeted", unbudgeted)
 
 
-class PlanMaker(Protocol):
-    """What a `Plan` and its readers ask of the packer that made it.
+if TYPE_CHECKING:  # only named in annotations: no Protocol class is made at run time
 
-    `engine.packers.base.Packer` is the interface every packer implements;
-    this is the part of it a plan needs, named here so that the vocabulary
-    imports nothing from the packers (which all import it).
-    """
+    class PlanMaker(Protocol):
+        """What a `Plan` and its readers ask of the packer that made it.
 
-    def render(self, plan: Plan, fmt: str) -> str: ...
-    def outcomes(self, plan: Plan) -> list[Outcome]: ...
-    def buckets(self, plan: Plan) -> list[Bucket]: ...
-    def candidates(self) -> Sequence[Entry]: ...
-    def fate_vector(self, plan: Plan) -> bytearray: ...
-    def counts(self, plan: Plan) -> dict[str, int]: ...
-    def packet_order(self, plan: Plan) -> Sequence[int]: ...
-    def packet_places(self, plan: Plan) -> Sequence[int]: ...
-    def outcome_at(self, plan: Plan, index: int) -> Outcome: ...
-    def index_of(self, key: str) -> int | None: ...
+        `engine.packers.base.Packer` is the interface every packer implements;
+        this is the part of it a plan needs, named here so that the vocabulary
+        imports nothing from the packers (which all import it).
+        """
+
+        def render(self, plan: Plan, fmt: str) -> str: ...
+        def outcomes(self, plan: Plan) -> list[Outcome]: ...
+        def buckets(self, plan: Plan) -> list[Bucket]: ...
+        def candidates(self) -> Sequence[Entry]: ...
+        def fate_vector(self, plan: Plan) -> bytearray: ...
+        def counts(self, plan: Plan) -> dict[str, int]: ...
+        def packet_order(self, plan: Plan) -> Sequence[int]: ...
+        def packet_places(self, plan: Plan) -> Sequence[int]: ...
+        def outcome_at(self, plan: Plan, index: int) -> Outcome: ...
+        def index_of(self, key: str) -> int | None: ...
 
 
 class Plan:

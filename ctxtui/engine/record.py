@@ -10,17 +10,51 @@ decorator generated, read from `__slots__` (the fields, in order): equality
 with a record of the same class, the same `repr`, and for `Frozen` ones
 hashing, no assignment and copying. `replace` stands in for
 `dataclasses.replace`.
+
+`typing` costs a cold start ~2 ms more, and its `NamedTuple` does more per
+class than `collections.namedtuple` (a forward reference for every field), so
+at run time the engine's NamedTuples (the numbers behind reasons, built by
+the thousand per slider step) come from `NamedTuple` here: the same class
+syntax, made by `collections.namedtuple`. Type checkers see typing's.
 """
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, TypeVar
+    from typing import NamedTuple as NamedTuple
 
     R = TypeVar("R", bound="Record")
+else:
 
-__all__ = ["Frozen", "FrozenInstanceError", "Record", "replace"]
+    class _NamedTupleMeta(type):
+        """`class X(NamedTuple): a: int; b: str = ""` made as typing makes it, without checking annotations."""
+
+        _FROM_CLASS = frozenset({"__module__", "__qualname__", "__annotations__"})
+
+        def __new__(cls, name, bases, namespace):
+            fields = list(namespace.get("__annotations__", {}))
+            defaults = [namespace[field] for field in fields if field in namespace]
+            if any(field not in namespace for field in fields[len(fields) - len(defaults) :]):
+                raise TypeError(f"{name}: a field without a default follows one with a default")
+            made = namedtuple(name, fields, defaults=defaults, module=namespace["__module__"])
+            made.__annotations__ = dict(namespace.get("__annotations__", {}))
+            for key, value in namespace.items():
+                if key not in cls._FROM_CLASS and key not in fields:
+                    setattr(made, key, value)
+            made.__qualname__ = namespace.get("__qualname__", name)
+            return made
+
+    def NamedTuple(typename, fields=None, /):
+        raise TypeError("the engine's NamedTuple takes the class syntax only")
+
+    _NamedTuple = type.__new__(_NamedTupleMeta, "NamedTuple", (), {})
+    NamedTuple.__mro_entries__ = lambda bases: (_NamedTuple,)
+
+__all__ = ["Frozen", "FrozenInstanceError", "NamedTuple", "Record", "replace"]
 
 
 class FrozenInstanceError(AttributeError):

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import copy
 import pickle
+import typing
 
 import pytest
 from ctxtui.engine.model import Bucket, Entry
-from ctxtui.engine.record import FrozenInstanceError, replace
+from ctxtui.engine.record import FrozenInstanceError, NamedTuple, replace
 from ctxtui.engine.sources.steering import SteeringRead
 
 
@@ -59,3 +60,45 @@ def test_replace_keeps_the_rest_and_refuses_unknown_fields():
     assert replace(_entry(), title="Other").text == "- [ ] Do it"
     with pytest.raises(TypeError):
         replace(_entry(), nope=1)
+
+
+class Light(NamedTuple):
+    """A doc."""
+
+    a: int
+    b: str | None = None
+
+    @property
+    def twice(self) -> int:
+        return self.a * 2
+
+
+class Typed(typing.NamedTuple):
+    """A doc."""
+
+    a: int
+    b: str | None = None
+
+    @property
+    def twice(self) -> int:
+        return self.a * 2
+
+
+def test_named_tuples_are_typings():
+    for made in (Light, Typed):
+        value = made(2)
+        assert value == (2, None) and value.twice == 4 and value.b is None
+        assert made._fields == ("a", "b") and made._field_defaults == {"b": None}
+        assert value._replace(b="x")._asdict() == {"a": 2, "b": "x"}
+        assert made.__doc__ == "A doc." and made.__module__ == __name__
+        assert pickle.loads(pickle.dumps(value)) == value
+    assert repr(Light(1, "x")) == repr(Typed(1, "x")).replace("Typed", "Light")
+    assert Light.__qualname__ == "Light" and list(Light.__annotations__) == ["a", "b"]
+
+
+def test_a_named_tuple_field_without_default_cannot_follow_one_with():
+    with pytest.raises(TypeError):
+
+        class Bad(NamedTuple):
+            a: int = 0
+            b: int

@@ -17,10 +17,13 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import Any, ClassVar
 
 from ctxtui.engine.model import Bucket, Entry, Fate, Outcome, Plan
 from ctxtui.engine.record import Frozen
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, ClassVar
 
 # A plan as one byte per candidate (in `candidates()` order): compact enough to
 # compare thousands of budgets.

@@ -18,11 +18,14 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from ctxtui.engine.model import Problem
 from ctxtui.engine.record import Frozen
 from ctxtui.engine.text.go_strconv import GoNumError, atoi
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 DEFAULT_BUDGET = 8000
 BUDGET_ENV = "CTX_TOKEN_BUDGET"

@@ -20,7 +20,6 @@ import os
 import re
 import stat
 from pathlib import Path
-from typing import Any
 
 from ctxtui.engine.model import Entry, Problem
 from ctxtui.engine.record import Frozen, Record
@@ -28,6 +27,10 @@ from ctxtui.engine.sources.files import FileTooBig, NotRegularFile, read_bytes_s
 from ctxtui.engine.text.go import decode, go_join
 from ctxtui.engine.text.go_sort import sort_slice
 from ctxtui.engine.text.tokens import estimate
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 STEERING_TOMBSTONE = "<!-- remove this after you edit the steering file !-->"
 DEFAULT_STEERING_DIR = ".context/steering"

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import datetime, tzinfo
-from typing import Any
 
 from ctxtui.engine.gcpause import gc_paused
 from ctxtui.engine.model import (
@@ -46,6 +45,10 @@ from ctxtui.engine.record import replace
 from ctxtui.engine.sources.steering import SkillFile
 from ctxtui.engine.sources.workspace import Workspace
 from ctxtui.engine.text.go_strconv import i64
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class CtxPacker(CtxPrepared, Packer):

@@ -13,12 +13,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Any
 
 from ctxtui.engine.packers.base import Knob
 from ctxtui.engine.packers.ctx.budget import DEFAULT_CONVENTION_PCT, DEFAULT_TASK_PCT
 from ctxtui.engine.record import Frozen, replace
 from ctxtui.engine.sources.ctxrc import CtxConfig, clamp_pct
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 TASK_PCT = "task_budget_pct"
 CONVENTION_PCT = "convention_budget_pct"

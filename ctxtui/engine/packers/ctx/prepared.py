@@ -15,7 +15,6 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, tzinfo
 from functools import partial
 from itertools import accumulate
-from typing import Any, TypeVar
 
 from ctxtui.engine.model import Entry, ScoreBreakdown
 from ctxtui.engine.packers.base import Knob
@@ -31,13 +30,16 @@ from ctxtui.engine.sources.steering import SkillFile
 from ctxtui.engine.text.go import go_join, rfc3339_utc
 from ctxtui.engine.text.tokens import estimate
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, TypeVar
+
+    T = TypeVar("T")
+
 DEFAULT_KNOBS = CtxKnobs()  # frozen: one shared default is safe
 
 NEVER_FITS = 1 << 62  # a cost no limit reaches
 INACTIVE_STATUSES = {"archived": Reason.ARCHIVED, "superseded": Reason.SUPERSEDED}
-
-
-T = TypeVar("T")
 
 
 class CtxInputs(Frozen):

@@ -26,10 +26,7 @@ from ctxtui.engine.packers.ctx.budget import (
     pct_cap,
     split_shares,
 )
-from ctxtui.engine.packers.ctx.changes import next_change
 from ctxtui.engine.packers.ctx.knobs import HONOURED, CtxKnobs
-from ctxtui.engine.packers.ctx.lazy import context_of, outcome_at, packet_order, packet_places
-from ctxtui.engine.packers.ctx.outcomes import outcomes_of
 from ctxtui.engine.packers.ctx.prepared import CtxPrepared
 from ctxtui.engine.packers.ctx.render import render_packet
 from ctxtui.engine.packers.ctx.sections import (
@@ -276,18 +273,28 @@ class CtxPacker(CtxPrepared, Packer):
         thousands of acyclic tuples, and with a large heap (50,000 memories) the
         collections they trigger cost more than building them.
         """
+        # Outcomes, packet orders and changes are imported when first asked for: a cold
+        # `ctxtui pack` only plans and renders (lazy.py, outcomes.py, order.py, changes.py: ~1 ms).
+        from ctxtui.engine.packers.ctx.outcomes import outcomes_of
+
         with self._lock, gc_paused():
             return outcomes_of(self, plan.state)
 
     def packet_order(self, plan: Plan) -> Sequence[int]:
         """Candidate indices in packet order (cached per packet task count: the ranking decides it)."""
+        from ctxtui.engine.packers.ctx.lazy import packet_order
+
         return packet_order(self, plan.state)
 
     def packet_places(self, plan: Plan) -> Sequence[int]:
+        from ctxtui.engine.packers.ctx.lazy import packet_places
+
         return packet_places(self, plan.state)
 
     def outcome_at(self, plan: Plan, index: int) -> Outcome:
         """One candidate's outcome, made alone (the table draws ~40 of 50,000)."""
+        from ctxtui.engine.packers.ctx.lazy import context_of, outcome_at
+
         context = plan.derived("ctx.outcome_context", lambda p: context_of(self, p.state))
         return outcome_at(self, context, index)
 
@@ -322,6 +329,8 @@ class CtxPacker(CtxPrepared, Packer):
         return fates
 
     def next_change(self, plan: Plan) -> int | None:
+        from ctxtui.engine.packers.ctx.changes import next_change
+
         return next_change(self, plan.state)
 
     def counts(self, plan: Plan) -> dict[str, int]:

@@ -16,7 +16,7 @@ from ctxtui.engine.packers.ctx.versions import DEFAULT_VERSION, VERSIONS
 from ctxtui.engine.record import Frozen
 
 TIMEOUT_SECONDS = 2.0
-_VERSION = re.compile(r"\bctx version v?(\d+\.\d+\.\d+)\b")
+_VERSION = r"\bctx version v?(\d+\.\d+\.\d+)\b"  # compiled only when there is a ctx to ask
 
 
 class Detected(Frozen):
@@ -95,7 +95,7 @@ def detect_ctx(env: Mapping[str, str] | None = None, timeout: float = TIMEOUT_SE
             fallback, None, f"cannot run {executable}: {exc.strerror or exc}: showing ctx {DEFAULT_VERSION.number}"
         )
     output = completed.stdout.decode("utf-8", "replace") + completed.stderr.decode("utf-8", "replace")
-    match = _VERSION.search(output)
+    match = re.search(_VERSION, output)
     if match is None:
         first = output.strip().splitlines()[0][:80] if output.strip() else f"exit status {completed.returncode}"
         return Detected(

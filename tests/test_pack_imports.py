@@ -2,8 +2,9 @@
 
 Each of these standard-library modules costs a fresh interpreter milliseconds
 to import on this project's machine (`dataclasses` pulls in `inspect`, `ast`,
-`dis`, `tokenize`); the pack path has no use for them. Run as the installed
-command runs, in a fresh interpreter, on a corpus workspace.
+`dis` and `tokenize`; `pathlib` pulls in `urllib.parse` and `ipaddress`); the
+pack path has no use for them. Run as the installed command runs, in a fresh
+interpreter, on a small workspace.
 """
 
 from __future__ import annotations

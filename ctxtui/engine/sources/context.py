@@ -12,14 +12,18 @@ from __future__ import annotations
 import os
 import re
 import stat
-from pathlib import Path
 
 from ctxtui.engine.model import Entry, Problem
 from ctxtui.engine.record import Record
 from ctxtui.engine.sources.files import FileTooBig, NotRegularFile, kind_of, read_bytes_safely
+from ctxtui.engine.sources.fspath import join
 from ctxtui.engine.sources.steering import SteeringRead, read_steering, steering_candidates
 from ctxtui.engine.text.go import RE_WS, decode, go_trim, utf8_len
 from ctxtui.engine.text.tokens import estimate
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ctxtui.engine.sources.fspath import PathText
 
 READ_ORDER = (
     "CONSTITUTION.md",
@@ -55,7 +59,7 @@ class ContextFiles(Record):
 
     __slots__ = ("root", "label", "texts", "problems", "steering")
 
-    root: Path  # the project directory
+    root: str  # the project directory
     label: str  # the context directory as ctx names it (0.8.0 takes --context-dir)
     texts: dict[str, str]
     problems: list[Problem]
@@ -63,7 +67,7 @@ class ContextFiles(Record):
 
     def __init__(
         self,
-        root: Path,
+        root: str,
         label: str = ".context",
         texts: dict[str, str] | None = None,
         problems: list[Problem] | None = None,
@@ -145,13 +149,13 @@ class ContextMissing(Exception):
     """The project has no readable `.context/` directory."""
 
 
-def read_context_files(project: Path, label: str = ".context", steering_dir: str = "") -> ContextFiles:
+def read_context_files(project: PathText, label: str = ".context", steering_dir: str = "") -> ContextFiles:
     """Read the regular `*.md` files directly inside the context directory, and steering.
 
     `label` is the context directory as ctx is told it, relative to the
     project (or absolute): ".context" unless ctx 0.8.0's --context-dir says otherwise.
     """
-    context_dir = project / label
+    context_dir = join(project, label)
     try:
         names = sorted(os.listdir(context_dir))
     except FileNotFoundError:
@@ -161,11 +165,11 @@ def read_context_files(project: Path, label: str = ".context", steering_dir: str
     except OSError as exc:
         raise ContextMissing(f"cannot read {context_dir}: {exc.strerror or exc}") from None
 
-    files = ContextFiles(root=project, label=label)
+    files = ContextFiles(root=os.fspath(project), label=label)
     for name in names:
         if not name.endswith(".md"):
             continue
-        path = context_dir / name
+        path = os.path.join(context_dir, name)
         text = _read_regular(path, f"{label}/{name}", files.problems)
         if text is not None:
             files.texts[name] = text
@@ -174,7 +178,7 @@ def read_context_files(project: Path, label: str = ".context", steering_dir: str
     return files
 
 
-def _read_regular(path: Path, label: str, problems: list[Problem]) -> str | None:
+def _read_regular(path: str, label: str, problems: list[Problem]) -> str | None:
     """The file's text, or None (with a Problem) when ctx would not or we cannot read it."""
     try:
         info = os.lstat(path)

@@ -16,8 +16,8 @@ reported as a problem and ignored.
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Mapping
-from pathlib import Path
 
 from ctxtui.engine.model import Problem
 from ctxtui.engine.record import Frozen
@@ -26,6 +26,8 @@ from ctxtui.engine.text.go_strconv import GoNumError, atoi
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
+
+    from ctxtui.engine.sources.fspath import PathText
 
 DEFAULT_BUDGET = 8000
 BUDGET_ENV = "CTX_TOKEN_BUDGET"
@@ -79,11 +81,11 @@ class CtxConfig(Frozen):
         object.__setattr__(self, "problems", problems)
 
 
-def read_ctxrc(project: Path, version: str = "0.8.1") -> CtxConfig:
+def read_ctxrc(project: PathText, version: str = "0.8.1") -> CtxConfig:
     """Parse `PROJECT/.ctxrc` for `version` ("0.8.1" or "0.8.0"); a missing file → defaults."""
-    path = project / ".ctxrc"
     try:
-        raw = path.read_bytes()
+        with open(os.path.join(project, ".ctxrc"), "rb") as fh:
+            raw = fh.read()
     except FileNotFoundError:
         return CtxConfig()
     except OSError as exc:

@@ -19,11 +19,11 @@ from __future__ import annotations
 import os
 import re
 import stat
-from pathlib import Path
 
 from ctxtui.engine.model import Entry, Problem
 from ctxtui.engine.record import Frozen, Record
 from ctxtui.engine.sources.files import FileTooBig, NotRegularFile, read_bytes_safely
+from ctxtui.engine.sources.fspath import join
 from ctxtui.engine.text.go import decode, go_join
 from ctxtui.engine.text.go_sort import sort_slice
 from ctxtui.engine.text.tokens import estimate
@@ -31,6 +31,8 @@ from ctxtui.engine.text.tokens import estimate
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
+
+    from ctxtui.engine.sources.fspath import PathText
 
 STEERING_TOMBSTONE = "<!-- remove this after you edit the steering file !-->"
 DEFAULT_STEERING_DIR = ".context/steering"
@@ -171,18 +173,18 @@ def is_dangerous(path: str) -> bool:
     return path == "/" or any(path.startswith(prefix) for prefix in DANGEROUS_PREFIXES)
 
 
-def read_steering(project: Path, setting: str = "", *, root_path: str | None = None) -> SteeringRead:
+def read_steering(project: PathText, setting: str = "", *, root_path: str | None = None) -> SteeringRead:
     """The steering directory as ctx 0.8.1 reads it; `setting` is `.ctxrc steering.dir`."""
     directory = setting or DEFAULT_STEERING_DIR
-    full = Path(directory) if os.path.isabs(directory) else project / directory
+    full = join(project, directory)  # an absolute directory starts over, as with pathlib's /
     read = SteeringRead(directory, [], warnings=[])
     try:
         names = sorted(os.listdir(full), key=os.fsencode)
     except OSError:
         return read  # ctx: no directory, no steering, no warning
-    root = root_path or str(project)
+    root = root_path or os.fspath(project)
     for name in names:
-        path = full / name
+        path = os.path.join(full, name)
         try:
             if stat.S_ISDIR(os.lstat(path).st_mode):
                 continue
@@ -390,9 +392,9 @@ def steering_candidates(read: SteeringRead, tool: str = "") -> tuple[list[Entry]
     return entries, verdicts
 
 
-def read_skill(project: Path, name: str) -> SkillFile:
+def read_skill(project: PathText, name: str) -> SkillFile:
     """`.context/skills/NAME/SKILL.md` as ctx 0.8.1 reads it (`internal/skill/load.go`); SkillError as ctx says it."""
-    path = project / ".context" / "skills" / name / "SKILL.md"
+    path = join(project, ".context", "skills", name, "SKILL.md")
     try:
         data = read_bytes_safely(path, follow_symlinks=True)
     except OSError:

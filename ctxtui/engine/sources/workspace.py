@@ -7,8 +7,6 @@ result, bound to a clock reading the caller made.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from ctxtui.engine.model import Entry, Problem
 from ctxtui.engine.record import Record
 from ctxtui.engine.sources.context import (
@@ -19,6 +17,11 @@ from ctxtui.engine.sources.context import (
     read_context_files,
 )
 from ctxtui.engine.sources.ctxrc import CtxConfig, read_ctxrc
+from ctxtui.engine.sources.fspath import absolute
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ctxtui.engine.sources.fspath import PathText
 
 __all__ = ["ContextMissing", "Workspace", "load_workspace"]
 
@@ -28,7 +31,7 @@ class Workspace(Record):
 
     __slots__ = ("project", "config", "parsed", "memories", "memory_problems")
 
-    project: Path
+    project: str  # absolute, spelled as pathlib spells it (`fspath.absolute`)
     config: CtxConfig
     parsed: ParsedContext
     memories: list[Entry]
@@ -36,7 +39,7 @@ class Workspace(Record):
 
     def __init__(
         self,
-        project: Path,
+        project: str,
         config: CtxConfig,
         parsed: ParsedContext,
         memories: list[Entry] | None = None,
@@ -70,16 +73,16 @@ class Workspace(Record):
         ]
 
 
-def unreadable_workspace(project: Path | str, reason: Problem) -> Workspace:
+def unreadable_workspace(project: PathText, reason: Problem) -> Workspace:
     """A workspace ctx can read nothing of (its files lie under a system folder): an empty packet's inputs."""
-    project = Path(project).absolute()
+    project = absolute(project)
     files = ContextFiles(root=project, problems=[reason])
     return Workspace(project=project, config=CtxConfig(), parsed=parse_context(files))
 
 
-def load_workspace(project: Path | str, context_dir: str = ".context") -> Workspace:
+def load_workspace(project: PathText, context_dir: str = ".context") -> Workspace:
     """Read and parse PROJECT/.context (or ctx 0.8.0's context dir); raises ContextMissing when there is none."""
-    project = Path(project).absolute()
+    project = absolute(project)
     config = read_ctxrc(project)
     files = read_context_files(project, context_dir, config.steering_dir)
     return Workspace(project=project, config=config, parsed=parse_context(files, config.tool))

@@ -134,3 +134,68 @@ async def test_the_worker_path_shows_each_step_with_its_thumb(monkeypatch):
             app.main.request_budget(budget)
         await settle(pilot)
         assert app.main.view.budget == 5900 == slider.value
+
+
+def _screen_text(app) -> str:
+    """The whole screen as the compositor holds it (each widget's cached lines), as terminal escape codes."""
+    return app.screen._compositor.render_full_update().render_segments(app.console)
+
+
+@pytest.mark.asyncio
+async def test_a_step_repaints_only_the_table_lines_it_changed(monkeypatch):
+    """⇧→ from 4,001 to 4,002 keeps every cap (40% is 1,600 at both): the lines whose row did not change are
+    not drawn again. To 4,003 the cap moves: the screen then equals a full repaint (no stale line is left)."""
+    from ctxtui.tui.widgets.entries.table import EntriesTable
+
+    app = make_app(corpus_path("ctx-large"), budget=4000, real_tokens=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        table = app.query_one(EntriesTable)
+        app.query_one(BudgetSlider).focus()
+        await pilot.press("shift+right")  # the first step shows the changes line: a layout repaints everything
+        await settle(pilot)
+        drawn: list[int] = []
+        original = EntriesTable.render_line
+
+        def counting(self, y):
+            drawn.append(y)
+            return original(self, y)
+
+        monkeypatch.setattr(EntriesTable, "render_line", counting)
+        assert app.main.session.budget == 4001
+        await pilot.press("shift+right")
+        await settle(pilot)
+        page = table.scrollable_content_region.height
+        assert app.main.session.budget == 4002
+        assert len(set(drawn)) < page // 2, f"{len(set(drawn))} of {page} lines drawn again"
+        await pilot.press("shift+right")  # 4,003: 40% is 1,601, a new cap in every row's reason
+        await settle(pilot)
+        partial = _screen_text(app)
+        table._line_cache.clear()
+        table._drawn.clear()
+        table.refresh()
+        await settle(pilot)
+        assert _screen_text(app) == partial
+
+
+@pytest.mark.asyncio
+async def test_a_step_that_moves_the_cap_repaints_every_row_line():
+    """] changes every cap, so every row's reason: each line on screen shows the new budget's numbers."""
+    from ctxtui.tui.widgets.entries.table import EntriesTable
+
+    app = make_app(corpus_path("ctx-large"), budget=4000, real_tokens=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.query_one(BudgetSlider).focus()
+        await pilot.press("shift+right")  # the first step shows the changes line: a layout repaints everything
+        await settle(pilot)
+        await pilot.press("right_square_bracket")
+        await settle(pilot)
+        table = app.query_one(EntriesTable)
+        partial = _screen_text(app)
+        assert "≤1,640" in partial
+        table._line_cache.clear()
+        table._drawn.clear()
+        table.refresh()
+        await settle(pilot)
+        assert _screen_text(app) == partial

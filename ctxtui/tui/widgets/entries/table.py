@@ -158,7 +158,7 @@ class EntriesTable(ScrollView, can_focus=True):
         self._styles: dict[str, Style] | None = None
         self._fate_symbols: dict[Fate, str] = dict(FATE_SYMBOL)
         self._present_of: tuple[int, frozenset[str]] | None = None  # (generation, present) of the last view
-        self._drawn: dict[int, Hashable] = {}  # screen line → what it was last drawn with (see `_repaint_changed`)
+        self._drawn: dict[int, tuple] = {}  # screen line → what it was last drawn with (see `_repaint_changed`)
         self._note_rows(None)
         self._rebuild(keep=None, fallback=0)
 
@@ -550,7 +550,7 @@ class EntriesTable(ScrollView, can_focus=True):
         self._layout = _Layout(width, tuple(placed), header)
         return self._layout
 
-    def _line_key(self, y: int, width: int, top: int) -> Hashable:
+    def _line_key(self, y: int, width: int, top: int) -> tuple:
         """What screen line `y` shows at this width and scroll offset, as a hashable (a row line's cache key)."""
         if y == 0:
             return ("header",)
@@ -584,7 +584,7 @@ class EntriesTable(ScrollView, can_focus=True):
             return Strip.blank(width, self._base_style())
         strip = self._line_cache.get(key)
         if strip is None:
-            state = key[4]  # type: ignore[index]
+            state = key[4]
             strip = self._render_row(self._rows[self._shown[position]], layout, state)
             self._line_cache[key] = strip
         return strip

@@ -8,6 +8,8 @@ either comes back.
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from ctxtui.tui.widgets.budget.slider import BudgetSlider
 from textual.screen import Screen
@@ -199,3 +201,45 @@ async def test_a_step_that_moves_the_cap_repaints_every_row_line():
         table.refresh()
         await settle(pilot)
         assert _screen_text(app) == partial
+
+
+@pytest.mark.asyncio
+async def test_a_step_is_painted_at_once_and_the_real_token_count_starts_after_its_frame(monkeypatch):
+    """The step's frame does not wait for Textual's 60 Hz timer (here it never paints), holds the new budget
+    and the table's new reasons, and the o200k count's thread starts only once that frame is out (started
+    before it, it took the GIL for a switch interval in the middle of the step)."""
+    from ctxtui.tui.widgets.entries.table import EntriesTable
+
+    app = make_app(corpus_path("ctx-large"), budget=4000, real_tokens=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.query_one(BudgetSlider).focus()
+        await pilot.press("shift+right")
+        await settle(pilot)
+        events: list[str] = []
+        display, run_in_thread = app._display, app.run_in_thread
+
+        def displaying(screen, renderable) -> None:
+            display(screen, renderable)
+            if renderable is not None:
+                events.append(f"frame {app.main.view.budget} {_screen_text(app).count('≤1,640')}")
+
+        def running(name, job):
+            events.append(f"thread {name}")
+            return run_in_thread(name, job)
+
+        monkeypatch.setattr(app, "_display", displaying)
+        monkeypatch.setattr(app, "run_in_thread", running)
+        app.screen._update_timer.resume = lambda: None  # only a wanted frame is painted now
+        from textual import events as textual_events
+
+        app._driver.send_message(textual_events.Key("right_square_bracket", "]"))
+        for _ in range(200):
+            if "thread tokens" in events:
+                break
+            await asyncio.sleep(0.005)
+        budget, shown = events[0].split()[1:]
+        assert events[0].startswith("frame") and events[1] == "thread tokens", events
+        # the frame holds the step: the new budget, and every table row's reason with the new cap
+        rows = app.query_one(EntriesTable).scrollable_content_region.height - 1
+        assert budget == "4101" and int(shown) >= rows, events

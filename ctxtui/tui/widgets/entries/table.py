@@ -148,7 +148,7 @@ class EntriesTable(ScrollView, can_focus=True):
         self._version: Hashable = ("auto", 0)
         self._sort_column: str | None = None
         self._sort_reverse = False
-        self._shown: list[int] = []
+        self._shown: Sequence[int] = []  # row indices shown, in display order (a range when unfiltered)
         self._cursor = 0
         self._posted_key: str | None = None
         self._columns: ColumnSet = CTX_COLUMNS
@@ -297,7 +297,7 @@ class EntriesTable(ScrollView, can_focus=True):
     def rows_on_screen(self) -> list[int]:
         """Indices (into the rows) of the rows drawn now: what the next view's first frame will likely draw."""
         top = self.scroll_offset.y
-        return self._shown[top : top + max(1, self._page_rows)]
+        return list(self._shown[top : top + max(1, self._page_rows)])
 
     @property
     def shown_count(self) -> int:
@@ -337,9 +337,13 @@ class EntriesTable(ScrollView, can_focus=True):
         """
         rows = self._rows
         old_cursor, old_top = self._cursor, self.scroll_offset.y
-        indices = self.row_filter.apply(rows)
-        if self._sort_column is not None or self._sort_reverse:
-            indices = sorted_indices(rows, indices, self._sort_column, self._sort_reverse, self._columns)
+        indices: Sequence[int]
+        if not self.row_filter.active and self._sort_column is None and not self._sort_reverse:
+            indices = range(len(rows))  # every row in packet order: no 50,000-index list per step
+        else:
+            indices = self.row_filter.apply(rows)
+            if self._sort_column is not None or self._sort_reverse:
+                indices = sorted_indices(rows, indices, self._sort_column, self._sort_reverse, self._columns)
         self._shown = indices
         cursor = None if keep is None else position_of(rows, indices, keep, near=fallback)
         if cursor is None:

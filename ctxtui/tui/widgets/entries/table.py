@@ -18,7 +18,6 @@ filter keeps it selected, and keeps it on the same screen line.
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rich.segment import Segment
@@ -35,7 +34,8 @@ from ctxtui.engine.model import Entry, Fate
 from ctxtui.tui.actions import ENTRIES, bindings
 from ctxtui.tui.safe_text import fit
 from ctxtui.tui.themes import FATE_SYMBOL
-from ctxtui.tui.widgets.entries.columns import CTX_COLUMNS, MARK_ID, Column, ColumnSet
+from ctxtui.tui.widgets.entries.columns import CTX_COLUMNS, MARK_ID, ColumnSet
+from ctxtui.tui.widgets.entries.lines import Layout, header_strip, place_columns, row_strip
 from ctxtui.tui.widgets.entries.rows import (
     Row,
     RowFilter,
@@ -50,17 +50,8 @@ from ctxtui.tui.widgets.entries.rows import (
 if TYPE_CHECKING:
     from ctxtui.session import View
 
-_TITLE_MIN = 24
-_REASON_MIN = 18
 _FATE_CLASS = {fate: f"entries-table--{fate.value}" for fate in Fate}
 _MARK_CLASS = {"▲": "entries-table--up", "▼": "entries-table--down", "◆": "entries-table--differs"}
-
-
-@dataclass(frozen=True, slots=True)
-class _Layout:
-    width: int
-    columns: tuple[tuple[Column, int, int], ...]  # (column, x, width)
-    header: Strip
 
 
 class EntriesTable(ScrollView, can_focus=True):
@@ -154,7 +145,7 @@ class EntriesTable(ScrollView, can_focus=True):
         self._columns: ColumnSet = CTX_COLUMNS
         self._present: frozenset[str] = frozenset()  # optional columns some row has a value for
         self._line_cache: LRUCache[tuple, Strip] = LRUCache(1024)
-        self._layout: _Layout | None = None
+        self._layout: Layout | None = None
         self._styles: dict[str, Style] | None = None
         self._fate_symbols: dict[Fate, str] = dict(FATE_SYMBOL)
         self._present_of: tuple[int, frozenset[str]] | None = None  # (generation, present) of the last view
@@ -510,48 +501,22 @@ class EntriesTable(ScrollView, can_focus=True):
             style = self._styles[name] = self.get_component_rich_style(name)
         return style
 
-    def _get_layout(self, width: int) -> _Layout:
+    def _get_layout(self, width: int) -> Layout:
         layout = self._layout
         if layout is not None and layout.width == width:
             return layout
-        columns = self._columns
-        hidden = {column_id for column_id in columns.optional_ids if column_id not in self._present}
-        widths = {c.id: c.width for c in columns.columns}
-
-        def title_room() -> int:
-            return width - sum(widths[c.id] + 1 for c in columns.columns if c.width and c.id not in hidden) - 1
-
-        # Narrow: first the reason column gives up some width, then whole columns go.
-        widths["reason"] -= min(widths["reason"] - _REASON_MIN, max(0, _TITLE_MIN - title_room()))
-        for column_id in columns.hide_order:
-            if title_room() >= _TITLE_MIN:
-                break
-            hidden.add(column_id)
-        title_width = max(1, title_room())
-        placed: list[tuple[Column, int, int]] = []
-        x = 1
-        for column in columns.columns:
-            if column.id in hidden:
-                continue
-            w = widths[column.id] or title_width
-            placed.append((column, x, w))
-            x += w + 1
-        header_style = self._style("entries-table--header")
-        sorted_style = self._style("entries-table--header-sorted")
-        segments = []
-        for column, _x, w in placed:
-            # Each label gets its column plus the gap before it, so the sort
-            # arrow sits right before the label and never cuts it.
-            if column.id == self._sort_column:
-                label = ("▼" if self._sort_reverse else "▲") + column.label
-                segments.append(Segment(fit(label, w + 1, column.align == "right"), sorted_style))
-            else:
-                segments.append(Segment(fit(" " + column.label, w + 1, column.align == "right"), header_style))
-        segments.append(Segment(" ", header_style))
-        header = Strip(segments).adjust_cell_length(width, header_style)
-        if self._layout is None or self._layout.columns != tuple(placed):
+        placed = place_columns(self._columns, self._present, width)
+        header = header_strip(
+            placed,
+            width,
+            self._sort_column,
+            self._sort_reverse,
+            self._style("entries-table--header"),
+            self._style("entries-table--header-sorted"),
+        )
+        if self._layout is None or self._layout.columns != placed:
             self._line_cache.clear()  # lines are cached by content: other columns, other lines
-        self._layout = _Layout(width, tuple(placed), header)
+        self._layout = Layout(width, placed, header)
         return self._layout
 
     def _line_key(self, y: int, width: int, top: int) -> tuple:
@@ -593,36 +558,18 @@ class EntriesTable(ScrollView, can_focus=True):
             self._line_cache[key] = strip
         return strip
 
-    def _render_row(self, row: Row, layout: _Layout, state: int) -> Strip:
-        base = self._base_style()
-        fate_style = self._style(_FATE_CLASS[row.fate])
+    def _render_row(self, row: Row, layout: Layout, state: int) -> Strip:
         mark = self.marks.get(row.key, " ")
-        segments = [Segment(" ", base)]
-        append = segments.append
-        gap = Segment(" ", base)
-        for column, _x, w in layout.columns:
-            cid = column.id
-            if cid == MARK_ID:
-                append(Segment(mark, self._style(_MARK_CLASS.get(mark, "entries-table--muted"))))
-            elif column.cell is None:  # the fate column: the theme's glyph
-                append(Segment(fit(self._fate_symbols.get(row.fate, "?"), w), fate_style))
-            else:
-                style = fate_style if cid == "reason" else base
-                append(Segment(fit(row.cell(cid), w, column.align == "right"), style))
-            append(gap)
-        # Every cell was fitted to its column: the line's length is known without measuring it again.
-        end = layout.columns[-1][1] + layout.columns[-1][2] + 1 if layout.columns else 1
-        if end > layout.width and len(segments) > 1:
-            segments.pop()  # the last column's gap falls outside the line: drop it rather than crop every line
-            end -= 1
+        cursor = None
         if state:
-            # The cursor keeps each cell's colour and changes only the background;
-            # the ▌ and bold mark it without colour too (NO_COLOR, monochrome).
             cursor = self._style("entries-table--cursor" if state == 1 else "entries-table--cursor-blurred")
-            segments[0] = Segment("▌", base)
-            segments = list(Segment.apply_style(segments, post_style=Style(bgcolor=cursor.bgcolor, bold=True)))
-            base = base + Style(bgcolor=cursor.bgcolor)
-        if end < layout.width:
-            segments.append(Segment(" " * (layout.width - end), base))
-        strip = Strip(segments, max(end, layout.width))
-        return strip if end <= layout.width else strip.crop(0, layout.width)
+        return row_strip(
+            row,
+            layout,
+            base=self._base_style(),
+            fate_style=self._style(_FATE_CLASS[row.fate]),
+            fate_symbol=self._fate_symbols.get(row.fate, "?"),
+            mark=mark,
+            mark_style=self._style(_MARK_CLASS.get(mark, "entries-table--muted")),
+            cursor=cursor,
+        )

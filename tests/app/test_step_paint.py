@@ -143,6 +143,20 @@ def _screen_text(app) -> str:
     return app.screen._compositor.render_full_update().render_segments(app.console)
 
 
+async def _assert_same_as_a_full_repaint(app, pilot) -> str:
+    """The screen now equals the screen after the table is drawn again from scratch (no stale line)."""
+    from ctxtui.tui.widgets.entries.table import EntriesTable
+
+    partial = _screen_text(app)
+    table = app.query_one(EntriesTable)
+    table._line_cache.clear()
+    table._drawn.clear()
+    table.refresh()
+    await settle(pilot)
+    assert _screen_text(app) == partial
+    return partial
+
+
 @pytest.mark.asyncio
 async def test_a_step_repaints_only_the_table_lines_it_changed(monkeypatch):
     """⇧→ from 4,001 to 4,002 keeps every cap (40% is 1,600 at both): the lines whose row did not change are
@@ -172,19 +186,12 @@ async def test_a_step_repaints_only_the_table_lines_it_changed(monkeypatch):
         assert len(set(drawn)) < page // 2, f"{len(set(drawn))} of {page} lines drawn again"
         await pilot.press("shift+right")  # 4,003: 40% is 1,601, a new cap in every row's reason
         await settle(pilot)
-        partial = _screen_text(app)
-        table._line_cache.clear()
-        table._drawn.clear()
-        table.refresh()
-        await settle(pilot)
-        assert _screen_text(app) == partial
+        await _assert_same_as_a_full_repaint(app, pilot)
 
 
 @pytest.mark.asyncio
 async def test_a_step_that_moves_the_cap_repaints_every_row_line():
     """] changes every cap, so every row's reason: each line on screen shows the new budget's numbers."""
-    from ctxtui.tui.widgets.entries.table import EntriesTable
-
     app = make_app(corpus_path("ctx-large"), budget=4000, real_tokens=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -193,14 +200,7 @@ async def test_a_step_that_moves_the_cap_repaints_every_row_line():
         await settle(pilot)
         await pilot.press("right_square_bracket")
         await settle(pilot)
-        table = app.query_one(EntriesTable)
-        partial = _screen_text(app)
-        assert "≤1,640" in partial
-        table._line_cache.clear()
-        table._drawn.clear()
-        table.refresh()
-        await settle(pilot)
-        assert _screen_text(app) == partial
+        assert "≤1,640" in await _assert_same_as_a_full_repaint(app, pilot)
 
 
 @pytest.mark.asyncio

@@ -311,17 +311,15 @@ class CtxPacker(CtxPrepared, Packer):
         c = task_start + len(self.tasks)
         fates[c : c + state.convention_count] = bytes([INCLUDED]) * state.convention_count
         s = c + len(self.conventions) + len(parsed.conventions_skipped)
-        superseded = self._superseded
+        # Every active, not superseded entry of a section with a share (an order) is summarised unless it went in full: that
+        # part is one copy of a per-load template (a loop over 50,000 memories cost ~3 ms a step), then
+        # the few entries the fills took in full are marked.
+        summarized = self.summarized_template(tuple(fill.name for fill in state.sections if fill.order))
+        fates[s : s + len(summarized)] = summarized
         for fill in state.sections:
-            order = fill.order
-            for i, full in zip(order[: fill.stop], fill.full, strict=True):  # up to fill.stop
+            for i, full in zip(fill.order[: fill.stop], fill.full, strict=True):  # up to fill.stop
                 if full:
                     fates[s + i] = INCLUDED
-                elif not superseded[i]:
-                    fates[s + i] = SUMMARIZED
-            for i in order[fill.stop :]:  # nothing fitted from here on
-                if not superseded[i]:
-                    fates[s + i] = SUMMARIZED
         t = s + len(self.scored)
         fates[t : t + state.steering_count] = bytes([INCLUDED]) * state.steering_count
         if state.skill_included:

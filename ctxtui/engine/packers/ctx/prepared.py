@@ -17,7 +17,7 @@ from functools import partial
 from itertools import accumulate
 
 from ctxtui.engine.model import Entry, ScoreBreakdown
-from ctxtui.engine.packers.base import Knob
+from ctxtui.engine.packers.base import SUMMARIZED, Knob
 from ctxtui.engine.packers.ctx.budget import DEFAULT_CONVENTION_PCT, DEFAULT_TASK_PCT
 from ctxtui.engine.packers.ctx.caches import BREAKDOWN_ELEMENTS, cache_entries
 from ctxtui.engine.packers.ctx.knobs import CtxKnobs
@@ -169,6 +169,7 @@ class CtxPrepared:
             fillable = [i for i in members if not self._superseded[i]]
             self.section_min_cost[name] = min((self._tokens[i] for i in fillable), default=NEVER_FITS)
             self.section_titles[name] = sum(self.title_tokens[i] for i in fillable)
+        self._summarized_templates: dict[tuple[str, ...], bytes] = {}
         self._breakdowns: OrderedDict[int, list[ScoreBreakdown]] = OrderedDict()
         self._positions: OrderedDict[int, array[int]] = OrderedDict()  # inverse rankings (see `positions`)
         # Packet orders and their inverses by task count (`lazy.py`).
@@ -186,6 +187,23 @@ class CtxPrepared:
     def knobs(self) -> tuple[Knob, ...]:
         """The settings this version honours, with their values and sources."""
         return self.settings.describe(self.name)
+
+    def summarized_template(self, sections: tuple[str, ...]) -> bytes:
+        """One byte per scored entry: SUMMARIZED for the active, not superseded entries of `sections`, else 0.
+
+        The fate vector's starting point for the scored entries (see `fate_vector`): which entries a
+        section ranks is fixed per load (the ranking only reorders `section_members`).
+        """
+        template = self._summarized_templates.get(sections)
+        if template is None:
+            marks = bytearray(len(self.scored))
+            superseded = self._superseded
+            for name in sections:
+                for i in self.section_members[name]:
+                    if not superseded[i]:
+                        marks[i] = SUMMARIZED
+            template = self._summarized_templates[sections] = bytes(marks)
+        return template
 
     def ranking(self, task_count: int) -> dict[str, list[int]]:
         """Each section's active entries, best score first (stable: file order on ties)."""

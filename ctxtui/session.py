@@ -111,10 +111,10 @@ class View:
 
     __slots__ = ("__weakref__", "_counts", "_memo", "budget", "loaded", "plan", "real_tokens")
 
-    def __init__(self, loaded: Loaded, budget: int) -> None:
+    def __init__(self, loaded: Loaded, budget: int, plan: Plan | None = None) -> None:
         self.loaded = loaded
         self.budget = budget
-        self.plan: Plan = loaded.packer.plan(budget)
+        self.plan: Plan = plan if plan is not None else loaded.packer.plan(budget)
         self._counts: dict[str, int] | None = None
         self.real_tokens: int | None = None  # the real tokenizer's count of the Markdown, once a worker has it
         self._memo: dict[str, Any] = {}
@@ -190,6 +190,7 @@ class Session:
     _store_kind: str | None = None
     _store_kind_known: bool = False
     _turns: Any = None  # the nous database's TurnsSession, once asked for
+    _first_plan: tuple[Loaded | None, int, Plan] | None = None  # a load's own first plan, for the first view()
 
     # -- what the user asked for ------------------------------------------------------
 
@@ -364,8 +365,9 @@ class Session:
             own = opened.budget_source == OWN_BUDGET
             self.budget = getattr(packer, "default_budget", opened.budget) if own else opened.budget
         report("assembling", 3)
-        packer.plan(self.budget)  # warm the packer for the first screen, still off the UI thread
+        plan = packer.plan(self.budget)  # the first screen's, off the UI thread (a second one cost 10-15 ms at 50k)
         self._new_load(packer, opened.workspace, opened.refusal, opened.budget_source, made_at)
+        self._first_plan = (self.loaded, self.budget, plan)
         return problems
 
     def _new_load(
@@ -398,9 +400,7 @@ class Session:
         keep the last good memories with a problem saying why (the next poll
         reconnects). A file database answers through PRAGMA data_version.
         """
-        if self.loaded is None or self.memory_join is None or self._workspace is None:
-            return None
-        if not self.memory_join.changed():
+        if self.loaded is None or self.memory_join is None or self._workspace is None or not self.memory_join.changed():
             return None
         old = self._workspace
         joined = self.memory_join.load(self.now())
@@ -579,7 +579,8 @@ class Session:
     def view(self) -> View:
         """The view at the current budget (a new one: the caller decides whether it differs)."""
         assert self.loaded is not None, "load() first"
-        return View(self.loaded, self.budget)
+        first, self._first_plan = self._first_plan, None  # the load's own plan, if still for this budget
+        return View(self.loaded, self.budget, first[2] if first and first[:2] == (self.loaded, self.budget) else None)
 
     @property
     def label(self) -> str:

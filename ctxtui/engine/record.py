@@ -54,7 +54,7 @@ else:
     _NamedTuple = type.__new__(_NamedTupleMeta, "NamedTuple", (), {})
     NamedTuple.__mro_entries__ = lambda bases: (_NamedTuple,)
 
-__all__ = ["Frozen", "FrozenInstanceError", "NamedTuple", "Record", "replace"]
+__all__ = ["Frozen", "FrozenInstanceError", "NamedTuple", "Record", "replace", "slot_setters"]
 
 
 class FrozenInstanceError(AttributeError):
@@ -106,3 +106,9 @@ def replace(record: R, /, **changes: Any) -> R:
     values = {name: getattr(record, name) for name in record.__slots__}
     values.update(changes)
     return record.__class__(**values)
+
+
+def slot_setters(cls: type[Record]) -> tuple[Any, ...]:
+    """Each field's slot setter, in `__slots__` order: `setter(record, value)` sets the field even on a
+    `Frozen` record, a C call without `object.__setattr__`'s name lookup (for records made by the 50,000)."""
+    return tuple(cls.__dict__[name].__set__ for name in cls.__slots__)

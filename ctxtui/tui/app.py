@@ -32,7 +32,7 @@ from ctxtui.safe_text import clean_block, clean_line
 from ctxtui.session import NOUS, Session
 from ctxtui.tui.actions import ACTION_BY_ID, APP, bindings, help_lines
 from ctxtui.tui.commands import CtxtuiCommands
-from ctxtui.tui.heap import freeze, thaw
+from ctxtui.tui.heap import loading, thaw
 from ctxtui.tui.main_screen import REAL_TOKENIZER, MainScreen
 from ctxtui.tui.messages import FORMAT_NAMES, CopyPacket, LoadFailed, LoadProgress, ProjectLoaded, SavePacket
 from ctxtui.tui.screens.help import HelpItem, HelpScreen
@@ -195,14 +195,17 @@ class CtxtuiApp(ThemeVariablesMixin, App):
         before = self.session.budget
         try:
             problems: list[Problem] | None
-            if job is not None:
-                problems = job(progress)
-            elif first:
-                problems = self.session.load(self._initial_budget, progress=progress)
-            else:
-                problems = self.session.reload(changed, progress=progress)
-                if problems is None:  # e.g. a checkpoint touched the -wal, no new commit
-                    return
+            # What a load makes lives as long as the session: the collector stays out of its way (heap.py),
+            # or every few slider steps a full collection walks it all again (100-200 ms at 10,000 entries).
+            with loading():
+                if job is not None:
+                    problems = job(progress)
+                elif first:
+                    problems = self.session.load(self._initial_budget, progress=progress)
+                else:
+                    problems = self.session.reload(changed, progress=progress)
+            if problems is None:  # e.g. a checkpoint touched the -wal, no new commit
+                return
         except (ContextMissing, OpenError, Refused, KeyError, ValueError) as exc:
             self.main.post_message(LoadFailed(str(exc).strip("'\"")))
             return
@@ -211,9 +214,6 @@ class CtxtuiApp(ThemeVariablesMixin, App):
             return
         if get_current_worker().is_cancelled:
             return
-        # What was just loaded lives as long as the session: out of the collector's way (heap.py),
-        # or every few slider steps a full collection walks it all again (100-200 ms at 10,000 entries).
-        freeze()
         self.main.post_message(ProjectLoaded(problems, budget_moved=self.session.budget != before))
         self.call_from_thread(self._mark_turn_shown)
         if self._memories_locked():

@@ -285,8 +285,9 @@ class MainScreen(TuningActions, PromptFrameScreen):
             else None
         )
         if shown is None or shown.loaded is not view.loaded:
-            # After the widgets have the new load: the scan competes for the GIL with everything else.
-            services(self).run_in_thread("thresholds", partial(self._compute_thresholds, weakref.ref(view.loaded)))
+            # After the new load's frame: the scan competes for the GIL with everything else, that paint too.
+            scan = partial(self._compute_thresholds, weakref.ref(view.loaded))
+            self.call_after_refresh(lambda: services(self).run_in_thread("thresholds", scan))
         if self.real_tokens:
             # After the frame: the count shares the GIL with the paint it would otherwise slow down.
             counting = partial(self._count_real_tokens, weakref.ref(view))
@@ -329,6 +330,8 @@ class MainScreen(TuningActions, PromptFrameScreen):
         loaded = load()
         if loaded is None:
             return
+        if self.session.memory_join is not None:  # after the first frame: freeing them delayed it
+            self.session.memory_join.release_records()
         loaded.thresholds()
         if not loaded.stale:
             # The thresholds live as long as the load: out of the collector's way, like the load itself.

@@ -142,3 +142,24 @@ def test_without_kept_records_commits_and_checkpoints_are_told_apart_the_same(na
         w("sql PRAGMA wal_checkpoint(TRUNCATE)")  # the commit moves from the -wal into the main file
         assert source.changed()  # the bytes moved: it must read again to know
         assert source.reload() is None  # and finds the same records
+
+
+def test_the_token_hashed_beside_a_read_is_the_token_of_before_it(native_db, writer):
+    """Nothing written during the read: `token_beside` gives what `change_token` gave just before it."""
+    from ctxtui.engine.sources.memory.snapshot import change_token, token_beside
+
+    w = writer(native_db)
+    w("insert wal-row")  # a WAL and its index beside the database, as with a live writer
+    before = change_token(native_db)
+    result, token = token_beside(native_db, lambda: "read")
+    assert result == "read" and token == before and token.digest is not None
+
+
+def test_a_commit_during_the_read_leaves_the_hash_out_and_is_never_missed(native_db, writer):
+    """A write while the hash runs: the token keeps no hash, so the next look reads again."""
+    from ctxtui.engine.sources.memory.snapshot import still_same, token_beside
+
+    w = writer(native_db)
+    _, token = token_beside(native_db, lambda: w("insert during-read"))
+    assert token.digest is None
+    assert still_same(native_db, token) is None  # the quick part moved and no hash vouches for the bytes

@@ -136,3 +136,16 @@ def test_unrelated_change_is_ignored(live, tmp_path, monkeypatch):
     stray = db.parent / "notes.txt" if db.parent.name != ".context" else tmp_path / "elsewhere.txt"
     stray.write_text("x", encoding="utf-8")
     assert session.reload({stray}) is None and spy.calls == []
+
+
+def test_the_first_view_is_the_one_the_load_planned_and_equals_a_fresh_one(live):
+    """A load plans its first screen off the UI thread; the first `view()` shows that very plan, once."""
+    session, _db = live
+    session.load(budget=3000)
+    planned = session._first_plan[2]
+    first, again = session.view(), session.view()
+    assert first.budget == 3000 and first.plan is planned and again.plan is not planned  # handed out once
+    assert (first.markdown, first.json, first.counts) == (again.markdown, again.json, again.counts)
+    session.load(budget=2000)
+    session.set_budget(2001)  # the budget moved before the first view: the load's plan is for another one
+    assert session.view().plan is not session._first_plan and session.view().budget == 2001

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gc
 
-from ctxtui.tui.heap import StepHeap, settle
+from ctxtui.tui.heap import StepHeap, loading, settle
 
 
 class Cycle:
@@ -32,3 +32,23 @@ def test_collect_without_steps_does_nothing():
     frozen = gc.get_freeze_count()
     heap.collect()
     assert gc.get_freeze_count() == frozen and heap.steps == 0
+
+
+def test_a_load_runs_without_the_collector_and_ends_frozen():
+    settle()
+    assert gc.isenabled()
+    frozen = gc.get_freeze_count()
+    with loading():
+        assert not gc.isenabled()
+        made = [Cycle() for _ in range(1000)]
+    assert gc.isenabled() and gc.get_count()[0] < 100  # frozen, so no young collection of it all comes next
+    assert gc.get_freeze_count() >= frozen + len(made)
+
+
+def test_a_failed_load_still_gives_the_collector_back():
+    try:
+        with loading():
+            raise ValueError("unreadable")
+    except ValueError:
+        pass
+    assert gc.isenabled()

@@ -24,6 +24,7 @@ compare it with the direct search on generated texts.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import chain
 
 from ctxtui.engine.gcpause import gc_paused
 
@@ -57,6 +58,7 @@ def _first_matches(lowered: Sequence[str], keywords: Sequence[bytes]) -> list[tu
     finder = _KeywordFinder(keywords)
     out: list[tuple[int, ...]] = []
     append = out.append
+    positions_of = hot.__getitem__
     for start in range(0, len(lowered), CHUNK):
         chunk = [_words(text) for text in lowered[start : start + CHUNK]]  # lists: hashing happens once, below
         new = set().union(*chunk)
@@ -66,17 +68,19 @@ def _first_matches(lowered: Sequence[str], keywords: Sequence[bytes]) -> list[tu
             more = finder.hot_words(new)
             hot.update(more)
             hot_words.update(more)
-        for words in chunk:
-            found = hot_words.intersection(words)
+        for found in map(hot_words.intersection, chunk):
             if not found:
                 append(())
             elif len(found) == 1:
                 append(hot[found.pop()])
             else:
-                positions: set[int] = set()
-                for word in found:
-                    positions.update(hot[word])
-                append(tuple(sorted(positions)[:LIMIT]))
+                # The hot words' positions, sorted in C; the first three are the answer when they differ
+                # (two words may share a keyword: then they are made distinct first).
+                positions = sorted(chain.from_iterable(map(positions_of, found)))
+                if len(positions) >= LIMIT and positions[0] < positions[1] < positions[2]:
+                    append((positions[0], positions[1], positions[2]))
+                else:
+                    append(tuple(sorted(set(positions))[:LIMIT]))
     return out
 
 

@@ -145,6 +145,14 @@ def _read_in_transaction(
                 pass  # the original failure is the one worth reporting
         raise
     conn.execute("COMMIT")
+    inputs = report.inputs_hash
     return MemoryLoad(
-        str(path), shape.schema, records, report.problems, data_version, signature(path), shape.user_version
+        str(path),
+        shape.schema,
+        records,
+        report.problems,
+        data_version,
+        signature(path),
+        shape.user_version,
+        None if inputs is None else hash((inputs, shape.schema, project, report.latest_date)),
     )

@@ -32,6 +32,10 @@ class MemoryLoad:
     `data_version` is `PRAGMA data_version` of the connection that read (only
     comparable with later readings of that same connection; None for an
     immutable one-shot read). `signature` is the file's stat after the read.
+    `fingerprint`, when the reader gives one, is a hash of everything the
+    records were made from (the cells read, the date bound, the project
+    asked for): equal inputs make equal records, so equal fingerprints mean
+    the same records. None: compare hashes of the records themselves.
     """
 
     path: str
@@ -41,3 +45,4 @@ class MemoryLoad:
     data_version: int | None
     signature: FileSignature | None
     user_version: int = 0
+    fingerprint: int | None = None

@@ -18,12 +18,14 @@ from ctxtui.engine.sources.memory.records import STATUSES, MemoryRecord
 class Report:
     """Collects problems, each naming the file and the row."""
 
-    __slots__ = ("dates", "latest_date", "path", "problems", "seen", "tag_cache")
+    __slots__ = ("dates", "inputs_hash", "latest_date", "path", "problems", "seen", "tag_cache")
 
     def __init__(self, path: str, problems: list[Problem], latest_date: str) -> None:
         self.path = path
         self.problems = problems
         self.latest_date = latest_date
+        # A reader that can sets it: a hash of every cell its records were made from (see `MemoryLoad.fingerprint`).
+        self.inputs_hash: int | None = None
         self.seen: set[str] = set()
         self.tag_cache: dict[Any, tuple[str, ...]] = {}  # raw tags JSON → tuple: tag sets repeat a lot
         self.dates: dict[str, str] = {}  # "YYYY-MM-DD" prefixes already proven valid and in range

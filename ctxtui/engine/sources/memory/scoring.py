@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import UTC, datetime
+from functools import lru_cache
 
 from ctxtui.engine.sources.memory.records import EVENT_REFERENCED, EVENT_RETRIEVED, MemoryRecord
 from ctxtui.engine.sources.memory.values import DEFAULT_IMPORTANCE, parse_when
@@ -22,6 +23,7 @@ DECISION_KINDS = frozenset({"decision"})
 LEARNING_KINDS = frozenset({"learning", "lesson", "fix", "error", "gotcha"})
 
 
+@lru_cache(maxsize=1024)  # a store has a few kinds and 50,000 memories ask (a bound: kinds are untrusted text)
 def section_for_kind(kind: str | None) -> str:
     """The scored section a memory joins: "decisions", "learnings" or "memories".
 
@@ -70,20 +72,37 @@ def usage_boost(
 
 
 def _decayed_ratio(events: Iterable[tuple[str, str]], now: datetime) -> float | None:
+    """Decayed referenced / decayed retrieved; None when no dated "retrieved" event is left.
+
+    The loop runs for every event of every memory at each load (150,000 events
+    with 50,000 memories), so text timestamps go straight to
+    `datetime.fromisoformat` and only what that refuses goes through
+    `parse_when` (which tries the same, then the stripped text, then numbers):
+    the same datetimes, the same arithmetic in the same order.
+    """
     if now.tzinfo is None:
         now = now.replace(tzinfo=UTC)
     retrieved = referenced = 0.0
+    fromisoformat = datetime.fromisoformat
     for at, event in events:
-        if event != EVENT_RETRIEVED and event != EVENT_REFERENCED:
+        if event == EVENT_RETRIEVED:
+            is_retrieved = True
+        elif event == EVENT_REFERENCED:
+            is_retrieved = False
+        else:
             continue
-        when = parse_when(at)
+        when: datetime | None
+        try:
+            when = fromisoformat(at) if type(at) is str else parse_when(at)
+        except ValueError:
+            when = parse_when(at)
         if when is None:
             continue
         if when.tzinfo is None:
             when = when.replace(tzinfo=UTC)
         age_days = max(0.0, (now - when).total_seconds() / 86400.0)
         weight = 0.5 ** (age_days / HALF_LIFE_DAYS)
-        if event == EVENT_RETRIEVED:
+        if is_retrieved:
             retrieved += weight
         else:
             referenced += weight

@@ -5,8 +5,8 @@
 connection used to create both beside a WAL database and could not delete
 them), and which a worker can run while another process writes. Between
 loads, `changed()` compares `snapshot.change_token` — stat results and
-headers, then (only when those moved) a hash of the bytes — taken just
-before the last good read, so a commit is never missed (a commit during a
+headers, then (only when those moved) a hash of the bytes — as of just
+before the last good read (`token_beside` hashes beside the read), so a commit is never missed (a commit during a
 read changes the token after it) and a `touch` is not a change.
 
 A token can move without new data (a checkpoint copies the WAL into the
@@ -28,7 +28,7 @@ from ctxtui.engine.sources.memory.adapters import load_memories
 from ctxtui.engine.sources.memory.connect import DEFAULT_DELAYS, wal_path
 from ctxtui.engine.sources.memory.errors import MemorySourceError
 from ctxtui.engine.sources.memory.load import MemoryLoad
-from ctxtui.engine.sources.memory.snapshot import ChangeToken, change_token, still_same
+from ctxtui.engine.sources.memory.snapshot import ChangeToken, still_same, token_beside
 
 
 class MemorySource:
@@ -74,9 +74,12 @@ class MemorySource:
 
     def load(self, now: datetime | None = None) -> MemoryLoad:
         """Read everything now. On failure raise MemorySourceError and keep `last`."""
-        token = change_token(self.path)  # before the read: a commit during it shows as a change next time
         try:
-            load = load_memories(self.path, self.project, now=now, sleep=self._sleep, delays=self._delays)
+            # The token as of just before the read (a commit during it shows as a change next time), hashed beside it.
+            load, token = token_beside(
+                self.path,
+                lambda: load_memories(self.path, self.project, now=now, sleep=self._sleep, delays=self._delays),
+            )
         except MemorySourceError as exc:
             self.error = exc
             raise
@@ -92,7 +95,7 @@ class MemorySource:
             return None
         before, seen, failed = self.last, self._fingerprint, self.error is not None
         load = self.load(now)
-        if before is not None and not failed and fingerprint(load) == seen and load.problems == before.problems:
+        if before is not None and not failed and self._fingerprint == seen and load.problems == before.problems:
             return None  # the files moved, the data did not (a checkpoint)
         return load
 
@@ -107,5 +110,12 @@ class MemorySource:
 
 
 def fingerprint(load: MemoryLoad) -> int:
-    """The records' hash: equal records give equal fingerprints (records are frozen, hashable data)."""
+    """Equal records give equal fingerprints: the reader's hash of its inputs, else the records' own hash.
+
+    (Inputs can only differ where records would too, or where a cell hashes
+    by identity, a NaN: then a checkpoint reads as a change, and the screen
+    is redrawn with the same records.)
+    """
+    if load.fingerprint is not None:
+        return load.fingerprint
     return hash(tuple(load.records))

@@ -12,7 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ctxtui.engine.sources.context import TASK_PATTERN, parse_constitution, parse_tasks
+from ctxtui.engine.sources.context import parse_constitution, parse_tasks, task_pattern
 
 
 def timed(label: str, work) -> float:
@@ -37,7 +37,7 @@ def main() -> None:
             sample = "# Tasks\n" + "\n" * size + "no task here\n"
             timed(
                 f"old backtracking pattern, {size // 1000} KB of blank lines (quadratic)",
-                lambda sample=sample: list(TASK_PATTERN.finditer(sample)),
+                lambda sample=sample: list(task_pattern().finditer(sample)),
             )
 
 

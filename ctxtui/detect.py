@@ -11,21 +11,27 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from ctxtui.engine.packers.ctx.versions import DEFAULT_VERSION, VERSIONS
+from ctxtui.engine.record import Frozen
 
 TIMEOUT_SECONDS = 2.0
-_VERSION = re.compile(r"\bctx version v?(\d+\.\d+\.\d+)\b")
+_VERSION = r"\bctx version v?(\d+\.\d+\.\d+)\b"  # compiled only when there is a ctx to ask
 
 
-@dataclass(frozen=True, slots=True)
-class Detected:
+class Detected(Frozen):
     """The packer to use by default, and what to tell the user about it."""
+
+    __slots__ = ("packer", "found", "notice")
 
     packer: str  # e.g. "ctx-0.8.0"
     found: str | None  # the version `ctx --version` printed, if any
-    notice: str | None = None  # set when falling back
+    notice: str | None  # set when falling back
+
+    def __init__(self, packer: str, found: str | None, notice: str | None = None) -> None:
+        object.__setattr__(self, "packer", packer)
+        object.__setattr__(self, "found", found)
+        object.__setattr__(self, "notice", notice)
 
     @property
     def describe(self) -> str:
@@ -89,7 +95,7 @@ def detect_ctx(env: Mapping[str, str] | None = None, timeout: float = TIMEOUT_SE
             fallback, None, f"cannot run {executable}: {exc.strerror or exc}: showing ctx {DEFAULT_VERSION.number}"
         )
     output = completed.stdout.decode("utf-8", "replace") + completed.stderr.decode("utf-8", "replace")
-    match = _VERSION.search(output)
+    match = re.search(_VERSION, output)
     if match is None:
         first = output.strip().splitlines()[0][:80] if output.strip() else f"exit status {completed.returncode}"
         return Detected(

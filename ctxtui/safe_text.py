@@ -50,33 +50,41 @@ def _tables() -> tuple[dict[int, str], dict[int, str], dict[int, str]]:
     return single_line, multi_line, terminal
 
 
-_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+# Compiled on first use (re's cache): a cold `ctxtui pack` only ever cleans a plain ASCII notice.
+_UNSAFE = "[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
 # What can act on a terminal: every control but tab and newline, and a carriage
 # return that is not part of a CRLF line end (a lone one overwrites the line).
-_ACTIVE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]|\r(?!\n)")
+_ACTIVE = "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]|\r(?!\n)"
+
+
+def _safe(text: str) -> bool:
+    """No character `_UNSAFE` names: for ASCII, exactly the printable ones (no regex needed)."""
+    if text.isascii():
+        return text.isprintable()
+    return re.search(_UNSAFE, text) is None
 
 
 def clean_line(text: str) -> str:
     """One line of untrusted text, safe to draw: no controls, no line breaks."""
-    if _UNSAFE.search(text) is None:  # the common case costs one regex scan
+    if _safe(text):  # the common case costs one scan
         return text
     return text.translate(_tables()[0])
 
 
 def clean_block(text: str) -> str:
     """Untrusted text that may span lines: newlines kept, tabs expanded, the rest neutralised."""
-    if _UNSAFE.search(text) is None:
+    if _safe(text):
         return text
     return text.replace("\r\n", "\n").translate(_tables()[1])
 
 
 def active_controls(text: str) -> int:
     """How many characters in `text` could act on a terminal (ESC, BEL, C1, a lone CR...)."""
-    return sum(1 for _ in _ACTIVE.finditer(text))
+    return sum(1 for _ in re.finditer(_ACTIVE, text))
 
 
 def clean_for_terminal(text: str) -> str:
     """A whole document for a terminal: tabs and CRLF line ends kept, every other control made visible."""
-    if _UNSAFE.search(text) is None:
+    if _safe(text):
         return text
     return text.replace("\r\n", "\n").translate(_tables()[2])

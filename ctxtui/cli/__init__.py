@@ -7,14 +7,17 @@ stderr and exit status 2, never a traceback.
 
 from __future__ import annotations
 
-import argparse
 import sys
 
+from ctxtui.cli.commands import SUBCOMMANDS
 from ctxtui.cli.failures import Refused, UsageError
-from ctxtui.cli.parser import SUBCOMMANDS, build_parser, build_tui_parser
 from ctxtui.safe_text import clean_for_terminal, clean_line
 
-__all__ = ["SUBCOMMANDS", "build_parser", "build_tui_parser", "dispatch", "main"]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
+
+__all__ = ["SUBCOMMANDS", "dispatch", "main"]
 
 
 def dispatch(args: argparse.Namespace) -> int:
@@ -63,6 +66,16 @@ def dispatch(args: argparse.Namespace) -> int:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     try:
+        if argv[:1] == ["pack"]:
+            from ctxtui.cli.pack_args import pack_args
+
+            plain = pack_args(argv)  # the usual command line, without argparse's cost
+            if plain is not None:
+                from ctxtui.cli import pack
+
+                return pack.run(plain)
+        from ctxtui.cli.parser import build_parser, build_tui_parser
+
         if argv and argv[0] in SUBCOMMANDS:
             return dispatch(build_parser(only=argv[0]).parse_args(argv))  # one command's options: a faster start
         from ctxtui.cli import tui

@@ -7,9 +7,9 @@ printed through the one sanitiser.
 
 from __future__ import annotations
 
-import argparse
 import sys
 
+from ctxtui.cli.commands import TOKENIZERS
 from ctxtui.cli.failures import Refused, UsageError, warn
 from ctxtui.engine.packers.base import Packer
 from ctxtui.engine.packers.registry import PACKERS
@@ -18,9 +18,13 @@ from ctxtui.opening.clock import parse_now
 from ctxtui.opening.request import PackRequest
 from ctxtui.safe_text import clean_line
 
-__all__ = ["Refused", "UsageError", "add_source_args", "load_packer", "parse_now", "request_from_args", "warn"]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
 
-TOKENIZERS = ("ctx", "o200k_base", "cl100k_base")
+    from ctxtui.cli.commands import Options
+
+__all__ = ["Refused", "UsageError", "add_source_args", "load_packer", "parse_now", "request_from_args", "warn"]
 
 
 PACKER_HELP = (
@@ -109,7 +113,7 @@ def add_source_args(parser: argparse.ArgumentParser, *, budget: bool = True, tok
     peers.add_argument("--frame", help="nous: the frame whose section budgets apply (default: the turn's own)")
 
 
-def request_from_args(project: str, args: argparse.Namespace) -> PackRequest:
+def request_from_args(project: str, args: Options) -> PackRequest:
     """The parsed options as a `PackRequest` (commands without an option leave its default)."""
 
     def get(name: str, default=None):
@@ -141,7 +145,7 @@ def request_from_args(project: str, args: argparse.Namespace) -> PackRequest:
     )
 
 
-def choose_packer(args: argparse.Namespace) -> str:
+def choose_packer(args: Options) -> str:
     """--packer, else $CTXTUI_PACKER, else the version of the ctx on PATH (a notice when that falls back)."""
     from ctxtui.opening.choose import choose_packer as choose
 
@@ -151,9 +155,7 @@ def choose_packer(args: argparse.Namespace) -> str:
     return choice.name
 
 
-def load_packer(
-    project: str, args: argparse.Namespace, *, strict: bool = False
-) -> tuple[Workspace | None, Packer, int]:
+def load_packer(project: str, args: Options, *, strict: bool = False) -> tuple[Workspace | None, Packer, int]:
     """Workspace (None for a peer packer), memories and packer for a headless command.
 
     Problems print as warnings. When ctx would refuse the workspace, `strict`

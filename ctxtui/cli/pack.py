@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 from ctxtui.cli.common import load_packer
 from ctxtui.cli.failures import UsageError
 from ctxtui.safe_text import active_controls, clean_for_terminal
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
 
-def run(args: argparse.Namespace) -> int:
+    from ctxtui.cli.commands import Options
+
+
+def run(args: Options) -> int:
     workspace, packer, budget = load_packer(args.project, args, strict=True)
     tool_stderr = getattr(packer, "stderr", None)  # Shabka: an empty pack or a failure prints no packet
     if tool_stderr is not None:
@@ -19,7 +24,6 @@ def run(args: argparse.Namespace) -> int:
             sys.stderr.write(err)
             sys.stderr.flush()
             return int(status)
-    context_dirs = [workspace.project / workspace.parsed.files.label] if workspace is not None else []
     fmt = args.format
     if packer.name in ("ctx-0.8.1", "ctx-0.8.0") and fmt not in packer.formats:
         # ctx prints JSON for exactly "json" and Markdown for anything else (`run.go:70`).
@@ -27,9 +31,14 @@ def run(args: argparse.Namespace) -> int:
         fmt = "md"
     if fmt not in packer.formats:
         raise UsageError(f"--format {fmt}: the {packer.name} packet is printed as {' or '.join(packer.formats)}")
+    context_dirs: list[Path] = []
     if args.output is not None:  # refused before any work: `-o ""` or `-o .context/TASKS.md` never get a packet
+        from pathlib import Path  # only for -o: printing to stdout never imports pathlib
+
         from ctxtui.safe_write import WriteRefused, check_target
 
+        if workspace is not None:
+            context_dirs = [Path(workspace.project) / workspace.parsed.files.label]
         try:
             check_target(args.output, context_dirs=context_dirs)
         except WriteRefused as exc:

@@ -10,23 +10,11 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
-from ctxtui.cli.common import TOKENIZERS, add_source_args
+from ctxtui.cli.commands import COMMANDS, TOKENIZERS
+from ctxtui.cli.common import add_source_args
 from ctxtui.cli.failures import UsageError
 from ctxtui.engine.packers.registry import CTX_PACKERS
 
-COMMANDS = {
-    "pack": "print the packet, byte for byte what the tool prints",
-    "explain": "why an entry got its fate: the numbers, its score, its thresholds, and advice",
-    "sweep": "tokens used and entries per fate over a range of budgets",
-    "coverage": "per section: what is in now, what can ever be in full, which budget buys what",
-    "diff": "which entries change fate between two budgets, settings or packers, and the tokens",
-    "check": "a budget guard for CI: exit 1 when the rendered packet costs more than --max-tokens",
-    "tune": "save settings to .ctxrc: shows the change as a diff, writes it only with --write",
-    "turns": "nous: list the logged turns, or show one (--turn)",
-    "memory": "create or fill a ctxtui memory database (the only commands that write)",
-    "demo": "open the TUI on a built-in demo project (rewritten in the cache folder on each launch)",
-}
-SUBCOMMANDS = tuple(COMMANDS)
 PROJECT_HELP = "the directory holding .context/ (default: the current directory)"
 DEFAULT_DB = ".context/memory.db"
 

@@ -8,21 +8,27 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from ctxtui.engine.packers.registry import CTX_PACKERS, PACKERS
+from ctxtui.engine.record import Frozen
 from ctxtui.opening.request import OpenError
 
 PACKER_ENV = "CTXTUI_PACKER"
 
 
-@dataclass(frozen=True, slots=True)
-class Choice:
+class Choice(Frozen):
     """A packer name, where the choice came from, and a notice when detection fell back."""
+
+    __slots__ = ("name", "source", "notice")
 
     name: str
     source: str  # "--packer", "$CTXTUI_PACKER", "ctx 0.8.0 on PATH", "no usable ctx on PATH", "switched"...
-    notice: str | None = None
+    notice: str | None
+
+    def __init__(self, name: str, source: str, notice: str | None = None) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "source", source)
+        object.__setattr__(self, "notice", notice)
 
 
 def choose_packer(given: str | None, env: Mapping[str, str] | None = None) -> Choice:

@@ -13,13 +13,13 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from datetime import datetime
-from pathlib import Path
 
 from ctxtui.engine.model import Problem
 from ctxtui.engine.packers.ctx.knobs import BUDGET_KEY, CtxKnobs, KnobError, parse_settings
 from ctxtui.engine.packers.registry import CTX_PACKERS, build_ctx_packer
 from ctxtui.engine.sources.ctx_gates import Refusal, refusal_0_8_0, refusal_0_8_1, refusal_mcp, usage
 from ctxtui.engine.sources.ctxrc import read_ctxrc, resolve_budget
+from ctxtui.engine.sources.fspath import absolute
 from ctxtui.engine.sources.steering import SkillFile
 from ctxtui.engine.sources.workspace import Workspace
 from ctxtui.engine.text.go import go_join
@@ -75,7 +75,7 @@ def context_dir_for(packer: str, given: str | None, config_dir: str | None, env:
     return given or env.get("CTX_DIR") or config_dir or ".context"
 
 
-def ctx_refusal(name: str, project: Path, shown_root: str, context_dir: str, *, allow_outside: bool) -> Refusal | None:
+def ctx_refusal(name: str, project: str, shown_root: str, context_dir: str, *, allow_outside: bool) -> Refusal | None:
     """What ctx `name` would print instead of a packet for this workspace, or None."""
     if name == "ctx-0.8.1":
         return refusal_0_8_1(project, shown_root)
@@ -93,7 +93,7 @@ def shown_root(request: PackRequest) -> str:
 
 def context_dir_of(name: str, request: PackRequest, env: Mapping[str, str]) -> str:
     """The context directory version `name` reads for this request."""
-    root = Path(request.project).absolute()
+    root = absolute(request.project)
     return context_dir_for(name, request.context_dir, read_ctxrc(root, "0.8.0").context_dir, env)
 
 
@@ -142,7 +142,7 @@ def open_ctx(
     there is no context directory.
     """
     env = os.environ if env is None else env
-    root = Path(request.project).absolute()
+    root = absolute(request.project)
     root_shown = shown_root(request)
     explicit = parse_budget(request.budget, name)
     config_080 = read_ctxrc(root, "0.8.0")
@@ -169,6 +169,8 @@ def open_ctx(
     if workspace is None:
         workspace = read_ctx_workspace(name, request, env)
         if request.db:
+            from pathlib import Path  # only with a memory store: a plain pack never imports pathlib
+
             from ctxtui.engine.packers.ctx.memories import attach_memories
             from ctxtui.engine.sources.memory.urls import is_db_url
 
@@ -217,7 +219,7 @@ def open_ctx(
     )
 
 
-def _skill(root: Path, name: str | None, workspace: Workspace, *, strict: bool) -> SkillFile | None:
+def _skill(root: str, name: str | None, workspace: Workspace, *, strict: bool) -> SkillFile | None:
     """--skill NAME as ctx 0.8.1 reads it; a bad one fails as ctx fails.
 
     ctx loads steering before the skill (`agent/cmd/root/cmd.go:68-78` at

@@ -26,7 +26,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.reactive import var
-from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Label
 from textual.worker import get_current_worker
@@ -41,6 +40,7 @@ from ctxtui.tui.actions import MAIN_SCREEN_ONLY
 from ctxtui.tui.heap import IDLE_SECONDS, StepHeap
 from ctxtui.tui.host import services
 from ctxtui.tui.messages import CopyPacket, LoadFailed, LoadProgress, ProjectLoaded, SavePacket
+from ctxtui.tui.prompt_frame import PromptFrameScreen
 from ctxtui.tui.screens.budget import BudgetInputScreen
 from ctxtui.tui.screens.preview import PreviewScreen
 from ctxtui.tui.screens.prompts import FilterScreen
@@ -93,7 +93,7 @@ def _following(cycle: tuple[T | None, ...], chosen: frozenset[T]) -> T | None:
     return cycle[(cycle.index(current) + 1) % len(cycle)]
 
 
-class MainScreen(TuningActions, Screen):
+class MainScreen(TuningActions, PromptFrameScreen):
     """One project: budget, status, tier bars, entries and the why panel of the view shown.
 
     Its App (`CtxtuiApp`) runs its workers (`run_in_thread`) and resolves theme colours (`theme_colors`).
@@ -271,6 +271,7 @@ class MainScreen(TuningActions, Screen):
         thresholds start in workers."""
         shown = self.view
         self._keep_heap()
+        self.want_frame()  # the step's frame is painted as soon as its widgets are, not at the next tick
         if self._thumb_alone is not None:
             self._thumb_alone.stop()
             self._thumb_alone = None
@@ -290,7 +291,7 @@ class MainScreen(TuningActions, Screen):
         if self.real_tokens:
             # After the frame: the count shares the GIL with the paint it would otherwise slow down.
             counting = partial(self._count_real_tokens, weakref.ref(view))
-            self.call_after_refresh(lambda: services(self).run_in_thread("tokens", counting))
+            self.want_frame(then=lambda: services(self).run_in_thread("tokens", counting))
 
     def _keep_heap(self) -> None:
         """Freeze what the last step made, and collect its garbage once the user pauses (see heap.py)."""

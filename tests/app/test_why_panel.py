@@ -147,3 +147,23 @@ async def test_a_longer_text_in_the_same_frame_gets_its_full_height(tmp_path):
         panel.show(Text("a\nb\nc\nd"))
         await pilot.pause()
         assert body.size.height == 4
+
+
+@pytest.mark.asyncio
+async def test_the_same_explanation_is_not_drawn_again():
+    """Asked again with nothing changed (a theme signal, thresholds already shown), the body is left as it is."""
+    from textual.widgets import Static
+
+    app = make_app(corpus_path("ctx-dogfood"), budget=4000, real_tokens=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        panel = app.query_one(WhyPanel)
+        body = panel.query_one("#why-body", Static)
+        updates: list[object] = []
+        original = body.update
+        body.update = lambda *args, **kwargs: (updates.append(args), original(*args, **kwargs))[1]
+        panel.refresh_explanation()
+        assert updates == []
+        app.main.request_budget(4100)
+        await settle(pilot)
+        assert len(updates) == 1  # the numbers changed: drawn once

@@ -60,3 +60,26 @@ def test_scorer_counts_are_the_same_either_way(monkeypatch):
     for count in (3, 0, 2, 1, 3):
         assert indexed.match_counts(count) == searched.match_counts(count)
         assert indexed.scores(count) == searched.scores(count)
+
+
+class _Entry:
+    def __init__(self, text):
+        self.text, self.date, self.superseded = text, None, False
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.text(alphabet="abc-_1 xyz", max_size=40), min_size=1, max_size=60),
+    st.lists(st.lists(st.text(alphabet="abc-_1xyz", min_size=3, max_size=5), max_size=4).map(" ".join), max_size=6),
+    st.lists(st.integers(min_value=0, max_value=7), min_size=1, max_size=5),
+)
+def test_the_text_search_counts_in_any_keyword_order(texts, tasks, task_counts):
+    """The search tries keywords most texts contain first (reordered as it goes): the counts are a direct search's."""
+    from datetime import UTC, datetime
+
+    scorer = Scorer([_Entry(t) for t in texts], tasks, datetime(2026, 1, 1, tzinfo=UTC))
+    assert not scorer.indexed
+    groups = keywords_by_task(tasks)
+    for count in task_counts:
+        keywords = [kw for group in groups[:count] for kw in group]
+        assert scorer.match_counts(count) == direct(scorer.lowered, keywords, len(keywords))

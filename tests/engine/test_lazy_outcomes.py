@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 import pytest
 from ctxtui.engine.explain.diff import differing
 from ctxtui.engine.model import Outcome, Plan, ScoreBreakdown
+from ctxtui.engine.packers.base import FATE_OF_CODE
 from ctxtui.opening.packer import open_named
 from ctxtui.opening.request import PackRequest
 from hypothesis import given
@@ -42,6 +43,8 @@ def assert_lazy_agrees(plan: Plan) -> None:
     assert sorted(order) == list(range(len(plan.packer.candidates())))  # every candidate once
     assert [plan.places[i] for i in order] == list(range(len(order)))
     assert [_same(plan.outcome_at(i)) for i in order] == eager
+    fates = _fresh(plan).fates  # the packer's own fate vector, before any outcome exists
+    assert [FATE_OF_CODE[fates[i]] for i in order] == [o.fate for o in eager]
     for k, outcome in enumerate(plan.outcomes):
         assert plan.outcome(outcome.entry.key).entry.key == outcome.entry.key
         assert outcome.entry is plan.packer.candidates()[order[k]]

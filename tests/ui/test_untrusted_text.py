@@ -9,6 +9,8 @@ from ctxtui.tui.safe_text import clean_block, clean_line, fit
 from ctxtui.tui.widgets.entries.rows import rows_from_outcomes
 from ctxtui.tui.widgets.entries.table import EntriesTable
 from ctxtui.tui.widgets.tiers.bars import TierBars
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.ui.fakes import entry
 from tests.ui.gallery import Gallery
@@ -77,3 +79,15 @@ async def test_tier_names_are_literal_too():
         text = bars.render()
         assert "[red]boom[/]␛]52␇" in text.plain
         assert "\x1b" not in text.plain
+
+
+@settings(max_examples=1000, deadline=None)
+@given(
+    st.text(alphabet=st.characters(codec=None, max_codepoint=0x206F) | st.sampled_from("\udc80\ud800\x7f\x9f\r\n\t"))
+)
+def test_the_ascii_shortcut_names_the_same_characters_as_the_pattern(text):
+    import re
+
+    from ctxtui import safe_text
+
+    assert safe_text._safe(text) == (re.search(safe_text._UNSAFE, text) is None)

@@ -10,7 +10,7 @@ the packer's own arithmetic; nothing here guesses.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from ctxtui.engine.explain.thresholds import Threshold
 from ctxtui.engine.model import Entry, Fate, Plan
@@ -18,6 +18,7 @@ from ctxtui.engine.packers.base import Packer
 from ctxtui.engine.packers.ctx.assemble import CtxPacker
 from ctxtui.engine.packers.ctx.knobs import CONVENTION_PCT, TASK_PCT
 from ctxtui.engine.packers.ctx.sections import Reason
+from ctxtui.engine.record import replace
 
 PCT_STEP = 0.01
 

@@ -17,10 +17,13 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar
 
 from ctxtui.engine.model import Bucket, Entry, Fate, Outcome, Plan
+from ctxtui.engine.record import Frozen
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, ClassVar
 
 # A plan as one byte per candidate (in `candidates()` order): compact enough to
 # compare thousands of budgets.
@@ -28,20 +31,45 @@ DROPPED, SUMMARIZED, INCLUDED = 0, 1, 2
 FATE_OF_CODE = {DROPPED: Fate.DROPPED, SUMMARIZED: Fate.SUMMARIZED, INCLUDED: Fate.INCLUDED}
 
 
-@dataclass(frozen=True, slots=True)
-class Knob:
+class Knob(Frozen):
     """One setting of a packer besides the budget, as the user can change it (`--set KEY=VALUE`, the TUI)."""
+
+    __slots__ = ("key", "label", "kind", "value", "default", "source", "choices", "minimum", "maximum", "help")
 
     key: str  # as `--set` spells it, e.g. "task_budget_pct", "intent", "query"
     label: str  # in words, for the screen
     kind: str  # "int", "float", "str", "choice" or "bool"
     value: Any  # the value in use
     default: Any  # the tool's own default
-    source: str = "default"  # where `value` came from: "flag", "environment", ".ctxrc", "default", ...
-    choices: tuple[Any, ...] = ()  # for "choice"
-    minimum: float | None = None
-    maximum: float | None = None
-    help: str = ""
+    source: str  # where `value` came from: "flag", "environment", ".ctxrc", "default", ...
+    choices: tuple[Any, ...]  # for "choice"
+    minimum: float | None
+    maximum: float | None
+    help: str
+
+    def __init__(
+        self,
+        key: str,
+        label: str,
+        kind: str,
+        value: Any,
+        default: Any,
+        source: str = "default",
+        choices: tuple[Any, ...] = (),
+        minimum: float | None = None,
+        maximum: float | None = None,
+        help: str = "",
+    ) -> None:
+        object.__setattr__(self, "key", key)
+        object.__setattr__(self, "label", label)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "value", value)
+        object.__setattr__(self, "default", default)
+        object.__setattr__(self, "source", source)
+        object.__setattr__(self, "choices", choices)
+        object.__setattr__(self, "minimum", minimum)
+        object.__setattr__(self, "maximum", maximum)
+        object.__setattr__(self, "help", help)
 
     def parse(self, text: str) -> Any:
         """A value typed for this knob, checked (raises ValueError with words saying what it takes).

@@ -24,40 +24,52 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass
-from pathlib import Path
 
+from ctxtui.engine.record import Frozen
+from ctxtui.engine.sources.fspath import join
 from ctxtui.engine.text.go import go_join
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ctxtui.engine.sources.fspath import PathText
 
 REQUIRED = ("CONSTITUTION.md", "TASKS.md", "DECISIONS.md")
 
 
-@dataclass(frozen=True, slots=True)
-class Refusal:
+class Refusal(Frozen):
     """ctx's answer instead of a packet: what it writes to stdout and stderr, and its exit status."""
+
+    __slots__ = ("reason", "stdout", "stderr", "exit_code")
 
     reason: str  # one line, for a banner
     stdout: str
     stderr: str
-    exit_code: int = 1
+    exit_code: int
+
+    def __init__(self, reason: str, stdout: str, stderr: str, exit_code: int = 1) -> None:
+        object.__setattr__(self, "reason", reason)
+        object.__setattr__(self, "stdout", stdout)
+        object.__setattr__(self, "stderr", stderr)
+        object.__setattr__(self, "exit_code", exit_code)
 
 
 def usage(version: str, cooldown: str = "10m0s") -> str:
     """`ctx agent`'s usage text, as cobra prints it on a failure."""
     # Beside this module in the wheel as in a checkout (not importlib.resources: that import costs a
     # cold `ctxtui pack` more than the read, and only a refusal needs the text).
-    text = (Path(__file__).parent / f"ctx-agent-usage-{version}.txt").read_text("utf-8")
+    with open(os.path.join(os.path.dirname(__file__), f"ctx-agent-usage-{version}.txt"), encoding="utf-8") as fh:
+        text = fh.read()
     return text.replace("(default 10m0s)", f"(default {cooldown})")
 
 
-def _is_dir(path: Path) -> bool:
+def _is_dir(path: str) -> bool:
     try:
         return stat.S_ISDIR(os.stat(path).st_mode)
     except OSError:
         return False
 
 
-def _exists(path: Path) -> bool:
+def _exists(path: str) -> bool:
     try:
         os.stat(path)
     except OSError:
@@ -65,23 +77,23 @@ def _exists(path: Path) -> bool:
     return True
 
 
-def _first_symlink(directory: Path) -> str | None:
+def _first_symlink(directory: str) -> str | None:
     try:
         names = sorted(os.listdir(directory), key=os.fsencode)
     except OSError:
         return None
     for name in names:
         try:
-            if stat.S_ISLNK(os.lstat(directory / name).st_mode):
+            if stat.S_ISLNK(os.lstat(os.path.join(directory, name)).st_mode):
                 return name
         except OSError:
             continue
     return None
 
 
-def refusal_0_8_1(project: Path, root: str, warnings: tuple[str, ...] = ()) -> Refusal | None:
+def refusal_0_8_1(project: PathText, root: str, warnings: tuple[str, ...] = ()) -> Refusal | None:
     """Why ctx 0.8.1 run in `project` (printed as `root`, its $PWD) would refuse, or None."""
-    context = project / ".context"
+    context = join(project, ".context")
     shown = go_join(root, ".context")
     lead = list(warnings)
 
@@ -98,9 +110,9 @@ def refusal_0_8_1(project: Path, root: str, warnings: tuple[str, ...] = ()) -> R
     if not _is_dir(context):
         message = f"context directory is not a directory: .context/ at {shown} is not a directory"
         return fail(message, before=(f"ctx: resolve context dir: {message}",))
-    if not all(_exists(context / name) for name in REQUIRED):
+    if not all(_exists(os.path.join(context, name)) for name in REQUIRED):
         return fail('ctx: not initialized - run "ctx init" first')
-    if not _exists(project / ".git"):
+    if not _exists(join(project, ".git")):
         return fail(f"git working tree required: ctx agent: .git/ not found at {root}; run `git init` to fix")
     if os.path.islink(context):
         return fail(f'context directory "{shown}" is a symlink', with_usage=True)
@@ -110,16 +122,16 @@ def refusal_0_8_1(project: Path, root: str, warnings: tuple[str, ...] = ()) -> R
     return None
 
 
-def refusal_0_8_0(project: Path, context_dir: str, *, allow_outside: bool = False) -> Refusal | None:
+def refusal_0_8_0(project: PathText, context_dir: str, *, allow_outside: bool = False) -> Refusal | None:
     """Why ctx 0.8.0 run in `project` with context directory `context_dir` would refuse, or None."""
 
     def fail(message: str) -> Refusal:
         return Refusal(message.splitlines()[0], usage("0.8.0"), f"Error: {message}\nError:  {message}\n")
 
-    full = Path(context_dir) if os.path.isabs(context_dir) else project / context_dir
+    full = join(project, context_dir)  # an absolute directory starts over, as with pathlib's /
     if not allow_outside:
         real_cwd = os.path.realpath(project)
-        absolute = os.path.normpath(os.path.join(str(project), context_dir))
+        absolute = os.path.normpath(os.path.join(os.fspath(project), context_dir))
         try:
             resolved = os.path.realpath(absolute, strict=True)
         except OSError:
@@ -129,7 +141,7 @@ def refusal_0_8_0(project: Path, context_dir: str, *, allow_outside: bool = Fals
                 f'context directory "{context_dir}" resolves outside project root "{real_cwd}"\n'
                 "Use --allow-outside-cwd to override this check"
             )
-    if not all(_exists(full / name) for name in REQUIRED):
+    if not all(_exists(os.path.join(full, name)) for name in REQUIRED):
         return fail('ctx: not initialized - run "ctx init" first')
     if os.path.islink(full):
         return fail(f'context directory "{context_dir}" is a symlink')
@@ -139,14 +151,14 @@ def refusal_0_8_0(project: Path, context_dir: str, *, allow_outside: bool = Fals
     return None
 
 
-def refusal_mcp(project: Path, root: str) -> Refusal | None:
+def refusal_mcp(project: PathText, root: str) -> Refusal | None:
     """Why ctx's MCP server (0.8.1) would not start or would answer the agent-packet read with an error, or None.
 
     Without `$PWD/.context` as a directory `ctx mcp serve` exits 1 with the
     words of `ctx agent` (`cli/mcp/cmd/root/cmd.go:25` → `rc.RequireContextDir`,
     measured: same stderr); it has no init or `.git` gate (`AnnotationSkipInit`).
     """
-    context = project / ".context"
+    context = join(project, ".context")
     shown = go_join(root, ".context")
     if not _is_dir(context):  # `ctx mcp serve` stops at rc.RequireContextDir, as `ctx agent` does
         return refusal_0_8_1(project, root)

@@ -16,13 +16,18 @@ reported as a problem and ignored.
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
 
 from ctxtui.engine.model import Problem
+from ctxtui.engine.record import Frozen
 from ctxtui.engine.text.go_strconv import GoNumError, atoi
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from ctxtui.engine.sources.fspath import PathText
 
 DEFAULT_BUDGET = 8000
 BUDGET_ENV = "CTX_TOKEN_BUDGET"
@@ -32,25 +37,55 @@ _KEYS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class CtxConfig:
+class CtxConfig(Frozen):
     """What `.ctxrc` says to one ctx version."""
 
-    token_budget: int | None = None
-    task_pct: float | None = None  # None: not set; NaN stays NaN (clamp does not touch it)
-    convention_pct: float | None = None
-    tool: str = ""
-    steering_dir: str = ""  # "" → .context/steering
-    context_dir: str | None = None  # 0.8.0 only
-    allow_outside_cwd: bool = False  # 0.8.0 only
-    problems: tuple[Problem, ...] = field(default_factory=tuple)
+    __slots__ = (
+        "token_budget",
+        "task_pct",
+        "convention_pct",
+        "tool",
+        "steering_dir",
+        "context_dir",
+        "allow_outside_cwd",
+        "problems",
+    )
+
+    token_budget: int | None
+    task_pct: float | None  # None: not set; NaN stays NaN (clamp does not touch it)
+    convention_pct: float | None
+    tool: str
+    steering_dir: str  # "" → .context/steering
+    context_dir: str | None  # 0.8.0 only
+    allow_outside_cwd: bool  # 0.8.0 only
+    problems: tuple[Problem, ...]
+
+    def __init__(
+        self,
+        token_budget: int | None = None,
+        task_pct: float | None = None,
+        convention_pct: float | None = None,
+        tool: str = "",
+        steering_dir: str = "",
+        context_dir: str | None = None,
+        allow_outside_cwd: bool = False,
+        problems: tuple[Problem, ...] = (),
+    ) -> None:
+        object.__setattr__(self, "token_budget", token_budget)
+        object.__setattr__(self, "task_pct", task_pct)
+        object.__setattr__(self, "convention_pct", convention_pct)
+        object.__setattr__(self, "tool", tool)
+        object.__setattr__(self, "steering_dir", steering_dir)
+        object.__setattr__(self, "context_dir", context_dir)
+        object.__setattr__(self, "allow_outside_cwd", allow_outside_cwd)
+        object.__setattr__(self, "problems", problems)
 
 
-def read_ctxrc(project: Path, version: str = "0.8.1") -> CtxConfig:
+def read_ctxrc(project: PathText, version: str = "0.8.1") -> CtxConfig:
     """Parse `PROJECT/.ctxrc` for `version` ("0.8.1" or "0.8.0"); a missing file → defaults."""
-    path = project / ".ctxrc"
     try:
-        raw = path.read_bytes()
+        with open(os.path.join(project, ".ctxrc"), "rb") as fh:
+            raw = fh.read()
     except FileNotFoundError:
         return CtxConfig()
     except OSError as exc:

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import os
 import stat
-from pathlib import Path
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ctxtui.engine.sources.fspath import PathText
 
 # Files larger than this are not read: ctx would, but a 2 GB LEARNINGS.md would
 # take the app down with it. Far above any real context file (ctx reads a
@@ -40,7 +43,7 @@ def kind_of(mode: int) -> str:
     return "not a regular file"
 
 
-def read_bytes_safely(path: Path, *, follow_symlinks: bool = False, limit: int | None = None) -> bytes:
+def read_bytes_safely(path: PathText, *, follow_symlinks: bool = False, limit: int | None = None) -> bytes:
     """A regular file's bytes, never blocking and never reading without end.
 
     Opened with O_NONBLOCK (a FIFO swapped in after a stat cannot block the

@@ -19,15 +19,20 @@ from __future__ import annotations
 import os
 import re
 import stat
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
 
 from ctxtui.engine.model import Entry, Problem
+from ctxtui.engine.record import Frozen, Record
 from ctxtui.engine.sources.files import FileTooBig, NotRegularFile, read_bytes_safely
+from ctxtui.engine.sources.fspath import join
 from ctxtui.engine.text.go import decode, go_join
 from ctxtui.engine.text.go_sort import sort_slice
 from ctxtui.engine.text.tokens import estimate
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from ctxtui.engine.sources.fspath import PathText
 
 STEERING_TOMBSTONE = "<!-- remove this after you edit the steering file !-->"
 DEFAULT_STEERING_DIR = ".context/steering"
@@ -49,9 +54,10 @@ DANGEROUS_PREFIXES = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class SteeringFile:
+class SteeringFile(Frozen):
     """One parsed steering file, before ctx's filter."""
+
+    __slots__ = ("file", "label", "name", "description", "inclusion", "priority", "tools", "body", "line")
 
     file: str  # name inside the steering directory
     label: str  # the path ctx prints: filepath.Join(steering dir, name)
@@ -63,16 +69,53 @@ class SteeringFile:
     body: str
     line: int  # 1-based line where the body starts
 
+    def __init__(
+        self,
+        file: str,
+        label: str,
+        name: str,
+        description: str,
+        inclusion: str,
+        priority: int,
+        tools: tuple[str, ...] | None,
+        body: str,
+        line: int,
+    ) -> None:
+        object.__setattr__(self, "file", file)
+        object.__setattr__(self, "label", label)
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "description", description)
+        object.__setattr__(self, "inclusion", inclusion)
+        object.__setattr__(self, "priority", priority)
+        object.__setattr__(self, "tools", tools)
+        object.__setattr__(self, "body", body)
+        object.__setattr__(self, "line", line)
 
-@dataclass(slots=True)
-class SteeringRead:
+
+class SteeringRead(Record):
     """What reading the steering directory gave: the files, or the error that drops them all."""
+
+    __slots__ = ("directory", "files", "error", "warnings", "problems")
 
     directory: str
     files: list[SteeringFile]
-    error: Problem | None = None  # the first failure: ctx stops there and drops all steering
-    warnings: list[str] | None = None  # what ctx prints on stderr (unfilled templates)
-    problems: list[Problem] = field(default_factory=list)  # every failing file, so all can be fixed at once
+    error: Problem | None  # the first failure: ctx stops there and drops all steering
+    warnings: list[str] | None  # what ctx prints on stderr (unfilled templates)
+    problems: list[Problem]  # every failing file, so all can be fixed at once
+
+    def __init__(
+        self,
+        directory: str,
+        files: list[SteeringFile],
+        error: Problem | None = None,
+        warnings: list[str] | None = None,
+        problems: list[Problem] | None = None,
+    ) -> None:
+        self.directory = directory
+        self.files = files
+        self.error = error
+        self.warnings = warnings
+        self.problems = list() if problems is None else problems
 
 
 class FrontMatterError(ValueError):
@@ -83,14 +126,21 @@ class SkillError(Exception):
     """ctx refuses the skill; the message is ctx's own (`Error: ...` on stderr, exit 1)."""
 
 
-@dataclass(frozen=True, slots=True)
-class SkillFile:
+class SkillFile(Frozen):
     """A skill for ctx 0.8.1's tier 7 (`ctx agent --skill NAME`)."""
+
+    __slots__ = ("name", "title", "body", "line")
 
     name: str  # as given to --skill
     title: str  # the front matter's name, if any
     body: str
     line: int
+
+    def __init__(self, name: str, title: str, body: str, line: int) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "title", title)
+        object.__setattr__(self, "body", body)
+        object.__setattr__(self, "line", line)
 
 
 def split_front_matter(text: str) -> tuple[str, str, int]:
@@ -123,18 +173,18 @@ def is_dangerous(path: str) -> bool:
     return path == "/" or any(path.startswith(prefix) for prefix in DANGEROUS_PREFIXES)
 
 
-def read_steering(project: Path, setting: str = "", *, root_path: str | None = None) -> SteeringRead:
+def read_steering(project: PathText, setting: str = "", *, root_path: str | None = None) -> SteeringRead:
     """The steering directory as ctx 0.8.1 reads it; `setting` is `.ctxrc steering.dir`."""
     directory = setting or DEFAULT_STEERING_DIR
-    full = Path(directory) if os.path.isabs(directory) else project / directory
+    full = join(project, directory)  # an absolute directory starts over, as with pathlib's /
     read = SteeringRead(directory, [], warnings=[])
     try:
         names = sorted(os.listdir(full), key=os.fsencode)
     except OSError:
         return read  # ctx: no directory, no steering, no warning
-    root = root_path or str(project)
+    root = root_path or os.fspath(project)
     for name in names:
-        path = full / name
+        path = os.path.join(full, name)
         try:
             if stat.S_ISDIR(os.lstat(path).st_mode):
                 continue
@@ -342,9 +392,9 @@ def steering_candidates(read: SteeringRead, tool: str = "") -> tuple[list[Entry]
     return entries, verdicts
 
 
-def read_skill(project: Path, name: str) -> SkillFile:
+def read_skill(project: PathText, name: str) -> SkillFile:
     """`.context/skills/NAME/SKILL.md` as ctx 0.8.1 reads it (`internal/skill/load.go`); SkillError as ctx says it."""
-    path = project / ".context" / "skills" / name / "SKILL.md"
+    path = join(project, ".context", "skills", name, "SKILL.md")
     try:
         data = read_bytes_safely(path, follow_symlinks=True)
     except OSError:

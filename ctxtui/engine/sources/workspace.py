@@ -7,10 +7,8 @@ result, bound to a clock reading the caller made.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from pathlib import Path
-
 from ctxtui.engine.model import Entry, Problem
+from ctxtui.engine.record import Record
 from ctxtui.engine.sources.context import (
     ContextFiles,
     ContextMissing,
@@ -19,19 +17,39 @@ from ctxtui.engine.sources.context import (
     read_context_files,
 )
 from ctxtui.engine.sources.ctxrc import CtxConfig, read_ctxrc
+from ctxtui.engine.sources.fspath import absolute
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ctxtui.engine.sources.fspath import PathText
 
 __all__ = ["ContextMissing", "Workspace", "load_workspace"]
 
 
-@dataclass(slots=True)
-class Workspace:
+class Workspace(Record):
     """One project's parsed context, plus any database memories joined to it."""
 
-    project: Path
+    __slots__ = ("project", "config", "parsed", "memories", "memory_problems")
+
+    project: str  # absolute, spelled as pathlib spells it (`fspath.absolute`)
     config: CtxConfig
     parsed: ParsedContext
-    memories: list[Entry] = field(default_factory=list)
-    memory_problems: list[Problem] = field(default_factory=list)
+    memories: list[Entry]
+    memory_problems: list[Problem]
+
+    def __init__(
+        self,
+        project: str,
+        config: CtxConfig,
+        parsed: ParsedContext,
+        memories: list[Entry] | None = None,
+        memory_problems: list[Problem] | None = None,
+    ) -> None:
+        self.project = project
+        self.config = config
+        self.parsed = parsed
+        self.memories = list() if memories is None else memories
+        self.memory_problems = list() if memory_problems is None else memory_problems
 
     def config_for(self, version: str) -> CtxConfig:
         """`.ctxrc` as ctx `version` ("0.8.1" or "0.8.0") reads it: each knows its own keys."""
@@ -55,16 +73,16 @@ class Workspace:
         ]
 
 
-def unreadable_workspace(project: Path | str, reason: Problem) -> Workspace:
+def unreadable_workspace(project: PathText, reason: Problem) -> Workspace:
     """A workspace ctx can read nothing of (its files lie under a system folder): an empty packet's inputs."""
-    project = Path(project).absolute()
+    project = absolute(project)
     files = ContextFiles(root=project, problems=[reason])
     return Workspace(project=project, config=CtxConfig(), parsed=parse_context(files))
 
 
-def load_workspace(project: Path | str, context_dir: str = ".context") -> Workspace:
+def load_workspace(project: PathText, context_dir: str = ".context") -> Workspace:
     """Read and parse PROJECT/.context (or ctx 0.8.0's context dir); raises ContextMissing when there is none."""
-    project = Path(project).absolute()
+    project = absolute(project)
     config = read_ctxrc(project)
     files = read_context_files(project, context_dir, config.steering_dir)
     return Workspace(project=project, config=config, parsed=parse_context(files, config.tool))

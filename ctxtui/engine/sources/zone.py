@@ -12,7 +12,10 @@ import datetime as _dt
 import os
 from collections.abc import Mapping
 from datetime import tzinfo
-from typing import BinaryIO
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import BinaryIO
 
 
 def local_zone(env: Mapping[str, str] | None = None) -> tzinfo:

@@ -81,7 +81,7 @@ def rfc3339_utc(now: datetime) -> str:
     return now.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-_JSON_ESCAPE = re.compile('[\\x00-\\x1f"\\\\<>&\u2028\u2029\udc80-\udcff]')
+_JSON_ESCAPE = '[\\x00-\\x1f"\\\\<>&\u2028\u2029\udc80-\udcff]'  # compiled when a JSON packet is made
 _JSON_SHORT = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
@@ -97,4 +97,4 @@ def _json_escape(match: re.Match[str]) -> str:
 
 def go_json_string(text: str) -> str:
     """encoding/json's string form: HTML-safe escapes, raw other non-ASCII."""
-    return '"' + _JSON_ESCAPE.sub(_json_escape, text) + '"'
+    return '"' + re.sub(_JSON_ESCAPE, _json_escape, text) + '"'

@@ -9,9 +9,12 @@ xorshift-seeded pattern breaking) reproduces it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
 
-T = TypeVar("T")
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import TypeVar
+
+    T = TypeVar("T")
 
 
 def sort_slice(xs: list[T], less: Callable[[T, T], bool]) -> None:

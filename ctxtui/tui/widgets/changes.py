@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.reactive import reactive
-from textual.widget import Widget
 
 from ctxtui.safe_text import clean_line
 from ctxtui.tui.widgets.layout import forget_height
+from ctxtui.tui.widgets.text_lines import TextLines
 
 
-class ChangesLine(Widget):
+class ChangesLine(TextLines):
     """Up to two lines: the last step's summary and the pin's; `display` follows whether there is any."""
 
     DEFAULT_CSS = """

@@ -10,9 +10,7 @@ per-entry outcomes (`outcomes`) are derived from it, on first use.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from datetime import datetime, tzinfo
-from typing import Any
 
 from ctxtui.engine.gcpause import gc_paused
 from ctxtui.engine.model import (
@@ -28,10 +26,7 @@ from ctxtui.engine.packers.ctx.budget import (
     pct_cap,
     split_shares,
 )
-from ctxtui.engine.packers.ctx.changes import next_change
 from ctxtui.engine.packers.ctx.knobs import HONOURED, CtxKnobs
-from ctxtui.engine.packers.ctx.lazy import context_of, outcome_at, packet_order, packet_places
-from ctxtui.engine.packers.ctx.outcomes import outcomes_of
 from ctxtui.engine.packers.ctx.prepared import CtxPrepared
 from ctxtui.engine.packers.ctx.render import render_packet
 from ctxtui.engine.packers.ctx.sections import (
@@ -43,9 +38,14 @@ from ctxtui.engine.packers.ctx.sections import (
 )
 from ctxtui.engine.packers.ctx.state import CtxPacket, CtxState, SectionFill
 from ctxtui.engine.packers.ctx.versions import DEFAULT_VERSION, CtxVersion
+from ctxtui.engine.record import replace
 from ctxtui.engine.sources.steering import SkillFile
 from ctxtui.engine.sources.workspace import Workspace
 from ctxtui.engine.text.go_strconv import i64
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class CtxPacker(CtxPrepared, Packer):
@@ -273,18 +273,28 @@ class CtxPacker(CtxPrepared, Packer):
         thousands of acyclic tuples, and with a large heap (50,000 memories) the
         collections they trigger cost more than building them.
         """
+        # Outcomes, packet orders and changes are imported when first asked for: a cold
+        # `ctxtui pack` only plans and renders (lazy.py, outcomes.py, order.py, changes.py: ~1 ms).
+        from ctxtui.engine.packers.ctx.outcomes import outcomes_of
+
         with self._lock, gc_paused():
             return outcomes_of(self, plan.state)
 
     def packet_order(self, plan: Plan) -> Sequence[int]:
         """Candidate indices in packet order (cached per packet task count: the ranking decides it)."""
+        from ctxtui.engine.packers.ctx.lazy import packet_order
+
         return packet_order(self, plan.state)
 
     def packet_places(self, plan: Plan) -> Sequence[int]:
+        from ctxtui.engine.packers.ctx.lazy import packet_places
+
         return packet_places(self, plan.state)
 
     def outcome_at(self, plan: Plan, index: int) -> Outcome:
         """One candidate's outcome, made alone (the table draws ~40 of 50,000)."""
+        from ctxtui.engine.packers.ctx.lazy import context_of, outcome_at
+
         context = plan.derived("ctx.outcome_context", lambda p: context_of(self, p.state))
         return outcome_at(self, context, index)
 
@@ -301,17 +311,15 @@ class CtxPacker(CtxPrepared, Packer):
         c = task_start + len(self.tasks)
         fates[c : c + state.convention_count] = bytes([INCLUDED]) * state.convention_count
         s = c + len(self.conventions) + len(parsed.conventions_skipped)
-        superseded = self._superseded
+        # Every active, not superseded entry of a section with a share (an order) is summarised unless it went in full: that
+        # part is one copy of a per-load template (a loop over 50,000 memories cost ~3 ms a step), then
+        # the few entries the fills took in full are marked.
+        summarized = self.summarized_template(tuple(fill.name for fill in state.sections if fill.order))
+        fates[s : s + len(summarized)] = summarized
         for fill in state.sections:
-            order = fill.order
-            for i, full in zip(order[: fill.stop], fill.full, strict=True):  # up to fill.stop
+            for i, full in zip(fill.order[: fill.stop], fill.full, strict=True):  # up to fill.stop
                 if full:
                     fates[s + i] = INCLUDED
-                elif not superseded[i]:
-                    fates[s + i] = SUMMARIZED
-            for i in order[fill.stop :]:  # nothing fitted from here on
-                if not superseded[i]:
-                    fates[s + i] = SUMMARIZED
         t = s + len(self.scored)
         fates[t : t + state.steering_count] = bytes([INCLUDED]) * state.steering_count
         if state.skill_included:
@@ -319,6 +327,8 @@ class CtxPacker(CtxPrepared, Packer):
         return fates
 
     def next_change(self, plan: Plan) -> int | None:
+        from ctxtui.engine.packers.ctx.changes import next_change
+
         return next_change(self, plan.state)
 
     def counts(self, plan: Plan) -> dict[str, int]:

@@ -13,12 +13,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
-from typing import Any
 
 from ctxtui.engine.packers.base import Knob
 from ctxtui.engine.packers.ctx.budget import DEFAULT_CONVENTION_PCT, DEFAULT_TASK_PCT
+from ctxtui.engine.record import Frozen, replace
 from ctxtui.engine.sources.ctxrc import CtxConfig, clamp_pct
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 TASK_PCT = "task_budget_pct"
 CONVENTION_PCT = "convention_budget_pct"
@@ -32,14 +35,27 @@ HONOURED: dict[str, tuple[str, ...]] = {
 BUDGET_KEY = "token_budget"
 
 
-@dataclass(frozen=True, slots=True)
-class CtxKnobs:
+class CtxKnobs(Frozen):
     """What shapes a ctx packet besides the budget, and where each value came from."""
 
-    task_pct: float = DEFAULT_TASK_PCT
-    convention_pct: float = DEFAULT_CONVENTION_PCT
-    tool: str = ""  # `.ctxrc tool`: steering files listing other tools are left out
-    sources: tuple[tuple[str, str], ...] = ()  # (key, "flag" | ".ctxrc"); absent: "default"
+    __slots__ = ("task_pct", "convention_pct", "tool", "sources")
+
+    task_pct: float
+    convention_pct: float
+    tool: str  # `.ctxrc tool`: steering files listing other tools are left out
+    sources: tuple[tuple[str, str], ...]  # (key, "flag" | ".ctxrc"); absent: "default"
+
+    def __init__(
+        self,
+        task_pct: float = DEFAULT_TASK_PCT,
+        convention_pct: float = DEFAULT_CONVENTION_PCT,
+        tool: str = "",
+        sources: tuple[tuple[str, str], ...] = (),
+    ) -> None:
+        object.__setattr__(self, "task_pct", task_pct)
+        object.__setattr__(self, "convention_pct", convention_pct)
+        object.__setattr__(self, "tool", tool)
+        object.__setattr__(self, "sources", sources)
 
     @classmethod
     def from_config(cls, config: CtxConfig) -> CtxKnobs:

@@ -12,7 +12,10 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
-from typing import overload
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import overload
 
 
 class Segments(Sequence[int]):
@@ -30,10 +33,13 @@ class Segments(Sequence[int]):
     def __len__(self) -> int:
         return self.length
 
-    @overload
-    def __getitem__(self, k: int) -> int: ...
-    @overload
-    def __getitem__(self, k: slice) -> list[int]: ...
+    if TYPE_CHECKING:  # typing is not imported at run time (a cold pack's start)
+
+        @overload
+        def __getitem__(self, k: int) -> int: ...
+        @overload
+        def __getitem__(self, k: slice) -> list[int]: ...
+
     def __getitem__(self, k: int | slice) -> int | list[int]:
         if isinstance(k, slice):
             return [self[i] for i in range(*k.indices(self.length))]
@@ -81,10 +87,13 @@ class Places(Sequence[int]):
     def __len__(self) -> int:
         return self.length
 
-    @overload
-    def __getitem__(self, i: int) -> int: ...
-    @overload
-    def __getitem__(self, i: slice) -> list[int]: ...
+    if TYPE_CHECKING:  # typing is not imported at run time (a cold pack's start)
+
+        @overload
+        def __getitem__(self, i: int) -> int: ...
+        @overload
+        def __getitem__(self, i: slice) -> list[int]: ...
+
     def __getitem__(self, i: int | slice) -> int | list[int]:
         if isinstance(i, slice):
             return [self[k] for k in range(*i.indices(self.length))]

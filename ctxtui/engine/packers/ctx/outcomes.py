@@ -8,7 +8,6 @@ see last. Each outcome carries the typed numbers its reason text needs.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
 
 from ctxtui.engine.model import (
     AlwaysIn,
@@ -25,6 +24,7 @@ from ctxtui.engine.packers.ctx.budget import pct_cap
 from ctxtui.engine.packers.ctx.prepared import CtxPrepared
 from ctxtui.engine.packers.ctx.sections import TIER_OF_SECTION, Reason
 from ctxtui.engine.packers.ctx.state import CtxState, SectionFill
+from ctxtui.engine.record import NamedTuple
 
 
 def outcomes_of(packer: CtxPrepared, state: CtxState) -> list[Outcome]:

@@ -8,28 +8,33 @@ the next budget worth looking at (`changes`) all read it.
 
 from __future__ import annotations
 
-import threading
+from _thread import RLock  # what threading.RLock() makes; importing threading costs a cold pack ~0.5 ms
 from array import array
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
 from datetime import UTC, datetime, tzinfo
 from functools import partial
 from itertools import accumulate
-from typing import Any, TypeVar
 
 from ctxtui.engine.model import Entry, ScoreBreakdown
-from ctxtui.engine.packers.base import Knob
+from ctxtui.engine.packers.base import SUMMARIZED, Knob
 from ctxtui.engine.packers.ctx.budget import DEFAULT_CONVENTION_PCT, DEFAULT_TASK_PCT
 from ctxtui.engine.packers.ctx.caches import BREAKDOWN_ELEMENTS, cache_entries
 from ctxtui.engine.packers.ctx.knobs import CtxKnobs
 from ctxtui.engine.packers.ctx.score import Scorer, relevance_of
 from ctxtui.engine.packers.ctx.sections import INSTRUCTION, SCORED_SECTIONS, Reason
 from ctxtui.engine.packers.ctx.versions import DEFAULT_VERSION, CtxVersion
+from ctxtui.engine.record import Frozen, replace
 from ctxtui.engine.sources.context import ParsedContext
 from ctxtui.engine.sources.steering import SkillFile
 from ctxtui.engine.text.go import go_join, rfc3339_utc
 from ctxtui.engine.text.tokens import estimate
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, TypeVar
+
+    T = TypeVar("T")
 
 DEFAULT_KNOBS = CtxKnobs()  # frozen: one shared default is safe
 
@@ -37,12 +42,10 @@ NEVER_FITS = 1 << 62  # a cost no limit reaches
 INACTIVE_STATUSES = {"archived": Reason.ARCHIVED, "superseded": Reason.SUPERSEDED}
 
 
-T = TypeVar("T")
-
-
-@dataclass(frozen=True, slots=True)
-class CtxInputs:
+class CtxInputs(Frozen):
     """What a ctx packer was built from, as given (before any recosting): `rebuilt` changes some of them."""
+
+    __slots__ = ("parsed", "now", "root_path", "version", "context_dir", "knobs", "memories", "count", "skill", "zone")
 
     parsed: ParsedContext
     now: datetime
@@ -54,6 +57,30 @@ class CtxInputs:
     count: Callable[[str], int] | None
     skill: SkillFile | None
     zone: tzinfo | None
+
+    def __init__(
+        self,
+        parsed: ParsedContext,
+        now: datetime,
+        root_path: str,
+        version: CtxVersion,
+        context_dir: str,
+        knobs: CtxKnobs,
+        memories: Sequence[Entry],
+        count: Callable[[str], int] | None,
+        skill: SkillFile | None,
+        zone: tzinfo | None,
+    ) -> None:
+        object.__setattr__(self, "parsed", parsed)
+        object.__setattr__(self, "now", now)
+        object.__setattr__(self, "root_path", root_path)
+        object.__setattr__(self, "version", version)
+        object.__setattr__(self, "context_dir", context_dir)
+        object.__setattr__(self, "knobs", knobs)
+        object.__setattr__(self, "memories", memories)
+        object.__setattr__(self, "count", count)
+        object.__setattr__(self, "skill", skill)
+        object.__setattr__(self, "zone", zone)
 
 
 class CtxPrepared:
@@ -142,13 +169,14 @@ class CtxPrepared:
             fillable = [i for i in members if not self._superseded[i]]
             self.section_min_cost[name] = min((self._tokens[i] for i in fillable), default=NEVER_FITS)
             self.section_titles[name] = sum(self.title_tokens[i] for i in fillable)
+        self._summarized_templates: dict[tuple[str, ...], bytes] = {}
         self._breakdowns: OrderedDict[int, list[ScoreBreakdown]] = OrderedDict()
         self._positions: OrderedDict[int, array[int]] = OrderedDict()  # inverse rankings (see `positions`)
         # Packet orders and their inverses by task count (`lazy.py`).
         self.orders: OrderedDict[int, tuple[Any, Any]] = OrderedDict()  # (Segments, Places), see order.py
         # The app assembles on the UI thread while a worker scans thresholds: the
         # caches above (and the scorer's) are shared, so each call holds this.
-        self._lock = threading.RLock()
+        self._lock = RLock()
 
         usable = version.steering
         self.steering = [e for e in parsed.steering if usable and parsed.steering_fates[e.key] == "always"]
@@ -159,6 +187,23 @@ class CtxPrepared:
     def knobs(self) -> tuple[Knob, ...]:
         """The settings this version honours, with their values and sources."""
         return self.settings.describe(self.name)
+
+    def summarized_template(self, sections: tuple[str, ...]) -> bytes:
+        """One byte per scored entry: SUMMARIZED for the active, not superseded entries of `sections`, else 0.
+
+        The fate vector's starting point for the scored entries (see `fate_vector`): which entries a
+        section ranks is fixed per load (the ranking only reorders `section_members`).
+        """
+        template = self._summarized_templates.get(sections)
+        if template is None:
+            marks = bytearray(len(self.scored))
+            superseded = self._superseded
+            for name in sections:
+                for i in self.section_members[name]:
+                    if not superseded[i]:
+                        marks[i] = SUMMARIZED
+            template = self._summarized_templates[sections] = bytes(marks)
+        return template
 
     def ranking(self, task_count: int) -> dict[str, list[int]]:
         """Each section's active entries, best score first (stable: file order on ties)."""

@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual.reactive import reactive
-from textual.widget import Widget
 
 from ctxtui.engine.packers.base import Knob
 from ctxtui.engine.packers.registry import PACKER_TITLES
 from ctxtui.safe_text import clean_line
+from ctxtui.tui.widgets.text_lines import TextLines
 
 if TYPE_CHECKING:
     from ctxtui.session import View
@@ -47,7 +47,7 @@ def packer_label(view: View) -> str:
     return f"{title} ({source})" if source else title
 
 
-class SettingsLine(Widget):
+class SettingsLine(TextLines):
     """One line: packer and source, budget and source, each knob and source; cut to the width."""
 
     DEFAULT_CSS = "SettingsLine { height: 1; padding: 0 1; color: $text-muted; }"

@@ -15,19 +15,19 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.reactive import reactive
-from textual.widget import Widget
 
 from ctxtui.engine.model import Fate
 from ctxtui.safe_text import clean_line
 from ctxtui.tui.host import services
 from ctxtui.tui.themes import fate_colors
 from ctxtui.tui.widgets.budget.memory_note import MemoryNote
+from ctxtui.tui.widgets.text_lines import TextLines
 
 if TYPE_CHECKING:
     from ctxtui.session import View
 
 
-class StatusLine(Widget):
+class StatusLine(TextLines):
     """One line about the view's packet; `refresh()` after the view's real-token count arrives."""
 
     view: reactive[View | None] = reactive(None, init=False)

@@ -18,14 +18,13 @@ filter keeps it selected, and keeps it on the same screen line.
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
 from textual.cache import LRUCache
-from textual.geometry import Size, clamp
+from textual.geometry import Region, Size, clamp
 from textual.message import Message
 from textual.reactive import var
 from textual.scroll_view import ScrollView
@@ -35,7 +34,8 @@ from ctxtui.engine.model import Entry, Fate
 from ctxtui.tui.actions import ENTRIES, bindings
 from ctxtui.tui.safe_text import fit
 from ctxtui.tui.themes import FATE_SYMBOL
-from ctxtui.tui.widgets.entries.columns import CTX_COLUMNS, MARK_ID, Column, ColumnSet
+from ctxtui.tui.widgets.entries.columns import CTX_COLUMNS, MARK_ID, ColumnSet
+from ctxtui.tui.widgets.entries.lines import Layout, header_strip, place_columns, row_strip
 from ctxtui.tui.widgets.entries.rows import (
     Row,
     RowFilter,
@@ -50,17 +50,8 @@ from ctxtui.tui.widgets.entries.rows import (
 if TYPE_CHECKING:
     from ctxtui.session import View
 
-_TITLE_MIN = 24
-_REASON_MIN = 18
 _FATE_CLASS = {fate: f"entries-table--{fate.value}" for fate in Fate}
 _MARK_CLASS = {"▲": "entries-table--up", "▼": "entries-table--down", "◆": "entries-table--differs"}
-
-
-@dataclass(frozen=True, slots=True)
-class _Layout:
-    width: int
-    columns: tuple[tuple[Column, int, int], ...]  # (column, x, width)
-    header: Strip
 
 
 class EntriesTable(ScrollView, can_focus=True):
@@ -148,16 +139,17 @@ class EntriesTable(ScrollView, can_focus=True):
         self._version: Hashable = ("auto", 0)
         self._sort_column: str | None = None
         self._sort_reverse = False
-        self._shown: list[int] = []
+        self._shown: Sequence[int] = []  # row indices shown, in display order (a range when unfiltered)
         self._cursor = 0
         self._posted_key: str | None = None
         self._columns: ColumnSet = CTX_COLUMNS
         self._present: frozenset[str] = frozenset()  # optional columns some row has a value for
         self._line_cache: LRUCache[tuple, Strip] = LRUCache(1024)
-        self._layout: _Layout | None = None
+        self._layout: Layout | None = None
         self._styles: dict[str, Style] | None = None
         self._fate_symbols: dict[Fate, str] = dict(FATE_SYMBOL)
         self._present_of: tuple[int, frozenset[str]] | None = None  # (generation, present) of the last view
+        self._drawn: dict[int, tuple] = {}  # screen line → what it was last drawn with (see `_repaint_changed`)
         self._note_rows(None)
         self._rebuild(keep=None, fallback=0)
 
@@ -196,7 +188,7 @@ class EntriesTable(ScrollView, can_focus=True):
             self.set_rows(rows, version=(view.generation, view.budget), present=known[1])
 
     def watch_marks(self) -> None:
-        self.refresh()
+        self._repaint_changed()
 
     @property
     def columns(self) -> ColumnSet:
@@ -256,6 +248,7 @@ class EntriesTable(ScrollView, can_focus=True):
     def fate_symbols(self, symbols: dict[Fate, str]) -> None:
         self._fate_symbols = {**FATE_SYMBOL, **symbols}
         self._line_cache.clear()
+        self._drawn.clear()
         self.refresh()
 
     @property
@@ -295,7 +288,7 @@ class EntriesTable(ScrollView, can_focus=True):
     def rows_on_screen(self) -> list[int]:
         """Indices (into the rows) of the rows drawn now: what the next view's first frame will likely draw."""
         top = self.scroll_offset.y
-        return self._shown[top : top + max(1, self._page_rows)]
+        return list(self._shown[top : top + max(1, self._page_rows)])
 
     @property
     def shown_count(self) -> int:
@@ -335,9 +328,13 @@ class EntriesTable(ScrollView, can_focus=True):
         """
         rows = self._rows
         old_cursor, old_top = self._cursor, self.scroll_offset.y
-        indices = self.row_filter.apply(rows)
-        if self._sort_column is not None or self._sort_reverse:
-            indices = sorted_indices(rows, indices, self._sort_column, self._sort_reverse, self._columns)
+        indices: Sequence[int]
+        if not self.row_filter.active and self._sort_column is None and not self._sort_reverse:
+            indices = range(len(rows))  # every row in packet order: no 50,000-index list per step
+        else:
+            indices = self.row_filter.apply(rows)
+            if self._sort_column is not None or self._sort_reverse:
+                indices = sorted_indices(rows, indices, self._sort_column, self._sort_reverse, self._columns)
         self._shown = indices
         cursor = None if keep is None else position_of(rows, indices, keep, near=fallback)
         if cursor is None:
@@ -354,8 +351,28 @@ class EntriesTable(ScrollView, can_focus=True):
             if was_visible or reveal:
                 top = int(clamp(top, self._cursor - page + 1, self._cursor))
             self.scroll_to(y=max(0, top), animate=False)
-        self.refresh()
+        self._repaint_changed()
         self._post_selected()
+
+    def _repaint_changed(self) -> None:
+        """Repaint only the screen lines whose content changed since they were drawn.
+
+        A slider step changes a few fates; with an unchanged cap most lines on
+        screen are the same. Textual re-styles every line of a widget that asks
+        for a full repaint (~50 µs a line, ~1.7 ms a ctx-large step), so only the
+        lines that differ are marked dirty. A new layout (columns, width, sort)
+        repaints everything.
+        """
+        width = self._render_width
+        layout = self._layout
+        if not self._drawn or layout is None or layout.width != width:
+            self.refresh()
+            return
+        drawn, top = self._drawn, self.scroll_offset.y
+        lines = self.scrollable_content_region.height
+        changed = [y for y in range(1, lines) if self._line_key(y, width, top) != drawn.get(y)]
+        if changed:
+            self.refresh(*(Region(0, y, width, 1) for y in changed))
 
     @property
     def _page_rows(self) -> int:
@@ -451,6 +468,7 @@ class EntriesTable(ScrollView, can_focus=True):
     def on_resize(self) -> None:
         self.virtual_size = Size(max(1, self._render_width), len(self._shown) + 1)
         self._line_cache.clear()
+        self._drawn.clear()
         self.refresh()
 
     # -- rendering --------------------------------------------------------------
@@ -458,6 +476,7 @@ class EntriesTable(ScrollView, can_focus=True):
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._line_cache.clear()
+        self._drawn.clear()
         self._layout = None
         self._styles = None
 
@@ -482,103 +501,75 @@ class EntriesTable(ScrollView, can_focus=True):
             style = self._styles[name] = self.get_component_rich_style(name)
         return style
 
-    def _get_layout(self, width: int) -> _Layout:
+    def _get_layout(self, width: int) -> Layout:
         layout = self._layout
         if layout is not None and layout.width == width:
             return layout
-        columns = self._columns
-        hidden = {column_id for column_id in columns.optional_ids if column_id not in self._present}
-        widths = {c.id: c.width for c in columns.columns}
-
-        def title_room() -> int:
-            return width - sum(widths[c.id] + 1 for c in columns.columns if c.width and c.id not in hidden) - 1
-
-        # Narrow: first the reason column gives up some width, then whole columns go.
-        widths["reason"] -= min(widths["reason"] - _REASON_MIN, max(0, _TITLE_MIN - title_room()))
-        for column_id in columns.hide_order:
-            if title_room() >= _TITLE_MIN:
-                break
-            hidden.add(column_id)
-        title_width = max(1, title_room())
-        placed: list[tuple[Column, int, int]] = []
-        x = 1
-        for column in columns.columns:
-            if column.id in hidden:
-                continue
-            w = widths[column.id] or title_width
-            placed.append((column, x, w))
-            x += w + 1
-        header_style = self._style("entries-table--header")
-        sorted_style = self._style("entries-table--header-sorted")
-        segments = []
-        for column, _x, w in placed:
-            # Each label gets its column plus the gap before it, so the sort
-            # arrow sits right before the label and never cuts it.
-            if column.id == self._sort_column:
-                label = ("▼" if self._sort_reverse else "▲") + column.label
-                segments.append(Segment(fit(label, w + 1, column.align == "right"), sorted_style))
-            else:
-                segments.append(Segment(fit(" " + column.label, w + 1, column.align == "right"), header_style))
-        segments.append(Segment(" ", header_style))
-        header = Strip(segments).adjust_cell_length(width, header_style)
-        if self._layout is None or self._layout.columns != tuple(placed):
+        placed = place_columns(self._columns, self._present, width)
+        header = header_strip(
+            placed,
+            width,
+            self._sort_column,
+            self._sort_reverse,
+            self._style("entries-table--header"),
+            self._style("entries-table--header-sorted"),
+        )
+        if self._layout is None or self._layout.columns != placed:
             self._line_cache.clear()  # lines are cached by content: other columns, other lines
-        self._layout = _Layout(width, tuple(placed), header)
+        self._layout = Layout(width, placed, header)
         return self._layout
 
-    def render_line(self, y: int) -> Strip:
-        width = self._render_width
-        if width <= 0:
-            return Strip.blank(0)
-        layout = self._get_layout(width)
+    def _line_key(self, y: int, width: int, top: int) -> tuple:
+        """What screen line `y` shows at this width and scroll offset, as a hashable (a row line's cache key)."""
         if y == 0:
-            return layout.header
-        position = self.scroll_offset.y + y - 1
+            return ("header",)
+        position = top + y - 1
         if not 0 <= position < len(self._shown):
-            if position == 0 and self._rows:  # everything filtered out: say so
-                muted = self._style("entries-table--muted")
-                note = f"  no entries match the filter ({len(self._rows):,} hidden)"
-                return Strip([Segment(fit(note, width), muted)], width)
-            return Strip.blank(width, self._base_style())
+            return ("note", len(self._rows)) if position == 0 and self._rows else ("blank",)
         row = self._rows[self._shown[position]]
         state = 0
         if position == self._cursor:
             state = 1 if self.has_focus else 2
         # Keyed by what the line shows, not by which view it came from: a slider step changes a few
         # fates, and the other lines on screen are drawn from the cache (issue 11).
-        cache_key = (row.fate, row.cells(), self.marks.get(row.key, " "), width, state)
-        strip = self._line_cache.get(cache_key)
+        return (row.fate, row.cells(), self.marks.get(row.key, " "), width, state)
+
+    def render_line(self, y: int) -> Strip:
+        width = self._render_width  # Textual computes it (and the scroll offset) anew on every call: once a line
+        if width <= 0:
+            return Strip.blank(0)
+        layout = self._get_layout(width)
+        top = self.scroll_offset.y
+        key = self._line_key(y, width, top)
+        self._drawn[y] = key
+        if y == 0:
+            return layout.header
+        position = top + y - 1
+        if not 0 <= position < len(self._shown):
+            if position == 0 and self._rows:  # everything filtered out: say so
+                muted = self._style("entries-table--muted")
+                note = f"  no entries match the filter ({len(self._rows):,} hidden)"
+                return Strip([Segment(fit(note, width), muted)], width)
+            return Strip.blank(width, self._base_style())
+        strip = self._line_cache.get(key)
         if strip is None:
-            strip = self._render_row(row, layout, state)
-            self._line_cache[cache_key] = strip
+            state = key[4]
+            strip = self._render_row(self._rows[self._shown[position]], layout, state)
+            self._line_cache[key] = strip
         return strip
 
-    def _render_row(self, row: Row, layout: _Layout, state: int) -> Strip:
-        base = self._base_style()
-        fate_style = self._style(_FATE_CLASS[row.fate])
-        segments = [Segment(" ", base)]
-        append = segments.append
-        for column, _x, w in layout.columns:
-            cid = column.id
-            if cid == MARK_ID:
-                mark = self.marks.get(row.key, " ")
-                append(Segment(mark, self._style(_MARK_CLASS.get(mark, "entries-table--muted"))))
-            elif column.cell is None:  # the fate column: the theme's glyph
-                append(Segment(fit(self._fate_symbols.get(row.fate, "?"), w), fate_style))
-            else:
-                style = fate_style if cid == "reason" else base
-                append(Segment(fit(row.cell(cid), w, column.align == "right"), style))
-            append(Segment(" ", base))
+    def _render_row(self, row: Row, layout: Layout, state: int) -> Strip:
+        mark = self.marks.get(row.key, " ")
+        cursor = None
         if state:
-            # The cursor keeps each cell's colour and changes only the background;
-            # the ▌ and bold mark it without colour too (NO_COLOR, monochrome).
             cursor = self._style("entries-table--cursor" if state == 1 else "entries-table--cursor-blurred")
-            segments[0] = Segment("▌", base)
-            segments = list(Segment.apply_style(segments, post_style=Style(bgcolor=cursor.bgcolor, bold=True)))
-            base = base + Style(bgcolor=cursor.bgcolor)
-        # Every cell was fitted to its column: the line's length is known without measuring it again.
-        end = layout.columns[-1][1] + layout.columns[-1][2] + 1 if layout.columns else 1
-        if end < layout.width:
-            segments.append(Segment(" " * (layout.width - end), base))
-        strip = Strip(segments, max(end, layout.width))
-        return strip if end <= layout.width else strip.crop(0, layout.width)
+        return row_strip(
+            row,
+            layout,
+            base=self._base_style(),
+            fate_style=self._style(_FATE_CLASS[row.fate]),
+            fate_symbol=self._fate_symbols.get(row.fate, "?"),
+            mark=mark,
+            mark_style=self._style(_MARK_CLASS.get(mark, "entries-table--muted")),
+            cursor=cursor,
+        )

@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING
 from rich.style import Style
 from rich.text import Text
 from textual.reactive import reactive, var
-from textual.widget import Widget
 
 from ctxtui.engine.model import Bucket
 from ctxtui.tui.safe_text import clean_line, fit
 from ctxtui.tui.widgets.layout import forget_height
+from ctxtui.tui.widgets.text_lines import TextLines
 
 if TYPE_CHECKING:
     from ctxtui.session import View
@@ -96,7 +96,7 @@ def describe_tier(
     return " · ".join(parts)
 
 
-class TierBars(Widget):
+class TierBars(TextLines):
     """One bar per `Bucket`; `tiers` is reactive (assign a new list to redraw)."""
 
     COMPONENT_CLASSES = {

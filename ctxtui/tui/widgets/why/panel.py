@@ -166,6 +166,7 @@ class WhyPanel(VerticalScroll):
 
     view: var[View | None] = var(None, init=False)
     selected_key: var[str | None] = var(None, init=False)
+    _content: Text | None = None  # the explanation on screen
 
     def compose(self) -> ComposeResult:
         yield Static(id="why-body")
@@ -238,6 +239,9 @@ class WhyPanel(VerticalScroll):
         its number of lines, and a layout costs a frame of its own (issue 11).
         """
         body = self.query_one("#why-body", Static)
+        if content == self._content:
+            return  # the same explanation (a step that moved nothing this entry shows): nothing to repaint
+        self._content = content
         width = body.content_size.width
         body.update(content, layout=False)
         body.clear_cached_dimensions()

@@ -1,0 +1,30 @@
+"""The headless commands' names and one-line descriptions, and the tokenizers' names: plain data.
+
+Apart from `parser.py` (argparse), so that `main` can tell a command from a
+project, and `pack_args` read a plain `pack` command line, without
+importing argparse.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
+    from types import SimpleNamespace
+
+    Options = argparse.Namespace | SimpleNamespace  # parsed options: argparse's, or `pack_args`'s
+
+COMMANDS = {
+    "pack": "print the packet, byte for byte what the tool prints",
+    "explain": "why an entry got its fate: the numbers, its score, its thresholds, and advice",
+    "sweep": "tokens used and entries per fate over a range of budgets",
+    "coverage": "per section: what is in now, what can ever be in full, which budget buys what",
+    "diff": "which entries change fate between two budgets, settings or packers, and the tokens",
+    "check": "a budget guard for CI: exit 1 when the rendered packet costs more than --max-tokens",
+    "tune": "save settings to .ctxrc: shows the change as a diff, writes it only with --write",
+    "turns": "nous: list the logged turns, or show one (--turn)",
+    "memory": "create or fill a ctxtui memory database (the only commands that write)",
+    "demo": "open the TUI on a built-in demo project (rewritten in the cache folder on each launch)",
+}
+SUBCOMMANDS = tuple(COMMANDS)
+TOKENIZERS = ("ctx", "o200k_base", "cl100k_base")

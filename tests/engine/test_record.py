@@ -1,0 +1,104 @@
+"""`Record` and `Frozen` behave as the dataclasses they replace: equality, repr, hashing, no assignment, copies."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+import typing
+
+import pytest
+from ctxtui.engine.model import Bucket, Entry
+from ctxtui.engine.record import FrozenInstanceError, NamedTuple, replace
+from ctxtui.engine.sources.steering import SteeringRead
+
+
+def _entry(**changes) -> Entry:
+    return replace(Entry("tasks:1", "tasks", "Do it", "- [ ] Do it", 3, ".context/TASKS.md:1"), **changes)
+
+
+def test_equality_and_hash_follow_the_fields():
+    assert _entry() == _entry()
+    assert hash(_entry()) == hash(_entry())
+    assert _entry() != _entry(tokens=4)
+    assert _entry() != ("tasks:1",)  # another class is never equal
+    assert len({_entry(), _entry(), _entry(date="2026-01-01")}) == 2
+
+
+def test_repr_is_the_dataclass_repr():
+    assert repr(Bucket(1, "tier 1", None, 10)) == (
+        "Bucket(tier=1, name='tier 1', cap=None, used=10, summarized=0, overrun=0, reached=True, "
+        "full_limit=None, unbudgeted=0)"
+    )
+
+
+def test_frozen_records_refuse_assignment():
+    entry = _entry()
+    with pytest.raises(FrozenInstanceError):
+        entry.tokens = 5  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        del entry.title
+    assert entry.tokens == 3
+
+
+def test_copies_and_pickles_are_equal():
+    entry = _entry(extra=(("priority", 5),))
+    assert copy.copy(entry) == entry
+    assert copy.deepcopy(entry) == entry
+    assert pickle.loads(pickle.dumps(entry)) == entry
+
+
+def test_mutable_records_change_and_are_unhashable():
+    read = SteeringRead("steering", [])
+    read.files.append("x")  # type: ignore[arg-type]
+    assert read.problems == [] and read.error is None
+    assert SteeringRead("steering", []).problems is not SteeringRead("steering", []).problems
+    with pytest.raises(TypeError):
+        hash(read)
+
+
+def test_replace_keeps_the_rest_and_refuses_unknown_fields():
+    assert replace(_entry(), title="Other").text == "- [ ] Do it"
+    with pytest.raises(TypeError):
+        replace(_entry(), nope=1)
+
+
+class Light(NamedTuple):
+    """A doc."""
+
+    a: int
+    b: str | None = None
+
+    @property
+    def twice(self) -> int:
+        return self.a * 2
+
+
+class Typed(typing.NamedTuple):
+    """A doc."""
+
+    a: int
+    b: str | None = None
+
+    @property
+    def twice(self) -> int:
+        return self.a * 2
+
+
+def test_named_tuples_are_typings():
+    for made in (Light, Typed):
+        value = made(2)
+        assert value == (2, None) and value.twice == 4 and value.b is None
+        assert made._fields == ("a", "b") and made._field_defaults == {"b": None}
+        assert value._replace(b="x")._asdict() == {"a": 2, "b": "x"}
+        assert made.__doc__ == "A doc." and made.__module__ == __name__
+        assert pickle.loads(pickle.dumps(value)) == value
+    assert repr(Light(1, "x")) == repr(Typed(1, "x")).replace("Typed", "Light")
+    assert Light.__qualname__ == "Light" and list(Light.__annotations__) == ["a", "b"]
+
+
+def test_a_named_tuple_field_without_default_cannot_follow_one_with():
+    with pytest.raises(TypeError):
+
+        class Bad(NamedTuple):
+            a: int = 0
+            b: int

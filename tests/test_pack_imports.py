@@ -1,0 +1,71 @@
+"""A cold `ctxtui pack` of a ctx packet loads only what it needs (issue 11: it races the Go `ctx agent`).
+
+Each of these standard-library modules costs a fresh interpreter milliseconds
+to import on this project's machine (`dataclasses` pulls in `inspect`, `ast`,
+`dis` and `tokenize`; `pathlib` pulls in `urllib.parse` and `ipaddress`); the
+pack path has no use for them. Run as the installed command runs, in a fresh
+interpreter, on a small workspace.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import ROOT
+
+NOW = "2026-11-21T23:56:08Z"
+NOT_ON_THE_PACK_PATH = (
+    "dataclasses",
+    "inspect",
+    "ast",
+    "dis",
+    "tokenize",
+    "copy",
+    "argparse",
+    "gettext",
+    "locale",
+    "typing",
+    "contextlib",
+)
+
+CODE = (
+    "import os, sys\n"
+    "from ctxtui.cli import main\n"
+    "sys.stdout = open(os.devnull, 'w')\n"
+    "status = main(sys.argv[1:])\n"
+    "sys.stderr.write(repr((status, sorted(sys.modules))))\n"
+)
+
+
+def _loaded(project, *args: str) -> tuple[int, set[str]]:
+    env = {**os.environ, "TZ": "UTC"}
+    env.pop("CTXTUI_PACKER", None)
+    done = subprocess.run(
+        [sys.executable, "-c", CODE, "pack", str(project), "--budget", "4000", "--now", NOW, *args],
+        capture_output=True,
+        env=env,
+        cwd=ROOT,
+        timeout=120,
+        text=True,
+    )
+    status, modules = ast.literal_eval(done.stderr.strip().splitlines()[-1])
+    return status, set(modules)
+
+
+@pytest.mark.parametrize("extra", [(), ("--packer", "ctx-0.8.1")])
+def test_pack_imports_none_of_the_slow_modules(tmp_path, extra):
+    (tmp_path / ".context").mkdir()
+    (tmp_path / ".context" / "TASKS.md").write_text("- [ ] one task to do\n")
+    (tmp_path / ".context" / "DECISIONS.md").write_text("# D\n\n## [2026-11-01-120000] Use SQLite\n\nBecause.\n")
+    (tmp_path / ".git").mkdir()
+    status, modules = _loaded(tmp_path, *extra)
+    assert status == 0
+    assert not modules & set(NOT_ON_THE_PACK_PATH)
+    assert not {m for m in modules if m.split(".")[0] in ("textual", "rich", "numpy", "psycopg")}
+    # Outcomes, packet orders and next changes serve the TUI and explain, not a packet.
+    assert not modules & {f"ctxtui.engine.packers.ctx.{name}" for name in ("outcomes", "lazy", "order", "changes")}

@@ -7,6 +7,7 @@ import socket
 import sys
 import types
 import urllib.request
+from pathlib import Path
 
 import pytest
 from ctxtui.engine.text import tokenizers as tk
@@ -189,3 +190,43 @@ def test_count_cache_never_recounts_and_stays_bounded():
     assert calls[-1] == "bb"
     cache("x" * 99)  # over the character bound: older entries go
     assert len(cache) == 1
+
+
+@pytest.fixture(scope="module")
+def full_encodings():
+    """tiktoken's own Encoding objects (with their Python ranks), to compare the lean counter with."""
+    return {name: tk.load_encoding(name) for name in ("o200k_base", "cl100k_base")}
+
+
+@pytest.mark.parametrize("name", ["o200k_base", "cl100k_base"])
+def test_the_lean_counter_counts_what_encode_counts(full_encodings, name):
+    """The counter keeps only tiktoken's core and counts a buffer of ids: equal to len(Encoding.encode)."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    lean = tk.token_counter(name)
+    encode = full_encodings[name].encode
+    corpus = sorted(Path(__file__).parent.parent.glob("README.md")) + sorted(Path(tk.__file__).parent.glob("*.py"))
+    for path in corpus:
+        text = path.read_text()
+        assert lean(text) == len(encode(text, disallowed_special=()))
+
+    pieces = st.sampled_from(
+        ["<|endoftext|>", "<|fim_prefix|>", "\n\n", "  ", "## [", "é", "日本", "🙂", "\t", "x" * 40]
+    )
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.lists(st.text(max_size=12) | pieces, max_size=30).map("".join))
+    def same(text: str) -> None:
+        valid = tk._valid_text(text)
+        assert lean(valid) == len(encode(valid, disallowed_special=()))
+
+    same()
+
+
+def test_without_tiktokens_core_the_counter_falls_back_to_encode(monkeypatch):
+    """A tiktoken whose extension has no CoreBPE (another build, another version) still counts, through Encoding."""
+    monkeypatch.setitem(sys.modules, "tiktoken._tiktoken", types.ModuleType("tiktoken._tiktoken"))
+    counter = tk.token_counter("o200k_base")
+    assert counter("hello world") == 2
+    assert counter("<|endoftext|> is special") == 9

@@ -82,4 +82,4 @@ def test_the_text_search_counts_in_any_keyword_order(texts, tasks, task_counts):
     groups = keywords_by_task(tasks)
     for count in task_counts:
         keywords = [kw for group in groups[:count] for kw in group]
-        assert scorer.match_counts(count) == direct(scorer.lowered, keywords, len(keywords))
+        assert list(scorer.match_counts(count)) == direct(scorer.lowered, keywords, len(keywords))

@@ -100,7 +100,7 @@ def test_relevance():
     assert relevance_of(2) == 0.6666666666666666
     entry = _block("2026-02-19", "Hook AGENT Scoring", "")
     scorer = Scorer([entry], ["- [ ] hook agent scoring"], NOON)
-    assert scorer.match_counts(1) == [3]
+    assert list(scorer.match_counts(1)) == [3]
 
 
 def test_blocks():

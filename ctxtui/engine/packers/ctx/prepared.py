@@ -239,13 +239,13 @@ class CtxPrepared:
             rank = self._positions_for(task_count)[i] + 1
             return self._breakdown(i, task_count, rank, *self._score_inputs(task_count))
 
-    def _score_inputs(self, task_count: int) -> tuple[list[float], list[int], bool]:
+    def _score_inputs(self, task_count: int) -> tuple[list[float], bytes | bytearray, bool]:
         """(scores, match counts, whether the packet tasks have any keyword) with `task_count` tasks."""
         scorer = self.scorer
         return scorer.scores(task_count), scorer.match_counts(task_count), any(scorer.keyword_groups[:task_count])
 
     def _breakdown(
-        self, i: int, task_count: int, rank: int, scores: list[float], counts: list[int], has_keywords: bool
+        self, i: int, task_count: int, rank: int, scores: list[float], counts: bytes | bytearray, has_keywords: bool
     ) -> ScoreBreakdown:
         """Scored entry `i`'s breakdown; `rank` 0: not ranked (an inactive memory)."""
         scorer, entry = self.scorer, self.scored[i]

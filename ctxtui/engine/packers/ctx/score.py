@@ -181,7 +181,9 @@ class Scorer:
         # Database memories multiply their score by importance and usage; 1.0 for markdown.
         self.weights = list(weights) if weights is not None else [1.0] * len(self.entries)
         self.keyword_groups = keywords_by_task(tasks, fold)
-        self._counts: OrderedDict[int, list[int]] = OrderedDict({0: [0] * len(self.entries)})
+        # Match counts are 0..3 (RELEVANCE_MATCH_CAP): one byte each, not an 8-byte list slot (32 task counts
+        # of 50,000 memories kept ~11 MB more as lists).
+        self._counts: OrderedDict[int, bytes | bytearray] = OrderedDict({0: bytes(len(self.entries))})
         # Keyword positions: the first `prefix[n]` keywords are those of the first n tasks.
         self.prefix = [0, *accumulate(len(group) for group in self.keyword_groups)]
         # Many entries: every entry's first three keywords are found once (`first_matches`), and a
@@ -195,7 +197,7 @@ class Scorer:
     def keywords(self, task_count: int) -> list[str]:
         return [kw for group in self.keyword_groups[:task_count] for kw in group]
 
-    def match_counts(self, task_count: int) -> list[int]:
+    def match_counts(self, task_count: int) -> bytes | bytearray:
         """How many of the first `task_count` tasks' keywords each entry contains, capped at 3.
 
         Few entries: each entry's text is searched, keyword by keyword, from the
@@ -230,7 +232,7 @@ class Scorer:
         return [i for position in range(start, stop) for i in at.get(position, ())]
 
     def _nearest_below(
-        self, cache: OrderedDict[int, list[int]] | OrderedDict[int, list[float]], task_count: int
+        self, cache: OrderedDict[int, bytes | bytearray] | OrderedDict[int, list[float]], task_count: int
     ) -> int | None:
         """The cached task count with the largest keyword prefix not above `task_count`'s."""
         prefix, limit = self.prefix, self.prefix[min(task_count, len(self.prefix) - 1)]
@@ -247,21 +249,21 @@ class Scorer:
             self._first = first_matches(self.lowered, [kw for group in self.keyword_groups for kw in group])
         return self._first
 
-    def _counts_from_first(self, task_count: int) -> list[int]:
+    def _counts_from_first(self, task_count: int) -> bytes | bytearray:
         top = len(self.prefix) - 1
         if self._at is None:
             # The first count (the first screen's): each entry's positions are ascending, so its count is
             # where the prefix would go in them, found in C. The position → entries index that later
             # counts step from (~40 ms at 50,000 memories) is built when one is asked for.
-            return list(map(bisect_left, self._first_matches(), repeat(self.prefix[min(task_count, top)])))
+            return bytes(map(bisect_left, self._first_matches(), repeat(self.prefix[min(task_count, top)])))
         base = self._nearest_below(self._counts, task_count)
         assert base is not None  # 0 is always cached
-        counts = list(self._counts[base])
+        counts = bytearray(self._counts[base])
         for i in self._changes(self.prefix[min(base, top)], self.prefix[min(task_count, top)]):
             counts[i] += 1
         return counts
 
-    def _search(self, task_count: int) -> list[int]:
+    def _search(self, task_count: int) -> bytearray:
         """Counts by searching each entry's text, from the nearest smaller task count already counted.
 
         A count is how many of the keywords the text contains, capped: the
@@ -273,7 +275,7 @@ class Scorer:
         12 MB: 7.5 → 1.9 ms of a cold `ctxtui pack`.
         """
         base = max(n for n in self._counts if n <= task_count)
-        counts = list(self._counts[base])
+        counts = bytearray(self._counts[base])
         cap = RELEVANCE_MATCH_CAP
         order = sorted((kw for group in self.keyword_groups[base:task_count] for kw in group), key=len)
         hits = dict.fromkeys(order, 0)

@@ -230,3 +230,24 @@ def test_without_tiktokens_core_the_counter_falls_back_to_encode(monkeypatch):
     counter = tk.token_counter("o200k_base")
     assert counter("hello world") == 2
     assert counter("<|endoftext|> is special") == 9
+
+
+def test_a_large_text_is_cached_by_its_digest_not_kept():
+    """A whole packet is keyed by length and digest: equal texts hit, another text of the same length is counted,
+    and the cache holds no reference to the text it counted."""
+    calls = []
+
+    def count(text):
+        calls.append(len(text))
+        return len(text.split())
+
+    cache = tk.CountCache(count)
+    packet = "word " * (tk.LARGE_TEXT // 5 + 1)
+    assert cache(packet) == cache("".join(["word "] * (tk.LARGE_TEXT // 5 + 1)))
+    assert len(calls) == 1
+    other = packet[:-6] + "x" + packet[-5:]  # same length, one character different
+    assert len(other) == len(packet) and cache(other) != cache(packet) and len(calls) == 2  # counted anew
+    before = sys.getrefcount(packet)
+    cache(packet)
+    assert sys.getrefcount(packet) == before
+    assert not any(isinstance(key, str) and len(key) >= tk.LARGE_TEXT for key in cache._data)

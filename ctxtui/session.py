@@ -190,7 +190,7 @@ class Session:
     _store_kind: str | None = None
     _store_kind_known: bool = False
     _turns: Any = None  # the nous database's TurnsSession, once asked for
-    _first_plan: tuple[Loaded | None, int, Plan] | None = None  # a load's own first plan, for the first view()
+    _first_plan: tuple[Loaded | None, Plan] | None = None  # a load's own first plan, for the first view()
 
     # -- what the user asked for ------------------------------------------------------
 
@@ -367,7 +367,8 @@ class Session:
         report("assembling", 3)
         plan = packer.plan(self.budget)  # the first screen's, off the UI thread (a second one cost 10-15 ms at 50k)
         self._new_load(packer, opened.workspace, opened.refusal, opened.budget_source, made_at)
-        self._first_plan = (self.loaded, self.budget, plan)
+        # The plan knows its budget: the slider may have moved (on the UI thread) while it was made.
+        self._first_plan = (self.loaded, plan)
         return problems
 
     def _new_load(
@@ -580,7 +581,8 @@ class Session:
         """The view at the current budget (a new one: the caller decides whether it differs)."""
         assert self.loaded is not None, "load() first"
         first, self._first_plan = self._first_plan, None  # the load's own plan, if still for this budget
-        return View(self.loaded, self.budget, first[2] if first and first[:2] == (self.loaded, self.budget) else None)
+        usable = first is not None and first[0] is self.loaded and first[1].budget == self.budget
+        return View(self.loaded, self.budget, first[1] if usable and first is not None else None)
 
     @property
     def label(self) -> str:

@@ -36,7 +36,9 @@ else:
         _FROM_CLASS = frozenset({"__module__", "__qualname__", "__annotations__"})
 
         def __new__(cls, name, bases, namespace):
-            fields = list(namespace.get("__annotations__", {}))
+            if "__annotations__" not in namespace:  # lazily evaluated annotations (3.14) would leave no fields
+                raise TypeError(f"{name}: the engine's NamedTuple needs `from __future__ import annotations`")
+            fields = list(namespace["__annotations__"])
             defaults = [namespace[field] for field in fields if field in namespace]
             if any(field not in namespace for field in fields[len(fields) - len(defaults) :]):
                 raise TypeError(f"{name}: a field without a default follows one with a default")

@@ -32,7 +32,7 @@ from ctxtui.safe_text import clean_block, clean_line
 from ctxtui.session import NOUS, Session
 from ctxtui.tui.actions import ACTION_BY_ID, APP, bindings, help_lines
 from ctxtui.tui.commands import CtxtuiCommands
-from ctxtui.tui.heap import loading, thaw
+from ctxtui.tui.heap import freeze, loading, thaw
 from ctxtui.tui.main_screen import REAL_TOKENIZER, MainScreen
 from ctxtui.tui.messages import FORMAT_NAMES, CopyPacket, LoadFailed, LoadProgress, ProjectLoaded, SavePacket
 from ctxtui.tui.screens.help import HelpItem, HelpScreen
@@ -204,6 +204,8 @@ class CtxtuiApp(ThemeVariablesMixin, App):
                     problems = self.session.load(self._initial_budget, progress=progress)
                 else:
                     problems = self.session.reload(changed, progress=progress)
+                if problems is not None:
+                    freeze()  # what the load made lives as long as it: out of every automatic collection
             if problems is None:  # e.g. a checkpoint touched the -wal, no new commit
                 return
         except (ContextMissing, OpenError, Refused, KeyError, ValueError) as exc:

@@ -27,6 +27,8 @@ import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from ctxtui.engine.gcpause import pause, resume
+
 IDLE_SECONDS = 3.0
 MAX_STEPS = 400
 
@@ -38,21 +40,21 @@ def freeze() -> None:
 
 @contextmanager
 def loading() -> Iterator[None]:
-    """The collector off for a load, then everything frozen before it is back on (see above).
+    """The collector off for a load (see above); call `freeze()` inside when the load made something.
 
     Freezing also empties the youngest generation's count, so the first
     allocation after the load does not start a collection of all it made.
-    Process-wide: the UI thread's few allocations meanwhile wait too, and
-    any cyclic garbage they make goes at the next pause's collection.
+    Only a load that made something is frozen: a reload that found nothing
+    new (a checkpoint) or failed leaves garbage (its worker, a traceback)
+    that the next automatic collection should see. Process-wide, and shared
+    with the engine's own pauses (`gcpause`): the UI thread's few allocations
+    meanwhile wait too.
     """
-    was_enabled = gc.isenabled()
-    gc.disable()
+    pause()
     try:
         yield
     finally:
-        gc.freeze()
-        if was_enabled:
-            gc.enable()
+        resume()
 
 
 def thaw() -> None:

@@ -102,3 +102,42 @@ def test_a_named_tuple_field_without_default_cannot_follow_one_with():
         class Bad(NamedTuple):
             a: int = 0
             b: int
+
+
+def _records() -> list[type]:
+    """Every Record subclass the engine and the openers define (imported so they exist)."""
+    import importlib
+    import pkgutil
+
+    import ctxtui
+
+    for module in pkgutil.walk_packages(ctxtui.__path__, "ctxtui."):
+        if not module.name.startswith(("ctxtui.tui", "ctxtui.cli.tui", "ctxtui.demo")) and not module.name.endswith(
+            "__main__"
+        ):
+            importlib.import_module(module.name)
+    from ctxtui.engine.record import Record
+
+    found, todo = [], [Record]
+    while todo:
+        for sub in todo.pop().__subclasses__():
+            found.append(sub)
+            todo.append(sub)
+    own = ("ctxtui.engine.record",)  # the bases themselves
+    return [
+        c for c in found if c.__module__.startswith("ctxtui.") and c.__module__ not in own and "__slots__" in c.__dict__
+    ]
+
+
+def test_every_record_spells_its_fields_once_in_the_same_order():
+    """A hand-made record lists its fields three times (slots, annotations, __init__): they must agree, or
+    `replace`, equality and repr silently drop or misplace a field."""
+    import inspect
+
+    records = _records()
+    assert len(records) >= 15
+    for cls in records:
+        slots = cls.__dict__["__slots__"]
+        assert tuple(inspect.get_annotations(cls)) == tuple(slots), cls
+        if "__init__" in cls.__dict__:
+            assert tuple(inspect.signature(cls.__init__).parameters)[1:] == tuple(slots), cls

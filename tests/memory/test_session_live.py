@@ -142,10 +142,31 @@ def test_the_first_view_is_the_one_the_load_planned_and_equals_a_fresh_one(live)
     """A load plans its first screen off the UI thread; the first `view()` shows that very plan, once."""
     session, _db = live
     session.load(budget=3000)
-    planned = session._first_plan[2]
+    planned = session._first_plan[1]
     first, again = session.view(), session.view()
     assert first.budget == 3000 and first.plan is planned and again.plan is not planned  # handed out once
     assert (first.markdown, first.json, first.counts) == (again.markdown, again.json, again.counts)
     session.load(budget=2000)
+    planned = session._first_plan[1]
     session.set_budget(2001)  # the budget moved before the first view: the load's plan is for another one
-    assert session.view().plan is not session._first_plan and session.view().budget == 2001
+    shown = session.view()
+    assert shown.plan is not planned and shown.budget == shown.plan.budget == 2001
+
+
+def test_a_budget_moved_while_the_first_plan_is_made_is_not_shown_with_it(live, monkeypatch):
+    """The load plans on a worker while the slider stays live: a budget set meanwhile gets its own plan."""
+    session, _db = live
+    session.load(budget=3000)
+    packer = session.loaded.packer
+    original = type(packer).plan
+
+    def slow_plan(self, budget):
+        made = original(self, budget)
+        session.set_budget(3500)  # the UI thread moved the slider while the worker planned
+        return made
+
+    monkeypatch.setattr(type(packer), "plan", slow_plan)
+    session.load(budget=3000)
+    monkeypatch.setattr(type(packer), "plan", original)
+    shown = session.view()
+    assert shown.budget == shown.plan.budget == 3500

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import gc
+import threading
 
-from ctxtui.tui.heap import StepHeap, loading, settle
+from ctxtui.engine.gcpause import gc_paused
+from ctxtui.tui.heap import StepHeap, freeze, loading, settle
 
 
 class Cycle:
@@ -41,14 +43,46 @@ def test_a_load_runs_without_the_collector_and_ends_frozen():
     with loading():
         assert not gc.isenabled()
         made = [Cycle() for _ in range(1000)]
+        freeze()  # the load made something
     assert gc.isenabled() and gc.get_count()[0] < 100  # frozen, so no young collection of it all comes next
     assert gc.get_freeze_count() >= frozen + len(made)
 
 
-def test_a_failed_load_still_gives_the_collector_back():
+def test_a_failed_or_empty_load_gives_the_collector_back_and_freezes_nothing():
+    """Its garbage (a worker, a traceback) stays where the next automatic collection sees it."""
+    settle()
+    frozen = gc.get_freeze_count()
     try:
         with loading():
+            garbage = [Cycle() for _ in range(100)]
             raise ValueError("unreadable")
     except ValueError:
         pass
-    assert gc.isenabled()
+    with loading():
+        pass  # a reload that found nothing new
+    assert gc.isenabled() and gc.get_freeze_count() == frozen and garbage
+
+
+def _engine_pause(inside: threading.Event, done: threading.Event) -> None:
+    with gc_paused():
+        inside.set()
+        done.wait()
+
+
+def test_overlapping_pauses_on_two_threads_leave_the_collector_on():
+    """A load on one thread and an engine pause on another, ending in either order: the collector comes back."""
+    settle()
+    for load_ends_first in (True, False):
+        inside, done = threading.Event(), threading.Event()
+        worker = threading.Thread(target=_engine_pause, args=(inside, done))
+        with loading():
+            worker.start()
+            inside.wait()
+            if not load_ends_first:
+                done.set()
+                worker.join()
+                assert not gc.isenabled()  # the load still runs
+        assert gc.isenabled() is not load_ends_first  # on only once both have ended
+        done.set()
+        worker.join()
+        assert gc.isenabled()

@@ -179,8 +179,7 @@ class Session:
     budget: int = 8000
     loaded: Loaded | None = None
     memory_join: MemoryJoin | None = None
-    # The rest of what the user asked for: the packer (None: the ctx on PATH), --set, --skill,
-    # the peer packers' query, intent, kind, tags, user, turn, frame...
+    # The rest of what the user asked: the packer (None: the ctx on PATH), --set, --skill, query, turn...
     options: PackRequest = field(default_factory=PackRequest)
     choice: Choice | None = None  # the packer in use and where that choice came from
     knob_edits: dict[str, Any] = field(default_factory=dict)  # knobs changed in the app, kept across reloads
@@ -367,8 +366,7 @@ class Session:
         report("assembling", 3)
         plan = packer.plan(self.budget)  # the first screen's, off the UI thread (a second one cost 10-15 ms at 50k)
         self._new_load(packer, opened.workspace, opened.refusal, opened.budget_source, made_at)
-        # The plan knows its budget: the slider may have moved (on the UI thread) while it was made.
-        self._first_plan = (self.loaded, plan)
+        self._first_plan = (self.loaded, plan)  # its own budget: the slider may move while it is made
         return problems
 
     def _new_load(
@@ -581,8 +579,8 @@ class Session:
         """The view at the current budget (a new one: the caller decides whether it differs)."""
         assert self.loaded is not None, "load() first"
         first, self._first_plan = self._first_plan, None  # the load's own plan, if still for this budget
-        usable = first is not None and first[0] is self.loaded and first[1].budget == self.budget
-        return View(self.loaded, self.budget, first[1] if usable and first is not None else None)
+        plan = first[1] if first and first[0] is self.loaded and first[1].budget == self.budget else None
+        return View(self.loaded, self.budget, plan)
 
     @property
     def label(self) -> str:

@@ -2,7 +2,8 @@
 
 Each of these standard-library modules costs a fresh interpreter milliseconds
 to import on this project's machine (`dataclasses` pulls in `inspect`, `ast`,
-`dis` and `tokenize`; `pathlib` pulls in `urllib.parse` and `ipaddress`); the
+`dis` and `tokenize`; `pathlib` pulls in `urllib.parse` and `ipaddress`; `datetime` runs a
+pure-Python copy of every class before taking the C module's); the
 pack path has no use for them. Run as the installed command runs, in a fresh
 interpreter, on a small workspace.
 """
@@ -31,6 +32,7 @@ NOT_ON_THE_PACK_PATH = (
     "locale",
     "typing",
     "contextlib",
+    "datetime",  # its pure-Python twin runs before the C module replaces it: `engine/datetimes.py`
 )
 
 CODE = (

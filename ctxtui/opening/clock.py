@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
-
+from ctxtui.engine.datetimes import UTC, datetime, timedelta
 from ctxtui.opening.request import OpenError
 
 

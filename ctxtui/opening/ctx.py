@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from datetime import datetime
 
 from ctxtui.engine.model import Problem
 from ctxtui.engine.packers.ctx.knobs import BUDGET_KEY, CtxKnobs, KnobError, parse_settings
@@ -26,6 +25,10 @@ from ctxtui.engine.text.go import go_join
 from ctxtui.engine.text.go_strconv import GoNumError, parse_int
 from ctxtui.opening.clock import parse_now
 from ctxtui.opening.request import Opened, OpenError, PackRequest, Refused
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from datetime import datetime
 
 IGNORE_REFUSAL_ENV = "CTXTUI_IGNORE_REFUSAL"  # as --ignore-refusal, for scripts
 

@@ -7,7 +7,6 @@ text cannot disagree.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime, tzinfo
 
 from ctxtui.engine.packers.base import Packer
 from ctxtui.engine.packers.ctx.assemble import packer_for
@@ -15,6 +14,10 @@ from ctxtui.engine.packers.ctx.knobs import CtxKnobs
 from ctxtui.engine.packers.ctx.versions import VERSIONS
 from ctxtui.engine.sources.steering import SkillFile
 from ctxtui.engine.sources.workspace import Workspace
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from datetime import datetime, tzinfo
 
 MCP = "ctx-mcp"
 CTX_PACKERS = (*VERSIONS, MCP)  # ctx-0.8.1, ctx-0.8.0, ctx-mcp: built from a project's .context/

@@ -8,13 +8,14 @@ reads files, so it lives with the sources; the engine takes the zone it returns.
 
 from __future__ import annotations
 
-import datetime as _dt
 import os
-from collections.abc import Mapping
-from datetime import tzinfo
+
+from ctxtui.engine import datetimes as _dt
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from datetime import tzinfo
     from typing import BinaryIO
 
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import posixpath
 import re
-from datetime import UTC, datetime
+
+from ctxtui.engine.datetimes import UTC, datetime
 
 # unicode.IsSpace: Python's str.strip() would also strip \x1c-\x1f, Go does not.
 GO_SPACE = (

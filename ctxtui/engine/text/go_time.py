@@ -10,12 +10,15 @@ reads it the way Go does); nothing here reads the clock or the environment.
 
 from __future__ import annotations
 
-import datetime as _dt
 import re
-from datetime import tzinfo
 
+from ctxtui.engine import datetimes as _dt
 from ctxtui.engine.text.go import go_div
 from ctxtui.engine.text.go_strconv import INT64_MAX, INT64_MIN, f2i
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from datetime import tzinfo
 
 # Instants datetime can show in any zone: a day inside its years 1-9999 (offsets stay under 26 hours).
 _SAFE_MIN, _SAFE_MAX = -62135596800 + 2 * 86400, 253402300799 - 2 * 86400

@@ -10,7 +10,6 @@ per-entry outcomes (`outcomes`) are derived from it, on first use.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from datetime import datetime, tzinfo
 
 from ctxtui.engine.gcpause import gc_paused
 from ctxtui.engine.model import (
@@ -45,6 +44,7 @@ from ctxtui.engine.text.go_strconv import i64
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from datetime import datetime, tzinfo
     from typing import Any
 
 

@@ -12,10 +12,10 @@ from _thread import RLock  # what threading.RLock() makes; importing threading c
 from array import array
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime, tzinfo
 from functools import partial
 from itertools import accumulate
 
+from ctxtui.engine.datetimes import UTC
 from ctxtui.engine.model import Entry, ScoreBreakdown
 from ctxtui.engine.packers.base import SUMMARIZED, Knob
 from ctxtui.engine.packers.ctx.budget import DEFAULT_CONVENTION_PCT, DEFAULT_TASK_PCT
@@ -32,6 +32,7 @@ from ctxtui.engine.text.tokens import estimate
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from datetime import datetime, tzinfo
     from typing import Any, TypeVar
 
     T = TypeVar("T")
@@ -242,7 +243,7 @@ class CtxPrepared:
     def _score_inputs(self, task_count: int) -> tuple[list[float], bytes | bytearray, bool]:
         """(scores, match counts, whether the packet tasks have any keyword) with `task_count` tasks."""
         scorer = self.scorer
-        return scorer.scores(task_count), scorer.match_counts(task_count), any(scorer.keyword_groups[:task_count])
+        return scorer.scores(task_count), scorer.match_counts(task_count), scorer.prefix_at(task_count) > 0
 
     def _breakdown(
         self, i: int, task_count: int, rank: int, scores: list[float], counts: bytes | bytearray, has_keywords: bool

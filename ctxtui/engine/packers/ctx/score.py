@@ -10,17 +10,22 @@ included tasks, so a slider step rarely re-scores anything.
 from __future__ import annotations
 
 import re
+from _thread import allocate_lock  # what threading.Lock() makes, without importing threading
 from bisect import bisect_left
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime, tzinfo
-from itertools import accumulate, repeat
+from itertools import repeat
 
+from ctxtui.engine.datetimes import UTC
 from ctxtui.engine.model import Entry
 from ctxtui.engine.packers.ctx.caches import cache_entries
 from ctxtui.engine.packers.ctx.first_matches import first_matches
 from ctxtui.engine.text.go import go_lower
 from ctxtui.engine.text.go_time import recency_days
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from datetime import datetime, tzinfo
 
 STOP_WORDS = frozenset(
     [
@@ -130,17 +135,19 @@ def keywords_by_task(tasks: Sequence[str], fold: Callable[[str], str] = go_lower
     `fold` is how the ctx version normalises case (0.8.1 folds, 0.8.0
     lowercases); the split keeps only a-z, 0-9, "-" and "_".
     """
-    seen: set[str] = set()
-    groups = []
-    for task in tasks:
-        new = []
-        for word in _NON_KEYWORD.split(fold(task)):
-            if len(word) < 3 or word in STOP_WORDS or word in seen:
-                continue
-            seen.add(word)
-            new.append(word)
-        groups.append(tuple(new))
-    return groups
+    seen = set(STOP_WORDS)
+    return [_new_keywords(fold(task), seen) for task in tasks]
+
+
+def _new_keywords(folded: str, seen: set[str]) -> tuple[str, ...]:
+    """The words of a folded task, in order, of 3 or more characters, not in `seen` (which they join)."""
+    new = []
+    for word in _NON_KEYWORD.split(folded):
+        if len(word) < 3 or word in seen:
+            continue
+        seen.add(word)
+        new.append(word)
+    return tuple(new)
 
 
 def relevance_of(count: int) -> float:
@@ -180,22 +187,53 @@ class Scorer:
         self.recency = [recency_bracket(days) for days in self.age_days]
         # Database memories multiply their score by importance and usage; 1.0 for markdown.
         self.weights = list(weights) if weights is not None else [1.0] * len(self.entries)
-        self.keyword_groups = keywords_by_task(tasks, fold)
         # Match counts are 0..3 (RELEVANCE_MATCH_CAP): one byte each, not an 8-byte list slot (32 task counts
         # of 50,000 memories kept ~11 MB more as lists).
         self._counts: OrderedDict[int, bytes | bytearray] = OrderedDict({0: bytes(len(self.entries))})
-        # Keyword positions: the first `prefix[n]` keywords are those of the first n tasks.
-        self.prefix = [0, *accumulate(len(group) for group in self.keyword_groups)]
+        # Keywords are found task by task as far as a task count needs them (`_keywords_to`): a cold
+        # `pack` of ctx-dogfood needs 80 of its 248 tasks' (0.8 → 0.2 ms). `keyword_groups[n]` are the
+        # keywords task n adds; keyword positions: the first `prefix[n]` keywords are those of the
+        # first n tasks.
+        self._tasks, self._fold, self._seen = list(tasks), fold, set(STOP_WORDS)
+        self._finding = allocate_lock()  # the app's explanations may ask while a worker scans thresholds
+        self.task_total = len(self._tasks)
+        self.keyword_groups: list[tuple[str, ...]] = []
+        self.prefix = [0]
         # Many entries: every entry's first three keywords are found once (`first_matches`), and a
         # task count's match counts and scores are then derived from the nearest one already known
         # by the few entries whose count changes (`_at`: keyword position → entries it counts for).
-        self.indexed = len(self.entries) * self.prefix[-1] > INDEX_THRESHOLD
+        # A task of n characters has at most n keywords (each is 3 or more characters and a separator,
+        # from a text folding makes at most 3× longer), so a small product needs no keywords to decide.
+        self.indexed = False
+        if len(self.entries) * sum(map(len, self._tasks)) > INDEX_THRESHOLD:
+            self.indexed = len(self.entries) * self.prefix_at(self.task_total) > INDEX_THRESHOLD
         self._first: list[tuple[int, ...]] | None = None  # `first_matches`, once found
         self._at: dict[int, list[int]] | None = None
         self._scores: OrderedDict[int, list[float]] = OrderedDict()
 
+    def _keywords_to(self, task_count: int) -> None:
+        """Find the keywords of the tasks before `task_count` (as `keywords_by_task` does), if not yet found."""
+        groups, prefix, seen, fold = self.keyword_groups, self.prefix, self._seen, self._fold
+        with self._finding:
+            for task in self._tasks[len(groups) : task_count]:
+                new = _new_keywords(fold(task), seen)
+                groups.append(new)
+                prefix.append(prefix[-1] + len(new))  # after its group: `prefix` never runs ahead of the groups
+
+    def prefix_at(self, task_count: int) -> int:
+        """How many keywords the first `task_count` tasks have (all tasks' when there are fewer)."""
+        task_count = min(task_count, self.task_total)
+        if task_count >= len(self.prefix):
+            self._keywords_to(task_count)
+        return self.prefix[task_count]
+
+    def groups(self, task_count: int) -> list[tuple[str, ...]]:
+        """The keywords each of the first `task_count` tasks adds."""
+        self.prefix_at(task_count)
+        return self.keyword_groups[:task_count]
+
     def keywords(self, task_count: int) -> list[str]:
-        return [kw for group in self.keyword_groups[:task_count] for kw in group]
+        return [kw for group in self.groups(task_count) for kw in group]
 
     def match_counts(self, task_count: int) -> bytes | bytearray:
         """How many of the first `task_count` tasks' keywords each entry contains, capped at 3.
@@ -235,31 +273,28 @@ class Scorer:
         self, cache: OrderedDict[int, bytes | bytearray] | OrderedDict[int, list[float]], task_count: int
     ) -> int | None:
         """The cached task count with the largest keyword prefix not above `task_count`'s."""
-        prefix, limit = self.prefix, self.prefix[min(task_count, len(self.prefix) - 1)]
+        prefix_at, limit = self.prefix_at, self.prefix_at(task_count)
         best = None
         for known in cache:
-            if prefix[min(known, len(prefix) - 1)] <= limit and (
-                best is None or prefix[min(known, len(prefix) - 1)] > prefix[min(best, len(prefix) - 1)]
-            ):
+            if prefix_at(known) <= limit and (best is None or prefix_at(known) > prefix_at(best)):
                 best = known
         return best
 
     def _first_matches(self) -> list[tuple[int, ...]]:
         if self._first is None:
-            self._first = first_matches(self.lowered, [kw for group in self.keyword_groups for kw in group])
+            self._first = first_matches(self.lowered, self.keywords(self.task_total))
         return self._first
 
     def _counts_from_first(self, task_count: int) -> bytes | bytearray:
-        top = len(self.prefix) - 1
         if self._at is None:
             # The first count (the first screen's): each entry's positions are ascending, so its count is
             # where the prefix would go in them, found in C. The position → entries index that later
             # counts step from (~40 ms at 50,000 memories) is built when one is asked for.
-            return bytes(map(bisect_left, self._first_matches(), repeat(self.prefix[min(task_count, top)])))
+            return bytes(map(bisect_left, self._first_matches(), repeat(self.prefix_at(task_count))))
         base = self._nearest_below(self._counts, task_count)
         assert base is not None  # 0 is always cached
         counts = bytearray(self._counts[base])
-        for i in self._changes(self.prefix[min(base, top)], self.prefix[min(task_count, top)]):
+        for i in self._changes(self.prefix_at(base), self.prefix_at(task_count)):
             counts[i] += 1
         return counts
 
@@ -277,7 +312,7 @@ class Scorer:
         base = max(n for n in self._counts if n <= task_count)
         counts = bytearray(self._counts[base])
         cap = RELEVANCE_MATCH_CAP
-        order = sorted((kw for group in self.keyword_groups[base:task_count] for kw in group), key=len)
+        order = sorted((kw for group in self.groups(task_count)[base:] for kw in group), key=len)
         hits = dict.fromkeys(order, 0)
         lowered = self.lowered
         searched = 0
@@ -308,8 +343,7 @@ class Scorer:
         if base is not None:
             # Only entries whose match count changed since `base` change score.
             scores = list(self._scores[base])
-            top = len(self.prefix) - 1
-            for i in set(self._changes(self.prefix[min(base, top)], self.prefix[min(task_count, top)])):
+            for i in set(self._changes(self.prefix_at(base), self.prefix_at(task_count))):
                 scores[i] = self._score(i, counts[i])
         else:
             scores = [self._score(i, count) for i, count in enumerate(counts)]

@@ -61,16 +61,21 @@ def read_bytes_safely(path: PathText, *, follow_symlinks: bool = False, limit: i
             raise NotRegularFile(f"is {kind_of(info.st_mode)}, not a regular file")
         if info.st_size > limit:
             raise FileTooBig(f"is {info.st_size:,} bytes, over the {limit:,}-byte limit")
+        # The first read asks for one byte more than the file's size: `os.read(fd, n)` allocates n bytes
+        # before it reads, and a 1 MiB buffer for each of a workspace's small files cost a cold `pack`
+        # of ctx-dogfood's 28 files ~0.3-0.8 ms. Reading goes on until end of file (a file may grow).
         chunks = []
         total = 0
+        size = info.st_size + 1
         while True:
-            chunk = os.read(fd, 1 << 20)
+            chunk = os.read(fd, size)
             if not chunk:
                 break
             total += len(chunk)
             if total > limit:
                 raise FileTooBig(f"grew past the {limit:,}-byte limit while being read")
             chunks.append(chunk)
-        return b"".join(chunks)
+            size = 1 << 16
+        return chunks[0] if len(chunks) == 1 else b"".join(chunks)
     finally:
         os.close(fd)

@@ -82,3 +82,38 @@ def test_threads_asking_at_once_find_each_task_once():
         thread.join()
     assert scorer.keyword_groups == keywords_by_task(tasks)
     assert scorer.prefix_at(3000) == 9000
+
+
+def _by_pattern(tasks, fold):
+    """ctx's split as a regular expression (what the byte translation replaced)."""
+    import re
+
+    seen, groups = set(score.STOP_WORDS), []
+    for task in tasks:
+        new = []
+        for word in re.split(r"[^a-z0-9_-]+", fold(task)):
+            if len(word) >= 3 and word not in seen:
+                seen.add(word)
+                new.append(word)
+        groups.append(tuple(new))
+    return groups
+
+
+@settings(max_examples=1000, deadline=None)
+@given(
+    st.lists(
+        st.text(
+            alphabet=st.one_of(
+                st.sampled_from("abcXYZ019_- \t\n.,:/éßİſﬁ中😀\x00\x7f\x80"),
+                st.characters(min_codepoint=0xDC80, max_codepoint=0xDCFF),  # invalid bytes, as `decode` keeps them
+            ),
+            max_size=40,
+        ),
+        max_size=6,
+    )
+)
+def test_the_split_is_ctxs_pattern(tasks):
+    from ctxtui.engine.text.go import go_lower
+
+    for fold in (go_fold, go_lower):
+        assert keywords_by_task(tasks, fold) == _by_pattern(tasks, fold)

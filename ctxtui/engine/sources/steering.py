@@ -17,7 +17,6 @@ packet takes the text after it, whole or not at all.
 from __future__ import annotations
 
 import os
-import re
 import stat
 
 from ctxtui.engine.model import Entry, Problem
@@ -265,9 +264,33 @@ def parse_steering_file(file: str, label: str, text: str) -> SteeringFile:
 
 # A front-matter line whose meaning is beyond doubt: a top-level key, a colon, spaces, and a plain
 # scalar of letters, digits and a few safe punctuation marks (no `:`, `#`, quotes, brackets, tabs...),
-# starting with a letter (so neither a number nor an indicator) and ending with no space.
-_PLAIN_LINE = re.compile(r"([A-Za-z][A-Za-z0-9_-]*): +([A-Za-z](?:[A-Za-z0-9 ,./()+_-]*[A-Za-z0-9./()+_-])?)")
-_PLAIN_INT_LINE = re.compile(r"([A-Za-z][A-Za-z0-9_-]*): +(0|[1-9][0-9]{0,17})")
+# starting with a letter (so neither a number nor an indicator) and ending with no space or comma; or a
+# number of at most 18 digits without a leading zero. As regular expressions (a test holds the
+# checks below to them; compiling the two cost a cold `pack` ~0.3 ms):
+#   ([A-Za-z][A-Za-z0-9_-]*): +([A-Za-z](?:[A-Za-z0-9 ,./()+_-]*[A-Za-z0-9./()+_-])?)
+#   ([A-Za-z][A-Za-z0-9_-]*): +(0|[1-9][0-9]{0,17})
+_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+_KEY_CHARS = _LETTERS + "0123456789_-"
+_PLAIN_CHARS = _LETTERS + "0123456789 ,./()+_-"
+
+
+def _key_and_value(line: str) -> tuple[str, str] | None:
+    """`key: value` split, when the key is a plain key and at least one space follows the colon."""
+    key, colon, rest = line.partition(":")
+    value = rest.lstrip(" ")
+    if not colon or not key or len(value) == len(rest) or key[0] not in _LETTERS or key.strip(_KEY_CHARS):
+        return None  # `strip` leaves nothing exactly when every character is one of those given
+    return key, value
+
+
+def _is_plain_text(value: str) -> bool:
+    return bool(value) and value[0] in _LETTERS and not value.strip(_PLAIN_CHARS) and value[-1] not in " ,"
+
+
+def _is_plain_int(value: str) -> bool:
+    return 0 < len(value) <= 18 and value.isascii() and value.isdigit() and (value[0] != "0" or value == "0")
+
+
 # Plain scalars yaml.v3 resolves to a bool or null: their decoding differs from their text.
 _NOT_PLAIN_TEXT = frozenset(("true", "True", "TRUE", "false", "False", "FALSE", "null", "Null", "NULL"))
 
@@ -286,20 +309,21 @@ def _decode_simple_front_matter(raw: str) -> dict[str, Any] | None:
     for line in raw.split("\n"):
         if not line.strip(" "):
             continue
-        match = _PLAIN_LINE.fullmatch(line)
-        if match is not None:
-            key, value = match.group(1), match.group(2)
-            if value in _NOT_PLAIN_TEXT or key == "priority" or key == "tools":
+        pair = _key_and_value(line)
+        if pair is None:
+            return None
+        key, text = pair
+        if _is_plain_text(text):
+            if text in _NOT_PLAIN_TEXT or key == "priority" or key == "tools":
                 return None
-        else:
-            match = _PLAIN_INT_LINE.fullmatch(line)
-            if match is None:
-                return None
-            key, value = match.group(1), int(match.group(2))
-            if key in ("name", "description", "inclusion", "tools"):
-                value = match.group(2)  # a number decoded into a string field is its text
+            value: Any = text
+        elif _is_plain_int(text):
+            # a number decoded into a string field is its text
+            value = text if key in ("name", "description", "inclusion", "tools") else int(text)
             if key == "tools":
                 return None
+        else:
+            return None
         if key in found:
             return None  # yaml.v3 refuses a duplicate key: the full decoder says how
         found[key] = value

@@ -10,8 +10,6 @@ reads it the way Go does); nothing here reads the clock or the environment.
 
 from __future__ import annotations
 
-import re
-
 from ctxtui.engine import datetimes as _dt
 from ctxtui.engine.text.go import go_div
 from ctxtui.engine.text.go_strconv import INT64_MAX, INT64_MIN, f2i
@@ -55,10 +53,13 @@ def local_midnight_unix(y: int, m: int, d: int, zone: tzinfo) -> int:
 
 def parse_date(s: str) -> tuple[int, int, int] | None:
     """time.ParseInLocation("2006-01-02", s): exact 4-2-2 digits, month 1-12, day valid (year 0000 allowed)."""
-    m = re.fullmatch(r"([0-9]{4})-([0-9]{2})-([0-9]{2})", s)
-    if not m:
+    # ([0-9]{4})-([0-9]{2})-([0-9]{2}), checked without compiling a pattern (~70 µs of a cold `pack`)
+    if len(s) != 10 or s[4] != "-" or s[7] != "-":
         return None
-    y, mo, d = int(m.group(1)), int(m.group(2)), int(m.group(3))
+    digits = s[:4] + s[5:7] + s[8:]
+    if not (digits.isascii() and digits.isdigit()):
+        return None
+    y, mo, d = int(s[:4]), int(s[5:7]), int(s[8:])
     if not 1 <= mo <= 12 or d < 1:
         return None
     leap = y % 4 == 0 and (y % 100 != 0 or y % 400 == 0)

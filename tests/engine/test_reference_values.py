@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import bisect
 from datetime import UTC, datetime
+from itertools import accumulate
 
 import pytest
 from ctxtui.engine.model import Entry
 from ctxtui.engine.packers.ctx.budget import fit_prefix, full_limit, split_shares
 from ctxtui.engine.packers.ctx.score import Scorer, age_in_days, recency_bracket, relevance_of, task_keywords
 from ctxtui.engine.text.tokens import estimate, estimate_list
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 NOON = datetime(2026, 2, 19, 12, 0, tzinfo=UTC)
 
@@ -117,3 +121,15 @@ def test_fit_prefix_forces_the_first_item():
     assert fit_prefix([0, 10, 20], 5) == (1, True)
     assert fit_prefix([0, 10, 20], 15) == (1, False)
     assert fit_prefix([0], 5) == (0, False)
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(st.integers(min_value=0, max_value=50), max_size=30).map(lambda costs: [0, *accumulate(costs)]),
+    st.integers(min_value=-(2**63), max_value=2**63),
+)
+def test_fit_prefix_searches_as_bisect_right(cumulative, cap):
+    """The hand-written search (no `bisect` on the cold pack path) finds what bisect_right found."""
+    count = bisect.bisect_right(cumulative, cap) - 1
+    expected = (1, True) if count <= 0 and len(cumulative) > 1 else (max(count, 0), False)
+    assert fit_prefix(cumulative, cap) == expected

@@ -15,7 +15,6 @@ reported as a problem and ignored.
 
 from __future__ import annotations
 
-import math
 import os
 from collections.abc import Mapping
 
@@ -182,7 +181,7 @@ def clamp_pct(value: float | None, default: float) -> float:
     """`rc.TaskBudgetPct()`: unset → the default; else clamped to [0, 1] (`clamp.go:19`), NaN left as NaN."""
     if value is None:
         return default
-    if math.isnan(value):
+    if value != value:  # NaN (no `math` on the cold pack path)
         return value
     return min(1.0, max(0.0, value))
 

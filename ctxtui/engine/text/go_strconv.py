@@ -10,8 +10,11 @@ that matched the real binaries on every fuzz run (`ctx-differences.md` §8,
 
 from __future__ import annotations
 
-import math
 import re
+
+# math.inf and math.nan without importing `math` (an extension module: ~0.15 ms of a cold `pack`).
+_INF = float("inf")
+_NAN = float("nan")
 
 INT64_MIN = -(1 << 63)
 INT64_MAX = (1 << 63) - 1
@@ -32,7 +35,7 @@ def f2i(x: float) -> int:
     The Go spec leaves out-of-range conversions implementation-defined; the oracle
     (linux/amd64) gives 0x8000000000000000. arm64 would saturate instead.
     """
-    if math.isnan(x) or math.isinf(x) or x >= 9223372036854775808.0 or x < -9223372036854775808.0:
+    if x != x or x >= 9223372036854775808.0 or x < -9223372036854775808.0:  # NaN, ±Inf and beyond
         return INT64_MIN
     return int(x)
 
@@ -158,15 +161,15 @@ def parse_float(s: str) -> float:
     sign = -1.0 if low.startswith("-") else 1.0
     body = low.lstrip("+-") if low[:1] in "+-" and len(low) > 1 else low
     if body in ("inf", "infinity"):
-        return sign * math.inf
+        return sign * _INF
     if body == "nan" and low == body:
-        return math.nan
+        return _NAN
     if body.startswith("0x"):
         v = float.fromhex(t)
         return v
     if not re.fullmatch(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)(e[+-]?[0-9]+)?", low):
         raise ValueError(s)
     v = float(t)  # Python rounds correctly, like Go; overflow gives inf where Go gives ±Inf + ErrRange
-    if math.isinf(v):
+    if v in (_INF, -_INF):
         raise OverflowError(s)
     return v

@@ -10,7 +10,6 @@ NaN or out of range gives MinInt64 on amd64 (`budget.go:53-60,81`,
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Sequence
 
 from ctxtui.engine.text.go import go_div
@@ -34,7 +33,16 @@ def fit_prefix(cumulative: Sequence[int], cap: int) -> tuple[int, bool]:
     items exist but none fits, ctx forces the first one in; the second value
     says whether that happened.
     """
-    count = bisect_right(cumulative, cap) - 1
+    # bisect_right(cumulative, cap) - 1, searched here: importing `bisect` loads an extension module
+    # (~0.1 ms of a cold `pack`), for a search of a few steps.
+    low, high = 0, len(cumulative)
+    while low < high:
+        middle = (low + high) // 2
+        if cap < cumulative[middle]:
+            high = middle
+        else:
+            low = middle + 1
+    count = low - 1
     if count <= 0 and len(cumulative) > 1:
         return 1, True
     return max(count, 0), False

@@ -11,7 +11,6 @@ Every value says where it came from: "flag", ".ctxrc" or "default".
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 
 from ctxtui.engine.packers.base import Knob
@@ -144,7 +143,7 @@ def parse_setting(packer_name: str, key: str, text: str) -> float | str:
             value = float(text)
         except ValueError:
             raise KnobError(f"{key} must be a number between 0 and 1, got {text!r}") from None
-        if math.isnan(value) or not 0.0 <= value <= 1.0:
+        if not 0.0 <= value <= 1.0:  # NaN too: it compares false
             raise KnobError(f"{key} must be between 0 and 1, got {text!r}")
         return value
     return text

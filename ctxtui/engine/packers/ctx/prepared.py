@@ -9,7 +9,6 @@ the next budget worth looking at (`changes`) all read it.
 from __future__ import annotations
 
 from _thread import RLock  # what threading.RLock() makes; importing threading costs a cold pack ~0.5 ms
-from array import array
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from functools import partial
@@ -32,6 +31,7 @@ from ctxtui.engine.text.tokens import estimate
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from array import array
     from datetime import datetime, tzinfo
     from typing import Any, TypeVar
 
@@ -269,6 +269,8 @@ class CtxPrepared:
 
     def _positions_for(self, task_count: int) -> array[int]:
         def place() -> array[int]:
+            from array import array  # the app's and explain's: not loaded by a cold `pack`
+
             found = array("i", [-1]) * len(self.scored)  # compact: a few are kept per task count
             for members in self._ranking(task_count).values():
                 for at, i in enumerate(members):

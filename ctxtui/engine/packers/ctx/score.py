@@ -10,7 +10,6 @@ included tasks, so a slider step rarely re-scores anything.
 from __future__ import annotations
 
 from _thread import allocate_lock  # what threading.Lock() makes, without importing threading
-from bisect import bisect_left
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from itertools import repeat
@@ -294,6 +293,8 @@ class Scorer:
             # The first count (the first screen's): each entry's positions are ascending, so its count is
             # where the prefix would go in them, found in C. The position → entries index that later
             # counts step from (~40 ms at 50,000 memories) is built when one is asked for.
+            from bisect import bisect_left  # many entries only: not on a small cold `pack`
+
             return bytes(map(bisect_left, self._first_matches(), repeat(self.prefix_at(task_count))))
         base = self._nearest_below(self._counts, task_count)
         assert base is not None  # 0 is always cached

@@ -74,4 +74,7 @@ def test_pack_imports_none_of_the_slow_modules(tmp_path, extra):
     assert not modules & set(NOT_ON_THE_PACK_PATH)
     assert not {m for m in modules if m.split(".")[0] in ("textual", "rich", "numpy", "psycopg")}
     # Outcomes, packet orders and next changes serve the TUI and explain, not a packet.
-    assert not modules & {f"ctxtui.engine.packers.ctx.{name}" for name in ("outcomes", "lazy", "order", "changes")}
+    # The reasons, too (an enum of 19 members).
+    assert not modules & {
+        f"ctxtui.engine.packers.ctx.{name}" for name in ("outcomes", "lazy", "order", "changes", "reason")
+    }

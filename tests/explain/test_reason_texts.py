@@ -12,7 +12,7 @@ import pytest
 from ctxtui.engine.explain.reasons import REASON_SHORT, describe, short_reason
 from ctxtui.engine.model import Entry, Fate, Outcome
 from ctxtui.engine.packers.cortex.outcomes import CortexReason
-from ctxtui.engine.packers.ctx.sections import Reason
+from ctxtui.engine.packers.ctx.reason import Reason
 from ctxtui.engine.packers.nous.fates import NousReason
 from ctxtui.engine.packers.shabka.fates import ShabkaReason
 

@@ -12,7 +12,7 @@ from ctxtui.demo import demo_memories, demo_memory_db_path, write_demo
 from ctxtui.engine.model import Fate
 from ctxtui.engine.packers.ctx.assemble import packer_for
 from ctxtui.engine.packers.ctx.memories import attach_memories
-from ctxtui.engine.packers.ctx.sections import Reason
+from ctxtui.engine.packers.ctx.reason import Reason
 from ctxtui.engine.sources.memory import load_memories
 from ctxtui.engine.sources.workspace import load_workspace
 

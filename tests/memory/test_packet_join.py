@@ -16,7 +16,7 @@ from ctxtui.engine.model import Fate
 from ctxtui.engine.packers.ctx.assemble import packer_for
 from ctxtui.engine.packers.ctx.budget import split_shares
 from ctxtui.engine.packers.ctx.memories import attach_memories
-from ctxtui.engine.packers.ctx.sections import Reason
+from ctxtui.engine.packers.ctx.reason import Reason
 from ctxtui.engine.sources.memory.schema import init_db
 from ctxtui.engine.sources.workspace import load_workspace
 from hypothesis import given, settings

@@ -14,7 +14,8 @@ import math
 import pytest
 from ctxtui.engine.model import Fate
 from ctxtui.engine.packers.ctx.assemble import packer_for
-from ctxtui.engine.packers.ctx.sections import INSTRUCTION, Reason
+from ctxtui.engine.packers.ctx.reason import Reason
+from ctxtui.engine.packers.ctx.sections import INSTRUCTION
 from ctxtui.engine.packers.ctx.versions import V0_8_0, V0_8_1
 from ctxtui.engine.sources.ctxrc import parse_ctxrc
 from ctxtui.engine.sources.steering import SkillFile

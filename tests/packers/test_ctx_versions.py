@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 from ctxtui.engine.model import Fate
 from ctxtui.engine.packers.ctx.assemble import packer_for
+from ctxtui.engine.packers.ctx.reason import Reason
 from ctxtui.engine.packers.ctx.score import keywords_by_task
-from ctxtui.engine.packers.ctx.sections import Reason
 from ctxtui.engine.packers.ctx.versions import V0_8_0, V0_8_1
 from ctxtui.engine.sources.workspace import load_workspace
 from ctxtui.engine.text.go import go_fold, go_lower

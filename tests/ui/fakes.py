@@ -9,7 +9,8 @@ from __future__ import annotations
 import random
 
 from ctxtui.engine.model import Bucket, Entry, Fate, Outcome, PrefixFit, ScoreBreakdown, ShareFit
-from ctxtui.engine.packers.ctx.sections import TIER_NAMES, Reason
+from ctxtui.engine.packers.ctx.reason import Reason
+from ctxtui.engine.packers.ctx.sections import TIER_NAMES
 
 
 def entry(key: str, section: str, title: str, tokens: int, **kw) -> Entry:

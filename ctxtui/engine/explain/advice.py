@@ -17,7 +17,7 @@ from ctxtui.engine.model import Entry, Fate, Plan
 from ctxtui.engine.packers.base import Packer
 from ctxtui.engine.packers.ctx.assemble import CtxPacker
 from ctxtui.engine.packers.ctx.knobs import CONVENTION_PCT, TASK_PCT
-from ctxtui.engine.packers.ctx.sections import Reason
+from ctxtui.engine.packers.ctx.reason import Reason
 from ctxtui.engine.record import replace
 
 PCT_STEP = 0.01

@@ -6,7 +6,7 @@ from enum import Enum
 
 from ctxtui.engine.explain.reasons.shared import num
 from ctxtui.engine.model import Outcome, PatternMiss, PrefixFit, ShareFit
-from ctxtui.engine.packers.ctx.sections import Reason
+from ctxtui.engine.packers.ctx.reason import Reason
 
 CTX_TEXT: dict[Enum, str] = {
     Reason.ALWAYS: "tier 1 is always included",

@@ -22,7 +22,8 @@ from ctxtui.engine.model import (
 )
 from ctxtui.engine.packers.ctx.budget import pct_cap
 from ctxtui.engine.packers.ctx.prepared import CtxPrepared
-from ctxtui.engine.packers.ctx.sections import TIER_OF_SECTION, Reason
+from ctxtui.engine.packers.ctx.reason import Reason
+from ctxtui.engine.packers.ctx.sections import TIER_OF_SECTION
 from ctxtui.engine.packers.ctx.state import CtxState, SectionFill
 from ctxtui.engine.record import NamedTuple
 
@@ -126,7 +127,9 @@ def scored_outcome(
 def inactive_outcome(packer: CtxPrepared, i: int, breakdown: ScoreBreakdown) -> Outcome:
     """Scored entry `i`, a memory whose status keeps it out (archived, superseded...)."""
     entry = packer.scored[i]
-    return Outcome(entry, TIER_OF_SECTION[entry.section], Fate.DROPPED, packer.inactive[entry.key], None, breakdown)
+    return Outcome(
+        entry, TIER_OF_SECTION[entry.section], Fate.DROPPED, Reason(packer.inactive[entry.key]), None, breakdown
+    )
 
 
 def constitution_outcome(packer: CtxPrepared, entry: Entry) -> Outcome:

@@ -21,7 +21,7 @@ from ctxtui.engine.packers.ctx.budget import DEFAULT_CONVENTION_PCT, DEFAULT_TAS
 from ctxtui.engine.packers.ctx.caches import BREAKDOWN_ELEMENTS, cache_entries
 from ctxtui.engine.packers.ctx.knobs import CtxKnobs
 from ctxtui.engine.packers.ctx.score import Scorer, relevance_of
-from ctxtui.engine.packers.ctx.sections import INSTRUCTION, SCORED_SECTIONS, Reason
+from ctxtui.engine.packers.ctx.sections import INSTRUCTION, SCORED_SECTIONS
 from ctxtui.engine.packers.ctx.versions import DEFAULT_VERSION, CtxVersion
 from ctxtui.engine.record import Frozen, replace
 from ctxtui.engine.sources.context import ParsedContext
@@ -40,7 +40,8 @@ if TYPE_CHECKING:
 DEFAULT_KNOBS = CtxKnobs()  # frozen: one shared default is safe
 
 NEVER_FITS = 1 << 62  # a cost no limit reaches
-INACTIVE_STATUSES = {"archived": Reason.ARCHIVED, "superseded": Reason.SUPERSEDED}
+# Memory statuses that keep a memory out of the ranking; each is also the value of its `Reason`.
+INACTIVE_STATUSES = frozenset(("archived", "superseded"))
 
 
 class CtxInputs(Frozen):
@@ -135,8 +136,8 @@ class CtxPrepared:
         self.conventions = parsed.conventions
         self.convention_cum = [0, *accumulate(e.tokens for e in self.conventions)]
 
-        self.inactive: dict[str, Reason] = {
-            m.key: INACTIVE_STATUSES[m.status] for m in memories if m.status in INACTIVE_STATUSES
+        self.inactive: dict[str, str] = {  # key → status
+            m.key: m.status for m in memories if m.status is not None and m.status in INACTIVE_STATUSES
         }
         self.scored: list[Entry] = [*parsed.decisions, *parsed.learnings, *memories]
         self.scored_sections = [entry.section for entry in self.scored]  # read per candidate (order.py)

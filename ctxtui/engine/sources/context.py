@@ -46,11 +46,13 @@ def task_pattern() -> re.Pattern[str]:
     return re.compile(_CHECKBOX + "$", re.M)
 
 
-# Quirk 1: ctx applies the same checkbox pattern to CONSTITUTION.md without (?m),
-# so ^ and $ are the ends of the whole text (Go's $ is \Z, never "before a final \n").
-CONSTITUTION_PATTERN = re.compile(_CHECKBOX + r"\Z")
-CONVENTION_PATTERN = re.compile(r"^-" + RE_WS + r"*(.+)$", re.M)
-ENTRY_HEADER = re.compile(r"## \[([0-9]{4}-[0-9]{2}-[0-9]{2})-([0-9]{6})\] (.+)")
+# ctx's other patterns, each matched below by a scan a test holds to the pattern (hypothesis); compiling
+# them cost a cold `pack` ~0.3 ms:
+# - quirk 1: the checkbox pattern applied to CONSTITUTION.md without (?m), so ^ and $ are the ends of
+#   the whole text (Go's $ is \Z, never "before a final \n"): `constitution_rule`;
+# - a convention bullet, `(?m)^-[ws]*(.+)$`: `convention_bullets`;
+# - a decision or learning header, `## \[([0-9]{4}-[0-9]{2}-[0-9]{2})-([0-9]{6})\] (.+)`, searched in
+#   each line: `entry_header`.
 SUPERSEDED_PREFIX = "~~Superseded"
 
 
@@ -319,6 +321,78 @@ def checkbox_lines(text: str) -> list[CheckboxMatch]:
     return found
 
 
+def constitution_rule(text: str) -> str | None:
+    """Group 3 of the checkbox pattern matched against the whole text with `\\Z` at its end (quirk 1)."""
+    n = len(text)
+    p = n - len(text.lstrip("\t\n\f\r "))  # the leading run, newlines included
+    if p >= n or text[p] != "-":
+        return None
+    p += 1
+    while p < n and text[p] in _WS:
+        p += 1
+    if p >= n or text[p] != "[":
+        return None
+    p += 1
+    if p + 1 < n and text[p] in "x " and text[p + 1] == "]":
+        p += 2
+    elif p < n and text[p] == "]":
+        p += 1
+    else:
+        return None
+    run = p
+    while p < n and text[p] in _WS:
+        p += 1
+    if p < n:  # `(.+)\Z`: the rest of the text, which must hold no newline
+        rest = text[p:]
+        return None if "\n" in rest else rest
+    # The run reaches the end: `.+` backtracks into it, to its last character unless that is a newline.
+    return text[n - 1] if n > run and text[n - 1] != "\n" else None
+
+
+def convention_bullets(text: str) -> list[tuple[int, str]]:
+    """(offset, group 1) of every match of `(?m)^-[ws]*(.+)$` in order: a "-" at a line start, a run of
+    whitespace (newlines too), then the rest of that line; a run that reaches the end of the text gives
+    its last character that is not a newline, as the pattern backtracks to."""
+    found: list[tuple[int, str]] = []
+    n = len(text)
+    dash = 0 if text.startswith("-") else _dash_line_after(text, 0)
+    while dash >= 0:
+        p = dash + 1
+        while p < n and text[p] in _WS:
+            p += 1
+        if p >= n:
+            r = n - 1
+            while r > dash and text[r] == "\n":
+                r -= 1
+            if r > dash:
+                found.append((dash, text[r]))
+            break
+        end = text.find("\n", p)
+        end = n if end < 0 else end
+        found.append((dash, text[p:end]))
+        dash = _dash_line_after(text, end)
+    return found
+
+
+def _dash_line_after(text: str, at: int) -> int:
+    """The offset of the next "-" that starts a line after `at` (a newline at `at` counts); -1: none."""
+    newline = text.find("\n-", at)
+    return newline + 1 if newline >= 0 else -1
+
+
+def entry_header(line: str) -> tuple[str, str] | None:
+    """(date, title) of the first decision or learning header in a line (quirk 10: anywhere in it)."""
+    at = line.find("## [")
+    while at >= 0:
+        if line[at + 21 : at + 23] == "] " and len(line) > at + 23:
+            stamp = line[at + 4 : at + 21]  # YYYY-MM-DD-HHMMSS
+            digits = stamp[:4] + stamp[5:7] + stamp[8:10] + stamp[11:]
+            if stamp[4] + stamp[7] + stamp[10] == "---" and digits.isascii() and digits.isdigit():
+                return stamp[:10], line[at + 23 :]
+        at = line.find("## [", at + 1)
+    return None
+
+
 class LineNumbers:
     """Offset → 1-based line number, without rescanning the text for every match."""
 
@@ -362,11 +436,11 @@ def parse_conventions(text: str, path: str = ".context/CONVENTIONS.md") -> tuple
     kept: list[Entry] = []
     skipped: list[Entry] = []
     line_of = LineNumbers(text)
-    for index, match in enumerate(CONVENTION_PATTERN.finditer(text)):
-        item = go_trim(match.group(1))
+    for index, (offset, bullet) in enumerate(convention_bullets(text)):
+        item = go_trim(bullet)
         if not item or item.startswith("#"):
             continue
-        number = line_of(match.start())
+        number = line_of(offset)
         entry = Entry(
             key=f"conventions:{path}:{number}",
             section="conventions",
@@ -386,9 +460,9 @@ def parse_constitution(
     if text is None:
         return None, []
     parsed: list[str] = []
-    match = CONSTITUTION_PATTERN.search(text)
-    if match:
-        parsed.append(go_trim(match.group(3)))
+    rule = constitution_rule(text)
+    if rule is not None:
+        parsed.append(go_trim(rule))
     candidates = []
     line_of = LineNumbers(text)
     for found in checkbox_lines(text):
@@ -410,9 +484,9 @@ def parse_constitution(
 def parse_entry_blocks(text: str, section: str, path: str) -> list[Entry]:
     """Decision or learning blocks: a header line starts one (quirk 10: anywhere in a line)."""
     lines = text.split("\n")
-    starts = [(i, m) for i, line in enumerate(lines) if (m := ENTRY_HEADER.search(line))]
+    starts = [(i, header) for i, line in enumerate(lines) if (header := entry_header(line))]
     entries: list[Entry] = []
-    for n, (first, match) in enumerate(starts):
+    for n, (first, (date, title)) in enumerate(starts):
         end = starts[n + 1][0] if n + 1 < len(starts) else len(lines)
         while end - 1 > first and not go_trim(lines[end - 1]):
             end -= 1
@@ -426,11 +500,11 @@ def parse_entry_blocks(text: str, section: str, path: str) -> list[Entry]:
             Entry(
                 key=f"{section}:{path}:{first + 1}",
                 section=section,
-                title=match.group(3),
+                title=title,
                 text=block,
                 tokens=estimate(block),
                 source=f"{path}:{first + 1}",
-                date=match.group(1),
+                date=date,
                 superseded=superseded,
             )
         )

@@ -15,7 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ctxtui.engine.explain.diff import PlanDiff, diff_plans, step_summary
-from ctxtui.engine.model import Fate, Plan
+from ctxtui.engine.fate import Fate
+from ctxtui.engine.model import Plan
 from ctxtui.engine.packers.base import Packer
 
 UP, DOWN, DIFFERS = "▲", "▼", "◆"

@@ -9,7 +9,6 @@ that says so. Runs a subprocess, so it lives outside the engine.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Mapping
 
 from ctxtui.engine.packers.ctx.versions import DEFAULT_VERSION, VERSIONS
@@ -95,6 +94,8 @@ def detect_ctx(env: Mapping[str, str] | None = None, timeout: float = TIMEOUT_SE
             fallback, None, f"cannot run {executable}: {exc.strerror or exc}: showing ctx {DEFAULT_VERSION.number}"
         )
     output = completed.stdout.decode("utf-8", "replace") + completed.stderr.decode("utf-8", "replace")
+    import re  # only with a ctx on PATH to ask
+
     match = re.search(_VERSION, output)
     if match is None:
         first = output.strip().splitlines()[0][:80] if output.strip() else f"exit status {completed.returncode}"

@@ -11,7 +11,6 @@ Rich, so the headless CLI can use it too.
 
 from __future__ import annotations
 
-import re
 from functools import cache
 
 
@@ -61,6 +60,8 @@ def _safe(text: str) -> bool:
     """No character `_UNSAFE` names: for ASCII, exactly the printable ones (no regex needed)."""
     if text.isascii():
         return text.isprintable()
+    import re  # a cold `ctxtui pack` never imports `re`: its notices are plain ASCII
+
     return re.search(_UNSAFE, text) is None
 
 
@@ -80,6 +81,8 @@ def clean_block(text: str) -> str:
 
 def active_controls(text: str) -> int:
     """How many characters in `text` could act on a terminal (ESC, BEL, C1, a lone CR...)."""
+    import re  # only for a packet printed to a terminal
+
     return sum(1 for _ in re.finditer(_ACTIVE, text))
 
 

@@ -29,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from ctxtui.engine.model import Fate  # noqa: E402
+from ctxtui.engine.fate import Fate  # noqa: E402
 from ctxtui.session import Session  # noqa: E402
 from ctxtui.tui.app import CtxtuiApp  # noqa: E402
 from ctxtui.tui.widgets.entries.table import EntriesTable  # noqa: E402

@@ -2,7 +2,7 @@
 
 `pack` leaves with `os._exit` once its packet is flushed, and runs with the
 garbage collector paused; every other command gets the collector back. Run
-in fresh interpreters, as the console script runs.
+in fresh interpreters, as the command runs.
 """
 
 from __future__ import annotations
@@ -59,3 +59,29 @@ def test_other_commands_run_with_the_collector_on(tmp_path):
     )
     done = _run(code, str(project))
     assert done.stderr.decode().endswith("gc=True status=0"), done.stderr
+
+
+def test_the_command_imports_no_re_for_a_pack(tmp_path):
+    """bin/ctxtui (what pip puts on PATH) starts `pack` without `re`, which pip's entry-point wrapper imports."""
+    project = _workspace(tmp_path)
+    env = {**os.environ, "TZ": "UTC", "CTXTUI_PACKER": "ctx-0.8.1"}
+    args = ("pack", str(project), "--budget", "4000", "--now", NOW)
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", str(ROOT / "bin" / "ctxtui"), *args],
+        capture_output=True,
+        env=env,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == _run(IN_PROCESS, *args).stdout
+    imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.decode().splitlines() if "|" in line}
+    assert "ctxtui.launch" in imported and "re" not in imported
+
+
+def test_the_installed_command_is_bin_ctxtui():
+    installed = os.path.join(os.path.dirname(sys.executable), "ctxtui")
+    with open(installed, encoding="utf-8") as fh:
+        first, rest = fh.read().split("\n", 1)
+    assert first.startswith("#!") and "python" in first
+    assert rest == (ROOT / "bin" / "ctxtui").read_text().split("\n", 1)[1]

@@ -33,6 +33,7 @@ NOT_ON_THE_PACK_PATH = (
     "typing",
     "contextlib",
     "datetime",  # its pure-Python twin runs before the C module replaces it: `engine/datetimes.py`
+    "re",  # compiling patterns is pure Python; ctx's few are matched by scans (bin/ctxtui never imports it)
     "math",  # extension modules, each loaded from its own shared library: ~0.1-0.15 ms
     "array",
     "bisect",

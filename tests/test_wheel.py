@@ -52,8 +52,9 @@ def test_every_file_of_the_package_is_in_the_wheel(names):
 
 def test_the_wheel_holds_nothing_but_the_package(names):
     outside = {n for n in names if not n.startswith(("ctxtui/", "ctxtui-0.1.0.dist-info/"))}
-    assert outside == set()
-    assert not any("/tests/" in n or "/bench/" in n or "/scripts/" in n or "__pycache__" in n for n in names)
+    assert outside == {"ctxtui-0.1.0.data/scripts/ctxtui"}  # the command (bin/ctxtui)
+    inside = names - outside
+    assert not any("/tests/" in n or "/bench/" in n or "/scripts/" in n or "__pycache__" in n for n in inside)
 
 
 def test_the_built_in_themes_are_the_top_level_ones(wheel, names):
@@ -61,6 +62,17 @@ def test_the_built_in_themes_are_the_top_level_ones(wheel, names):
     with zipfile.ZipFile(wheel) as archive:
         for name in THEMES:
             assert archive.read(f"ctxtui/themes/{name}") == (ROOT / "themes" / name).read_bytes()
+
+
+def test_the_command_is_bin_ctxtui_and_no_entry_point(wheel, names):
+    """pip writes `#!<the environment's python>` for `#!python`; an entry point's wrapper would import `re`."""
+    with zipfile.ZipFile(wheel) as archive:
+        script = archive.read("ctxtui-0.1.0.data/scripts/ctxtui").decode()
+    source = (ROOT / "bin" / "ctxtui").read_text()
+    assert script.startswith("#!python\n")
+    assert script.split("\n", 1)[1] == source.split("\n", 1)[1]
+    assert "ctxtui-0.1.0.dist-info/entry_points.txt" not in names
+    assert "import re" not in source
 
 
 def test_the_metadata_has_an_spdx_license(wheel):

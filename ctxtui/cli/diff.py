@@ -14,7 +14,7 @@ import json
 from ctxtui.cli.common import load_packer
 from ctxtui.cli.failures import UsageError
 from ctxtui.engine.explain.diff import diff_plans
-from ctxtui.engine.model import Fate
+from ctxtui.engine.fate import Fate
 from ctxtui.safe_text import clean_line
 
 _WORD = {Fate.INCLUDED: "in full", Fate.SUMMARIZED: "summarized", Fate.DROPPED: "dropped", None: "not a candidate"}

@@ -14,22 +14,19 @@ kept on the plan, so whoever holds the plan owns those caches.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from enum import Enum
-
 from ctxtui.engine.record import Frozen, NamedTuple, slot_setters
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+    from enum import Enum
     from typing import Any, Protocol
 
+    from ctxtui.engine.fate import Fate
 
-class Fate(str, Enum):
-    """What happened to a candidate entry at one budget."""
-
-    INCLUDED = "included"
-    SUMMARIZED = "summarized"  # only part of it reached the packet: its title ("Also Noted")
-    DROPPED = "dropped"
+# The fates' names, in `Fate`'s order (the enum lives in `fate.py`, off a cold `pack`'s path): what
+# `Plan.counts` counts entries by.
+FATE_VALUES = ("included", "summarized", "dropped")
 
 
 class Entry(Frozen):
@@ -399,7 +396,7 @@ class Plan:
         """Entries per fate; from the outcomes when they are built, else the packer's own count (cheaper)."""
         if self._outcomes is None:
             return self.packer.counts(self)
-        counts = {fate.value: 0 for fate in Fate}
+        counts = dict.fromkeys(FATE_VALUES, 0)
         for outcome in self._outcomes:
             counts[outcome.fate.value] += 1
         return counts

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ctxtui.engine.explain.components import components_for
-from ctxtui.engine.model import Fate
+from ctxtui.engine.fate import Fate
 from ctxtui.engine.packers.registry import PACKERS
 from ctxtui.tui.widgets.entries.columns import FATE_ID, MARK_ID, columns_for
 from ctxtui.tui.widgets.tiers.bars import GLYPH_FREE, GLYPH_OVERRUN, GLYPH_SUMMARIZED, GLYPH_USED

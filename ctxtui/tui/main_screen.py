@@ -31,7 +31,7 @@ from textual.widgets import Footer, Label
 from textual.worker import get_current_worker
 
 from ctxtui.comparison import Comparison, Pin, pin_comparison, step_comparison
-from ctxtui.engine.model import Fate
+from ctxtui.engine.fate import Fate
 from ctxtui.engine.packers.ctx.sections import SECTIONS
 from ctxtui.engine.packers.ctx.versions import VERSIONS
 from ctxtui.safe_text import clean_line

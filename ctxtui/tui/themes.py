@@ -44,7 +44,8 @@ from textual.css.constants import VALID_STYLE_FLAGS
 from textual.theme import Theme
 
 from ctxtui import paths
-from ctxtui.engine.model import Fate, Problem
+from ctxtui.engine.fate import Fate
+from ctxtui.engine.model import Problem
 from ctxtui.safe_text import clean_line
 
 DEFAULT_THEME = "ctxtui-dark"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from ctxtui.engine.model import Fate
+from ctxtui.engine.fate import Fate
 from ctxtui.tui.themes import FATE_SYMBOL
 from ctxtui.tui.widgets.entries.table import EntriesTable
 

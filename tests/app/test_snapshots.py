@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 from ctxtui.demo import write_demo
-from ctxtui.engine.model import Fate
+from ctxtui.engine.fate import Fate
 from textual.widgets import TextArea
 
 from tests.app.helpers import SIZE, cursor_to, make_app, settle, small_workspace, snapshot_ready

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from ctxtui.engine.model import Fate
+from ctxtui.engine.fate import Fate
 from ctxtui.tui.screens.prompts import FilterScreen
 from ctxtui.tui.widgets.entries.columns import COLUMN_BY_ID, FATE_ORDER
 from textual.command import CommandList, CommandPalette

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from ctxtui.cli import main
 from ctxtui.demo import write_demo
-from ctxtui.engine.model import Fate
+from ctxtui.engine.fate import Fate
 
 from tests.app.helpers import (
     SIZE,

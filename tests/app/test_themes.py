@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from ctxtui.cli import main
-from ctxtui.engine.model import Fate
+from ctxtui.engine.fate import Fate
 from ctxtui.tui.themes import THEME_VARIABLE_DEFAULTS, fate_colors
 
 from tests.app.helpers import SIZE, CapturedRun, make_app, notices, settle, small_workspace, table, why_text

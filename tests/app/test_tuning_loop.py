@@ -9,7 +9,7 @@ import pytest
 from ctxtui.comparison import DIFFERS, DOWN, UP
 from ctxtui.engine.explain.advice import advise, describe_advice
 from ctxtui.engine.explain.coverage import coverage
-from ctxtui.engine.model import Fate
+from ctxtui.engine.fate import Fate
 from ctxtui.tui.screens.coverage import CoverageChart, CoverageScreen
 from ctxtui.tui.screens.ctxrc import ConfirmWriteScreen
 from ctxtui.tui.screens.knobs import KnobsScreen

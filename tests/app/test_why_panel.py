@@ -6,7 +6,7 @@ import threading
 
 import pytest
 from ctxtui.engine.explain.reasons import describe, describe_threshold
-from ctxtui.engine.model import Fate
+from ctxtui.engine.fate import Fate
 from ctxtui.session import Loaded
 from ctxtui.tui.safe_text import clean_line
 from ctxtui.tui.widgets.why.panel import WhyPanel

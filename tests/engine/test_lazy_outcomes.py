@@ -14,8 +14,8 @@ from datetime import UTC, datetime
 
 import pytest
 from ctxtui.engine.explain.diff import differing
+from ctxtui.engine.fate import FATE_OF_CODE
 from ctxtui.engine.model import Outcome, Plan, ScoreBreakdown
-from ctxtui.engine.packers.base import FATE_OF_CODE
 from ctxtui.opening.packer import open_named
 from ctxtui.opening.request import PackRequest
 from hypothesis import given

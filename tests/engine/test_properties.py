@@ -11,7 +11,7 @@ import json
 from datetime import UTC, datetime
 
 from ctxtui.engine.explain.thresholds import thresholds
-from ctxtui.engine.model import Fate
+from ctxtui.engine.fate import Fate
 from ctxtui.engine.packers.ctx.assemble import packer_for
 from ctxtui.engine.packers.ctx.mcp import McpPacker
 from ctxtui.engine.packers.ctx.versions import V0_8_0, V0_8_1

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import pytest
 from ctxtui.engine.explain.reasons import REASON_SHORT, describe, short_reason
-from ctxtui.engine.model import Entry, Fate, Outcome
+from ctxtui.engine.fate import Fate
+from ctxtui.engine.model import Entry, Outcome
 from ctxtui.engine.packers.cortex.outcomes import CortexReason
 from ctxtui.engine.packers.ctx.reason import Reason
 from ctxtui.engine.packers.nous.fates import NousReason

@@ -9,7 +9,7 @@ from ctxtui.engine.explain.advice import advise, goal_met
 from ctxtui.engine.explain.coverage import coverage
 from ctxtui.engine.explain.diff import diff_plans, step_summary
 from ctxtui.engine.explain.thresholds import thresholds
-from ctxtui.engine.model import Fate
+from ctxtui.engine.fate import Fate
 from ctxtui.engine.packers.ctx.assemble import packer_for
 from ctxtui.engine.packers.ctx.knobs import CtxKnobs, KnobError, parse_settings
 from ctxtui.engine.sources.ctxrc import parse_ctxrc

@@ -54,3 +54,20 @@ def _empty_by_split(text: str) -> bool:
 def test_template_test_equals_the_split_reading(pieces):
     text = "".join(pieces)
     assert is_effectively_empty(text) == _empty_by_split(text)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["-", " -", "\t-", "\r-", "\f-", "\n", " ", "\t", "a", "x -", "\n\n", "\r\n-", "é"]),
+        max_size=30,
+    )
+)
+def test_dash_lines_are_the_lines_whose_first_non_blank_is_a_dash(pieces):
+    import re
+
+    from ctxtui.engine.sources.context import _dash_lines
+
+    text = "".join(pieces)
+    want = [m.end() - 1 for m in re.finditer(r"(?m)^[\t\f\r ]*-", text)]
+    assert _dash_lines(text) == want

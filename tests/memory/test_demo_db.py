@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from ctxtui.demo import demo_memories, demo_memory_db_path, write_demo
-from ctxtui.engine.model import Fate
+from ctxtui.engine.fate import Fate
 from ctxtui.engine.packers.ctx.assemble import packer_for
 from ctxtui.engine.packers.ctx.memories import attach_memories
 from ctxtui.engine.packers.ctx.reason import Reason

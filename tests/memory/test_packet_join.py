@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from ctxtui.cli import main
-from ctxtui.engine.model import Fate
+from ctxtui.engine.fate import Fate
 from ctxtui.engine.packers.ctx.assemble import packer_for
 from ctxtui.engine.packers.ctx.budget import split_shares
 from ctxtui.engine.packers.ctx.memories import attach_memories

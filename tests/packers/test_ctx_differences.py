@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from ctxtui.engine.model import Fate
+from ctxtui.engine.fate import Fate
 from ctxtui.engine.packers.ctx.assemble import packer_for
 from ctxtui.engine.packers.ctx.reason import Reason
 from ctxtui.engine.packers.ctx.sections import INSTRUCTION

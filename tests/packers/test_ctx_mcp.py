@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from ctxtui.engine.explain.thresholds import thresholds
-from ctxtui.engine.model import Fate
+from ctxtui.engine.fate import Fate
 from ctxtui.engine.packers.ctx.mcp import McpPacker, McpReason
 from ctxtui.engine.sources.workspace import load_workspace
 

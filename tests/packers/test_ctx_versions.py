@@ -8,7 +8,7 @@ real binaries (built from those commits) on the same inputs.
 from __future__ import annotations
 
 import pytest
-from ctxtui.engine.model import Fate
+from ctxtui.engine.fate import Fate
 from ctxtui.engine.packers.ctx.assemble import packer_for
 from ctxtui.engine.packers.ctx.reason import Reason
 from ctxtui.engine.packers.ctx.score import keywords_by_task

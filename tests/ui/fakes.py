@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import random
 
-from ctxtui.engine.model import Bucket, Entry, Fate, Outcome, PrefixFit, ScoreBreakdown, ShareFit
+from ctxtui.engine.fate import Fate
+from ctxtui.engine.model import Bucket, Entry, Outcome, PrefixFit, ScoreBreakdown, ShareFit
 from ctxtui.engine.packers.ctx.reason import Reason
 from ctxtui.engine.packers.ctx.sections import TIER_NAMES
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from ctxtui.engine.model import Fate
+from ctxtui.engine.fate import Fate
 from ctxtui.tui.widgets.entries.columns import COLUMN_BY_ID
 from ctxtui.tui.widgets.entries.rows import RowFilter, rows_from_outcomes
 from ctxtui.tui.widgets.entries.table import EntriesTable

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ctxtui.engine.explain.reasons import reason_cell
-from ctxtui.engine.model import Fate
+from ctxtui.engine.fate import Fate
 from ctxtui.tui.widgets.entries.columns import COLUMN_BY_ID, COLUMNS
 from ctxtui.tui.widgets.entries.rows import Row, RowFilter, rows_from_outcomes, sorted_indices
 

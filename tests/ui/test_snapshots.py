@@ -6,7 +6,7 @@ Update with `pytest tests/ui/test_snapshots.py --snapshot-update`.
 from __future__ import annotations
 
 import pytest
-from ctxtui.engine.model import Fate
+from ctxtui.engine.fate import Fate
 from ctxtui.tui.screens.budget import BudgetInputScreen
 from ctxtui.tui.screens.help import HelpScreen
 from ctxtui.tui.widgets.budget.input import BudgetInput

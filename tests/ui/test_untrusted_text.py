@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from ctxtui.engine.model import Bucket, Fate, Outcome
+from ctxtui.engine.fate import Fate
+from ctxtui.engine.model import Bucket, Outcome
 from ctxtui.engine.packers.ctx.reason import Reason
 from ctxtui.tui.safe_text import clean_block, clean_line, fit
 from ctxtui.tui.widgets.entries.rows import rows_from_outcomes

@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-from ctxtui.engine.model import Fate
+from ctxtui.engine.fate import Fate
 from ctxtui.session import Session
 from ctxtui.tui.widgets.entries.columns import columns_for
 from ctxtui.tui.widgets.entries.rows import (

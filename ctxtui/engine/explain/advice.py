@@ -13,7 +13,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from ctxtui.engine.explain.thresholds import Threshold
-from ctxtui.engine.model import Entry, Fate, Plan
+from ctxtui.engine.fate import Fate
+from ctxtui.engine.model import Entry, Plan
 from ctxtui.engine.packers.base import Packer
 from ctxtui.engine.packers.ctx.assemble import CtxPacker
 from ctxtui.engine.packers.ctx.knobs import CONVENTION_PCT, TASK_PCT

@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 
 from ctxtui.engine.explain.reasons import short_reason
 from ctxtui.engine.explain.thresholds import ScanStopped, Stretch, budget_stretches
-from ctxtui.engine.model import Fate, Outcome
+from ctxtui.engine.fate import Fate
+from ctxtui.engine.model import Outcome
 from ctxtui.engine.packers.base import DROPPED, INCLUDED, Packer
 
 SHARES = (0.5, 0.9, 1.0)

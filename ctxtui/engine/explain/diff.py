@@ -13,8 +13,8 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass, field
 
-from ctxtui.engine.model import Entry, Fate, Plan
-from ctxtui.engine.packers.base import FATE_OF_CODE
+from ctxtui.engine.fate import FATE_OF_CODE, Fate
+from ctxtui.engine.model import Entry, Plan
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 
-from ctxtui.engine.model import Bucket, Entry, Fate, Outcome, Plan
+from ctxtui.engine.model import FATE_VALUES, Bucket, Entry, Outcome, Plan
 from ctxtui.engine.record import Frozen
 
 TYPE_CHECKING = False
@@ -28,7 +28,6 @@ if TYPE_CHECKING:
 # A plan as one byte per candidate (in `candidates()` order): compact enough to
 # compare thousands of budgets.
 DROPPED, SUMMARIZED, INCLUDED = 0, 1, 2
-FATE_OF_CODE = {DROPPED: Fate.DROPPED, SUMMARIZED: Fate.SUMMARIZED, INCLUDED: Fate.INCLUDED}
 
 
 class Knob(Frozen):
@@ -189,7 +188,7 @@ class Packer(ABC):
 
     def counts(self, plan: Plan) -> dict[str, int]:
         """Entries per fate (`Plan.counts`); a packer may answer without building every outcome."""
-        counts = {fate.value: 0 for fate in Fate}
+        counts = dict.fromkeys(FATE_VALUES, 0)
         for outcome in plan.outcomes:
             counts[outcome.fate.value] += 1
         return counts

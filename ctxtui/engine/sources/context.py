@@ -10,7 +10,6 @@ become `Problem`s and the rest of the packet is still built.
 from __future__ import annotations
 
 import os
-import re
 import stat
 
 from ctxtui.engine.model import Entry, Problem
@@ -23,6 +22,8 @@ from ctxtui.engine.text.tokens import estimate
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import re
+
     from ctxtui.engine.sources.fspath import PathText
 
 READ_ORDER = (
@@ -43,6 +44,8 @@ _CHECKBOX = "^(" + RE_WS + "*)-" + RE_WS + r"*\[([x ]?)\]" + RE_WS + "*(.+)"
 
 def task_pattern() -> re.Pattern[str]:
     """ctx's task pattern itself, for tests and benches: `checkbox_lines` finds its matches without it."""
+    import re  # never on a cold `pack`'s path
+
     return re.compile(_CHECKBOX + "$", re.M)
 
 
@@ -243,8 +246,32 @@ def is_effectively_empty(text: str) -> bool:
 
 
 _WS = frozenset("\t\n\f\r ")
-_DASH_HERE = re.compile(r"[\t\f\r ]*-")  # at a line start: the line's first non-blank is a dash
-_DASH_LATER = re.compile(r"\n[\t\f\r ]*-")  # the next such line
+
+
+def _dash_lines(text: str) -> list[int]:
+    """The offset of every "-" that is a line's first character other than a tab, form feed, CR or space.
+
+    Found with `str.find` in C, not a regular expression (a cold `ctxtui pack`
+    imports no `re`): a "-" after a newline, and a "-" after one of those four
+    characters when all of its line before it is made of them. A character the
+    text lacks costs no search.
+    """
+    found = [0] if text.startswith("-") else []
+    at = text.find("\n-")
+    while at >= 0:
+        found.append(at + 1)
+        at = text.find("\n-", at + 2)
+    for blank in " \t\f\r":
+        if blank not in text:
+            continue
+        needle = blank + "-"
+        at = text.find(needle)
+        while at >= 0:
+            if not text[text.rfind("\n", 0, at) + 1 : at].strip("\t\f\r "):
+                found.append(at + 1)
+            at = text.find(needle, at + 2)
+    found.sort()
+    return found
 
 
 class CheckboxMatch:
@@ -269,9 +296,9 @@ def checkbox_lines(text: str) -> list[CheckboxMatch]:
       so when the character after the run is not `-`, no line start inside the
       run can match either, and the scan jumps past it. So the only line starts
       worth walking from are those of lines whose first character other than
-      a tab, form feed, carriage return or space is `-`: two regexes with no
-      backtracking find the next one (a search for "\n" in C, not a Python
-      loop over every line: 1.3 → 0.3 ms on a 170 KB TASKS.md);
+      a tab, form feed, carriage return or space is `-`: `_dash_lines` finds
+      them all with searches in C, not a Python loop over every line (1.3 →
+      ~0.4 ms on a 170 KB TASKS.md);
     - after `-` and another maximal whitespace run comes `[`, then `x`, a space
       or nothing, then `]`;
     - then a whitespace run and at least one character up to the end of the
@@ -283,11 +310,9 @@ def checkbox_lines(text: str) -> list[CheckboxMatch]:
     n = len(text)
     ws = _WS
     start = 0
-    while start < n:
-        dash = _DASH_HERE.match(text, start) or _DASH_LATER.search(text, start)
-        if dash is None:
-            break
-        first = dash.end() - 1  # the dash; every line start before it up to `start` scans the same from here
+    for first in _dash_lines(text):  # every line start before it up to `start` scans the same from here
+        if first < start:
+            continue  # inside the text of the last match
         p = first + 1
         while p < n and text[p] in ws:
             p += 1

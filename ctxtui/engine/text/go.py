@@ -10,9 +10,12 @@ is one definition of each.
 from __future__ import annotations
 
 import posixpath
-import re
 
 from ctxtui.engine.datetimes import UTC, datetime
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from re import Match
 
 # unicode.IsSpace: Python's str.strip() would also strip \x1c-\x1f, Go does not.
 GO_SPACE = (
@@ -86,7 +89,7 @@ _JSON_ESCAPE = '[\\x00-\\x1f"\\\\<>&\u2028\u2029\udc80-\udcff]'  # compiled when
 _JSON_SHORT = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
-def _json_escape(match: re.Match[str]) -> str:
+def _json_escape(match: Match[str]) -> str:
     ch = match.group()
     short = _JSON_SHORT.get(ch)
     if short:
@@ -98,4 +101,6 @@ def _json_escape(match: re.Match[str]) -> str:
 
 def go_json_string(text: str) -> str:
     """encoding/json's string form: HTML-safe escapes, raw other non-ASCII."""
+    import re  # a Markdown packet never escapes JSON: a cold `pack` does not import `re` at all
+
     return '"' + re.sub(_JSON_ESCAPE, _json_escape, text) + '"'

@@ -10,8 +10,6 @@ that matched the real binaries on every fuzz run (`ctx-differences.md` §8,
 
 from __future__ import annotations
 
-import re
-
 # math.inf and math.nan without importing `math` (an extension module: ~0.15 ms of a cold `pack`).
 _INF = float("inf")
 _NAN = float("nan")
@@ -141,6 +139,8 @@ def atoi(s: str) -> int:
     Never Python's int() on the whole string: past 4,300 digits it raises.
     """
     if 0 < len(s) < 19:
+        import re  # not on a cold `pack`'s path
+
         if not re.fullmatch(r"[+-]?[0-9]+", s):
             raise GoNumError("Atoi", s, "invalid syntax")
         return int(s)
@@ -167,6 +167,8 @@ def parse_float(s: str) -> float:
     if body.startswith("0x"):
         v = float.fromhex(t)
         return v
+    import re  # not on a cold `pack`'s path
+
     if not re.fullmatch(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)(e[+-]?[0-9]+)?", low):
         raise ValueError(s)
     v = float(t)  # Python rounds correctly, like Go; overflow gives inf where Go gives ±Inf + ErrRange

@@ -10,7 +10,7 @@ import json
 import math
 
 import pytest
-from ctxtui.engine.model import Fate
+from ctxtui.engine.fate import Fate
 from ctxtui.engine.packers.cortex.compression import compress, default_summary, expanded_text, tokens
 from ctxtui.engine.packers.cortex.fit import effective_budget, fit
 from ctxtui.engine.packers.cortex.outcomes import CortexReason

@@ -15,8 +15,7 @@ import math
 import tempfile
 from pathlib import Path
 
-from ctxtui.engine.model import Fate
-from ctxtui.engine.packers.base import FATE_OF_CODE
+from ctxtui.engine.fate import FATE_OF_CODE, Fate
 from ctxtui.engine.packers.cortex.compression import tokens
 from ctxtui.engine.packers.cortex.outcomes import CortexReason
 from hypothesis import HealthCheck, given, settings

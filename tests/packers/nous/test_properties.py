@@ -5,8 +5,7 @@ from __future__ import annotations
 import random
 from datetime import datetime
 
-from ctxtui.engine.model import Fate
-from ctxtui.engine.packers.base import FATE_OF_CODE
+from ctxtui.engine.fate import FATE_OF_CODE, Fate
 from ctxtui.engine.packers.nous import formats as f
 from ctxtui.engine.packers.nous.budgets import FRAMES
 from ctxtui.engine.packers.nous.fates import NousReason

@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from ctxtui.engine.explain.reasons import describe, reason_cell
-from ctxtui.engine.model import Fate
+from ctxtui.engine.fate import Fate
 from ctxtui.engine.packers.nous.fates import NousReason
 
 from tests.packers.nous.helpers import cand, packer, row, turn

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 from ctxtui.engine.explain.reasons import describe, reason_cell
 from ctxtui.engine.explain.thresholds import thresholds
-from ctxtui.engine.model import Fate, PrefixFit
+from ctxtui.engine.fate import Fate
+from ctxtui.engine.model import PrefixFit
 from ctxtui.engine.packers.shabka.dates import parse_rfc3339
 from ctxtui.engine.packers.shabka.embed import hash_embed
 from ctxtui.engine.packers.shabka.fates import ShabkaReason as R

@@ -16,7 +16,7 @@ import re
 import tempfile
 from pathlib import Path
 
-from ctxtui.engine.model import Fate
+from ctxtui.engine.fate import Fate
 from ctxtui.engine.packers.base import INCLUDED
 from ctxtui.engine.packers.shabka.dates import parse_rfc3339
 from ctxtui.engine.packers.shabka.fates import ShabkaReason

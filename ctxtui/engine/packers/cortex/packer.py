@@ -25,8 +25,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
 from typing import Any
 
+from ctxtui.engine.fate import Fate
 from ctxtui.engine.gcpause import gc_paused
-from ctxtui.engine.model import Bucket, Entry, Fate, Outcome, Plan
+from ctxtui.engine.model import Bucket, Entry, Outcome, Plan
 from ctxtui.engine.packers.base import INCLUDED, SUMMARIZED, Knob, Packer
 from ctxtui.engine.packers.cortex.compression import Compressed, compress
 from ctxtui.engine.packers.cortex.fit import EXPAND_TOP, EXPANDED, Fit, fit, next_change

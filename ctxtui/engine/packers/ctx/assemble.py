@@ -12,12 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from ctxtui.engine.gcpause import gc_paused
-from ctxtui.engine.model import (
-    Bucket,
-    Fate,
-    Outcome,
-    Plan,
-)
+from ctxtui.engine.model import Bucket, Outcome, Plan
 from ctxtui.engine.packers.base import INCLUDED, SUMMARIZED, Packer
 from ctxtui.engine.packers.ctx.budget import (
     fit_prefix,
@@ -336,9 +331,9 @@ class CtxPacker(CtxPrepared, Packer):
         fates = plan.fates
         included, summarized = fates.count(INCLUDED), fates.count(SUMMARIZED)
         return {
-            Fate.INCLUDED.value: included,
-            Fate.SUMMARIZED.value: summarized,
-            Fate.DROPPED.value: len(fates) - included - summarized,
+            "included": included,
+            "summarized": summarized,
+            "dropped": len(fates) - included - summarized,
         }
 
 

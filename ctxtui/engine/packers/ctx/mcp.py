@@ -16,7 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from ctxtui.engine.model import Bucket, Entry, Fate, Outcome, Plan, PrefixFit
+from ctxtui.engine.fate import Fate
+from ctxtui.engine.model import Bucket, Entry, Outcome, Plan, PrefixFit
 from ctxtui.engine.packers.base import INCLUDED, Packer
 from ctxtui.engine.sources.context import ParsedContext
 from ctxtui.engine.text.tokens import estimate

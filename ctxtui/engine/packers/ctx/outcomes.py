@@ -9,17 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ctxtui.engine.model import (
-    AlwaysIn,
-    Entry,
-    Fate,
-    Outcome,
-    PatternMiss,
-    PrefixFit,
-    ScanLimit,
-    ScoreBreakdown,
-    ShareFit,
-)
+from ctxtui.engine.fate import Fate
+from ctxtui.engine.model import AlwaysIn, Entry, Outcome, PatternMiss, PrefixFit, ScanLimit, ScoreBreakdown, ShareFit
 from ctxtui.engine.packers.ctx.budget import pct_cap
 from ctxtui.engine.packers.ctx.prepared import CtxPrepared
 from ctxtui.engine.packers.ctx.reason import Reason

@@ -32,8 +32,9 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ctxtui.engine.fate import Fate
 from ctxtui.engine.gcpause import gc_paused
-from ctxtui.engine.model import Bucket, Entry, Fate, Outcome, Plan, Problem, SectionFit
+from ctxtui.engine.model import Bucket, Entry, Outcome, Plan, Problem, SectionFit
 from ctxtui.engine.packers.base import DROPPED, INCLUDED, SUMMARIZED, Knob, Packer
 from ctxtui.engine.packers.nous import budgets as b
 from ctxtui.engine.packers.nous import formats as f

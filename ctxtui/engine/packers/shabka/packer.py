@@ -31,7 +31,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ctxtui.engine.model import Bucket, Entry, Fate, Outcome, Plan, PrefixFit, ScoreBreakdown
+from ctxtui.engine.fate import Fate
+from ctxtui.engine.model import Bucket, Entry, Outcome, Plan, PrefixFit, ScoreBreakdown
 from ctxtui.engine.packers.base import INCLUDED, Knob, Packer
 from ctxtui.engine.packers.shabka import knn, rank
 from ctxtui.engine.packers.shabka.dates import DAY, seconds_between

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual.reactive import reactive
 
-from ctxtui.engine.model import Fate
+from ctxtui.engine.fate import Fate
 from ctxtui.safe_text import clean_line
 from ctxtui.tui.host import services
 from ctxtui.tui.themes import fate_colors

@@ -20,7 +20,8 @@ from typing import Any
 
 from ctxtui.engine.explain.components import Component, components_for
 from ctxtui.engine.explain.reasons import REASON_SHORT, reason_cell
-from ctxtui.engine.model import Fate, Outcome
+from ctxtui.engine.fate import Fate
+from ctxtui.engine.model import Outcome
 from ctxtui.engine.packers.ctx.sections import SECTIONS
 from ctxtui.safe_text import clean_line
 from ctxtui.tui.safe_text import steady_width

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, overload
 
 from ctxtui.engine.explain.reasons import REASON_SHORT
-from ctxtui.engine.model import Entry, Fate, Outcome, Plan
-from ctxtui.engine.packers.base import FATE_OF_CODE
+from ctxtui.engine.fate import FATE_OF_CODE, Fate
+from ctxtui.engine.model import Entry, Outcome, Plan
 from ctxtui.safe_text import clean_line
 from ctxtui.tui.widgets.entries.columns import CTX_COLUMNS, ColumnSet, columns_for
 

@@ -30,7 +30,8 @@ from textual.reactive import var
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ctxtui.engine.model import Entry, Fate
+from ctxtui.engine.fate import Fate
+from ctxtui.engine.model import Entry
 from ctxtui.tui.actions import ENTRIES, bindings
 from ctxtui.tui.safe_text import fit
 from ctxtui.tui.themes import FATE_SYMBOL

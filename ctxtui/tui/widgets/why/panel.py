@@ -24,7 +24,8 @@ from textual.widgets import Static
 from ctxtui.engine.explain.components import matched_keywords, score_lines
 from ctxtui.engine.explain.reasons import describe, describe_threshold
 from ctxtui.engine.explain.thresholds import Threshold
-from ctxtui.engine.model import Fate, Outcome, ScoreBreakdown
+from ctxtui.engine.fate import Fate
+from ctxtui.engine.model import Outcome, ScoreBreakdown
 from ctxtui.engine.packers.ctx.versions import VERSIONS
 from ctxtui.safe_text import clean_block, clean_line
 from ctxtui.tui.host import services

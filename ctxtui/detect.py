@@ -9,10 +9,13 @@ that says so. Runs a subprocess, so it lives outside the engine.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
 
 from ctxtui.engine.packers.ctx.versions import DEFAULT_VERSION, VERSIONS
 from ctxtui.engine.record import Frozen
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 TIMEOUT_SECONDS = 2.0
 _VERSION = r"\bctx version v?(\d+\.\d+\.\d+)\b"  # compiled only when there is a ctx to ask

@@ -11,16 +11,19 @@ Rich, so the headless CLI can use it too.
 
 from __future__ import annotations
 
-from functools import cache
+_TABLES: tuple[dict[int, str], dict[int, str], dict[int, str]] | None = None
 
 
-@cache
 def _tables() -> tuple[dict[int, str], dict[int, str], dict[int, str]]:
     """The translation tables for one line, a block and a terminal; built on first use.
 
     Most text is clean and never needs them, and a cold `ctxtui pack` should not
-    pay for filling 2,000-odd surrogate entries it will not use.
+    pay for filling 2,000-odd surrogate entries it will not use (nor for
+    importing `functools` to cache them).
     """
+    global _TABLES
+    if _TABLES is not None:
+        return _TABLES
     # C0 controls become their Unicode "control picture" (U+2400 + code), so an ESC
     # shows as ␛ instead of starting a sequence; DEL gets its own picture.
     pictures = {code: chr(0x2400 + code) for code in range(0x20)}
@@ -46,7 +49,8 @@ def _tables() -> tuple[dict[int, str], dict[int, str], dict[int, str]]:
     multi_line.update(surrogates)
     terminal = dict(multi_line)
     del terminal[0x09]  # a terminal expands tabs itself
-    return single_line, multi_line, terminal
+    _TABLES = single_line, multi_line, terminal
+    return _TABLES
 
 
 # Compiled on first use (re's cache): a cold `ctxtui pack` only ever cleans a plain ASCII notice.

@@ -33,6 +33,11 @@ NOT_ON_THE_PACK_PATH = (
     "typing",
     "contextlib",
     "datetime",  # its pure-Python twin runs before the C module replaces it: `engine/datetimes.py`
+    "enum",  # with what it pulls in (types, operator, functools, collections...): ~2 ms; see engine/fate.py
+    "types",
+    "functools",
+    "collections",
+    "operator",
     "re",  # compiling patterns is pure Python; ctx's few are matched by scans (bin/ctxtui never imports it)
     "math",  # extension modules, each loaded from its own shared library: ~0.1-0.15 ms
     "array",

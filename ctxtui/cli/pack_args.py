@@ -15,9 +15,7 @@ generated command lines, and that every `pack` option is known here.
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
-from ctxtui.cli.commands import TOKENIZERS
+from ctxtui.cli.commands import TOKENIZERS, PackOptions
 from ctxtui.engine.packers.registry import PACKERS
 
 # Option → its namespace name; the values argparse leaves when an option is not given.
@@ -48,7 +46,7 @@ CHOICES = {"packer": PACKERS, "tokenizer": TOKENIZERS}
 DEFAULTS: dict[str, object] = {"format": "md", "tokenizer": "ctx"}
 
 
-def pack_args(argv: list[str]) -> SimpleNamespace | None:
+def pack_args(argv: list[str]) -> PackOptions | None:
     """`argv` (from "pack" on) as argparse would parse it, or None when the real parser should read it."""
     if argv[:1] != ["pack"]:
         return None
@@ -81,4 +79,4 @@ def pack_args(argv: list[str]) -> SimpleNamespace | None:
             repeated[dest].append(value)
         else:
             values[dest] = value
-    return SimpleNamespace(**values, **repeated)
+    return PackOptions(**values, **repeated)

@@ -21,8 +21,6 @@ syntax and the same behaviour, made without `namedtuple`'s `eval` (see
 
 from __future__ import annotations
 
-from types import FunctionType
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, TypeVar
@@ -68,6 +66,7 @@ else:
 __all__ = ["Frozen", "FrozenInstanceError", "NamedTuple", "Record", "replace", "slot_setters"]
 
 _tuple_new = tuple.__new__
+_function: Any = type(lambda: None)  # types.FunctionType, without importing `types` on a cold `pack`
 
 
 # `__new__` for 1 to 14 fields: `collections.namedtuple` compiles one like these for every class (`eval`,
@@ -139,7 +138,7 @@ def _new_for(name: str, fields: list[str], defaults: list[Any]) -> Any:
         code = template.__code__.replace(
             co_varnames=("_cls", *fields), co_name="__new__", co_qualname=f"{name}.__new__"
         )
-        new = FunctionType(code, template.__globals__, "__new__", tuple(defaults) or None)
+        new = _function(code, template.__globals__, "__new__", tuple(defaults) or None)
     else:  # more fields (or none): compiled, as namedtuple does
         arguments = ", ".join(fields)
         new = eval(

@@ -7,11 +7,14 @@ The chosen name comes with where it came from, for the status line ("ctx
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
 
 from ctxtui.engine.packers.registry import CTX_PACKERS, PACKERS
 from ctxtui.engine.record import Frozen
 from ctxtui.opening.request import OpenError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 PACKER_ENV = "CTXTUI_PACKER"
 

@@ -11,7 +11,6 @@ build, unless the caller is strict (`pack`), which fails as ctx does.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
 
 from ctxtui.engine.model import Problem
 from ctxtui.engine.packers.ctx.knobs import BUDGET_KEY, CtxKnobs, KnobError, parse_settings
@@ -28,6 +27,7 @@ from ctxtui.opening.request import Opened, OpenError, PackRequest, Refused
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from datetime import datetime
 
 IGNORE_REFUSAL_ENV = "CTXTUI_IGNORE_REFUSAL"  # as --ignore-refusal, for scripts

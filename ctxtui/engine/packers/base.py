@@ -16,13 +16,13 @@ looking at (the default looks at every one).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
 
 from ctxtui.engine.model import FATE_VALUES, Bucket, Entry, Outcome, Plan
 from ctxtui.engine.record import Frozen
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from typing import Any, ClassVar
 
 # A plan as one byte per candidate (in `candidates()` order): compact enough to

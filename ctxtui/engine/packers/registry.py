@@ -6,8 +6,6 @@ text cannot disagree.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from ctxtui.engine.packers.base import Packer
 from ctxtui.engine.packers.ctx.assemble import packer_for
 from ctxtui.engine.packers.ctx.knobs import CtxKnobs
@@ -17,6 +15,7 @@ from ctxtui.engine.sources.workspace import Workspace
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from datetime import datetime, tzinfo
 
 MCP = "ctx-mcp"

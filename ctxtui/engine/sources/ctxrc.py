@@ -16,7 +16,6 @@ reported as a problem and ignored.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
 
 from ctxtui.engine.model import Problem
 from ctxtui.engine.record import Frozen
@@ -24,6 +23,7 @@ from ctxtui.engine.text.go_strconv import GoNumError, atoi
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import Any
 
     from ctxtui.engine.sources.fspath import PathText

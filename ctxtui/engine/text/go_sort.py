@@ -8,10 +8,9 @@ xorshift-seeded pattern breaking) reproduces it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import TypeVar
 
     T = TypeVar("T")

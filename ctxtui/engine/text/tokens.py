@@ -7,9 +7,11 @@ BPE counts live in `tokenizers`; both are "token counters" to the packers.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from ctxtui.engine.text.go import utf8_len
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 
 def estimate(text: str) -> int:

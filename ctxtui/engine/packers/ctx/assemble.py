@@ -9,8 +9,6 @@ per-entry outcomes (`outcomes`) are derived from it, on first use.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-
 from ctxtui.engine.gcpause import gc_paused
 from ctxtui.engine.model import Bucket, Outcome, Plan
 from ctxtui.engine.packers.base import INCLUDED, SUMMARIZED, Packer
@@ -39,6 +37,7 @@ from ctxtui.engine.text.go_strconv import i64
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
     from datetime import datetime, tzinfo
     from typing import Any
 

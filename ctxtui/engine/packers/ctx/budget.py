@@ -10,10 +10,12 @@ NaN or out of range gives MinInt64 on amd64 (`budget.go:53-60,81`,
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from ctxtui.engine.text.go import go_div
 from ctxtui.engine.text.go_strconv import f2i, i64
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 FULL_ENTRY_PCT = 80  # a scored section includes whole entries up to 80% of its share
 SPLIT_MIN_PCT = 30  # each scored section is guaranteed 30% of what is left

@@ -23,10 +23,13 @@ compare it with the direct search on generated texts.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from itertools import chain
 
 from ctxtui.engine.gcpause import gc_paused
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 LIMIT = 3  # relevance saturates at three matches
 CHUNK = 2048  # entries whose word lists are held at once

@@ -11,8 +11,6 @@ Every value says where it came from: "flag", ".ctxrc" or "default".
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from ctxtui.engine.packers.base import Knob
 from ctxtui.engine.packers.ctx.budget import DEFAULT_CONVENTION_PCT, DEFAULT_TASK_PCT
 from ctxtui.engine.record import Frozen, replace
@@ -20,6 +18,7 @@ from ctxtui.engine.sources.ctxrc import CtxConfig, clamp_pct
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import Any
 
 TASK_PCT = "task_budget_pct"

@@ -135,7 +135,7 @@ def _order_and_places(packer: CtxPrepared, state: CtxState) -> tuple[Segments, P
         )
         packer.orders[task_count] = order, places
         while len(packer.orders) > ORDER_CACHE:
-            packer.orders.popitem(last=False)
+            packer.orders.pop(next(iter(packer.orders)), None)
         return order, places
 
 

@@ -9,9 +9,6 @@ the next budget worth looking at (`changes`) all read it.
 from __future__ import annotations
 
 from _thread import RLock  # what threading.RLock() makes; importing threading costs a cold pack ~0.5 ms
-from collections import OrderedDict
-from collections.abc import Callable, Sequence
-from functools import partial
 from itertools import accumulate
 
 from ctxtui.engine.datetimes import UTC
@@ -32,6 +29,7 @@ from ctxtui.engine.text.tokens import estimate
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from array import array
+    from collections.abc import Callable, Sequence
     from datetime import datetime, tzinfo
     from typing import Any, TypeVar
 
@@ -159,7 +157,7 @@ class CtxPrepared:
         self.title_tokens = [cost(e.title) for e in self.scored]
         self._tokens = [e.tokens for e in self.scored]
         self._superseded = [e.superseded for e in self.scored]
-        self._rankings: OrderedDict[int, dict[str, list[int]]] = OrderedDict()
+        self._rankings: dict[int, dict[str, list[int]]] = {}  # these caches: least recently used first
         self.ranking_cache = cache_entries(len(self.scored), most=self.RANKING_CACHE)
         self.breakdown_cache = cache_entries(len(self.scored), most=8, least=2, elements=BREAKDOWN_ELEMENTS)
         # Per section, over the entries that can fill (not superseded): the smallest cost, and the sum of
@@ -172,10 +170,10 @@ class CtxPrepared:
             self.section_min_cost[name] = min((self._tokens[i] for i in fillable), default=NEVER_FITS)
             self.section_titles[name] = sum(self.title_tokens[i] for i in fillable)
         self._summarized_templates: dict[tuple[str, ...], bytes] = {}
-        self._breakdowns: OrderedDict[int, list[ScoreBreakdown]] = OrderedDict()
-        self._positions: OrderedDict[int, array[int]] = OrderedDict()  # inverse rankings (see `positions`)
+        self._breakdowns: dict[int, list[ScoreBreakdown]] = {}
+        self._positions: dict[int, array[int]] = {}  # inverse rankings (see `positions`)
         # Packet orders and their inverses by task count (`lazy.py`).
-        self.orders: OrderedDict[int, tuple[Any, Any]] = OrderedDict()  # (Segments, Places), see order.py
+        self.orders: dict[int, tuple[Any, Any]] = {}  # (Segments, Places), see order.py
         # The app assembles on the UI thread while a worker scans thresholds: the
         # caches above (and the scorer's) are shared, so each call holds this.
         self._lock = RLock()
@@ -260,7 +258,7 @@ class CtxPrepared:
             rank=rank,
             importance=entry.importance,
             usage=entry.usage,
-            keyword_finder=partial(scorer.matched_keywords, i, task_count),
+            keyword_finder=_KeywordFinder(scorer, i, task_count),
         )
 
     def positions(self, task_count: int) -> array[int]:
@@ -299,15 +297,19 @@ class CtxPrepared:
         return self._candidates
 
 
-def _kept(cache: OrderedDict[int, T], key: int, build: Callable[[], T], most: int) -> T:
-    """`cache[key]`, built on a miss; the least recently used entries go beyond `most`."""
+def _kept(cache: dict[int, T], key: int, build: Callable[[], T], most: int) -> T:
+    """`cache[key]`, built on a miss; the least recently used entries go beyond `most`.
+
+    A plain dict keeps insertion order: a hit goes last (as `OrderedDict.move_to_end`), the first is the
+    least recently used (`collections` is not imported on a cold `pack`)."""
     found = cache.get(key)
     if found is not None:
-        cache.move_to_end(key)
+        cache.pop(key, None)
+        cache[key] = found
         return found
     made = cache[key] = build()
     while len(cache) > most:
-        cache.popitem(last=False)
+        cache.pop(next(iter(cache)), None)
     return made
 
 
@@ -347,3 +349,16 @@ def _memory_weight(entry: Entry) -> float:
     importance = entry.importance if entry.importance is not None else 0.5
     usage = entry.usage if entry.usage is not None else 1.0
     return (0.5 + importance) * usage
+
+
+class _KeywordFinder:
+    """`scorer.matched_keywords(index, task_count)` when called: a breakdown's keywords, found only when shown
+    (as `functools.partial` would, which a cold `pack` does not import)."""
+
+    __slots__ = ("index", "scorer", "task_count")
+
+    def __init__(self, scorer: Scorer, index: int, task_count: int) -> None:
+        self.scorer, self.index, self.task_count = scorer, index, task_count
+
+    def __call__(self) -> tuple[str, ...]:
+        return self.scorer.matched_keywords(self.index, self.task_count)

@@ -10,8 +10,6 @@ included tasks, so a slider step rarely re-scores anything.
 from __future__ import annotations
 
 from _thread import allocate_lock  # what threading.Lock() makes, without importing threading
-from collections import OrderedDict
-from collections.abc import Callable, Sequence
 from itertools import repeat
 
 from ctxtui.engine.datetimes import UTC
@@ -23,7 +21,11 @@ from ctxtui.engine.text.go_time import recency_days
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
     from datetime import datetime, tzinfo
+    from typing import TypeVar
+
+    T = TypeVar("T")
 
 STOP_WORDS = frozenset(
     [
@@ -192,7 +194,7 @@ class Scorer:
         self.weights = list(weights) if weights is not None else [1.0] * len(self.entries)
         # Match counts are 0..3 (RELEVANCE_MATCH_CAP): one byte each, not an 8-byte list slot (32 task counts
         # of 50,000 memories kept ~11 MB more as lists).
-        self._counts: OrderedDict[int, bytes | bytearray] = OrderedDict({0: bytes(len(self.entries))})
+        self._counts: dict[int, bytes | bytearray] = {0: bytes(len(self.entries))}  # least recently used first
         # Keywords are found task by task as far as a task count needs them (`_keywords_to`): a cold
         # `pack` of ctx-dogfood needs 80 of its 248 tasks' (0.8 → 0.2 ms). `keyword_groups[n]` are the
         # keywords task n adds; keyword positions: the first `prefix[n]` keywords are those of the
@@ -212,7 +214,7 @@ class Scorer:
             self.indexed = len(self.entries) * self.prefix_at(self.task_total) > INDEX_THRESHOLD
         self._first: list[tuple[int, ...]] | None = None  # `first_matches`, once found
         self._at: dict[int, list[int]] | None = None
-        self._scores: OrderedDict[int, list[float]] = OrderedDict()
+        self._scores: dict[int, list[float]] = {}  # least recently used first
 
     def _keywords_to(self, task_count: int) -> None:
         """Find the keywords of the tasks before `task_count` (as `keywords_by_task` does), if not yet found."""
@@ -249,7 +251,7 @@ class Scorer:
         """
         cached = self._counts.get(task_count)
         if cached is not None:
-            self._counts.move_to_end(task_count)
+            _to_end(self._counts, task_count, cached)
             return cached
         if self.indexed:
             counts = self._counts_from_first(task_count)
@@ -258,7 +260,7 @@ class Scorer:
         self._counts[task_count] = counts
         while len(self._counts) > self.cache_size:
             oldest = next(k for k in self._counts if k != 0)
-            del self._counts[oldest]
+            self._counts.pop(oldest, None)
         return counts
 
     def _changes(self, start: int, stop: int) -> list[int]:
@@ -273,7 +275,7 @@ class Scorer:
         return [i for position in range(start, stop) for i in at.get(position, ())]
 
     def _nearest_below(
-        self, cache: OrderedDict[int, bytes | bytearray] | OrderedDict[int, list[float]], task_count: int
+        self, cache: dict[int, bytes | bytearray] | dict[int, list[float]], task_count: int
     ) -> int | None:
         """The cached task count with the largest keyword prefix not above `task_count`'s."""
         prefix_at, limit = self.prefix_at, self.prefix_at(task_count)
@@ -341,7 +343,7 @@ class Scorer:
         """Each entry's total score with the first `task_count` tasks in the packet."""
         cached = self._scores.get(task_count)
         if cached is not None:
-            self._scores.move_to_end(task_count)
+            _to_end(self._scores, task_count, cached)
             return cached
         counts = self.match_counts(task_count)
         base = self._nearest_below(self._scores, task_count) if self.indexed else None
@@ -354,7 +356,7 @@ class Scorer:
             scores = [self._score(i, count) for i, count in enumerate(counts)]
         self._scores[task_count] = scores
         while len(self._scores) > self.cache_size:
-            self._scores.popitem(last=False)
+            self._scores.pop(next(iter(self._scores)), None)
         return scores
 
     def _score(self, i: int, count: int) -> float:
@@ -368,3 +370,10 @@ class Scorer:
     def matched_keywords(self, index: int, task_count: int) -> tuple[str, ...]:
         text = self.lowered[index]
         return tuple(kw for kw in self.keywords(task_count) if kw in text)
+
+
+def _to_end(cache: dict[int, T], key: int, value: T) -> None:
+    """Mark `key` most recently used: dicts keep insertion order, so it goes last (`OrderedDict.move_to_end`,
+    without importing `collections` on a cold `pack`). Another thread may have dropped it meanwhile."""
+    cache.pop(key, None)
+    cache[key] = value

@@ -12,7 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ctxtui.engine.sources.context import parse_constitution, parse_tasks, task_pattern
+from ctxtui.engine.sources.context import parse_constitution, parse_conventions, parse_tasks, task_pattern
 
 
 def timed(label: str, work) -> float:
@@ -32,6 +32,10 @@ def main() -> None:
     timed("linear scanner, TASKS.md 10 MB of blank lines", lambda: parse_tasks(blank_10m))
     timed("linear scanner, CONSTITUTION.md 10 MB of blank lines", lambda: parse_constitution(blank_10m))
     timed("linear scanner, TASKS.md 10 MB, 250,000 tasks", lambda: parse_tasks(tasks_10m))
+    # One 10 MB line of " -": each " -" is a candidate dash line, all on the same line.
+    one_line = " -" * 5_000_000
+    timed("linear scanner, TASKS.md one 10 MB line of ' -'", lambda: parse_tasks(one_line))
+    timed("linear scanner, CONVENTIONS.md one 10 MB line of ' -'", lambda: parse_conventions(one_line))
     if "--skip-regex" not in sys.argv:
         for size in (5_000, 10_000, 20_000):
             sample = "# Tasks\n" + "\n" * size + "no task here\n"

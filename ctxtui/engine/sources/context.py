@@ -254,7 +254,9 @@ def _dash_lines(text: str) -> list[int]:
     Found with `str.find` in C, not a regular expression (a cold `ctxtui pack`
     imports no `re`): a "-" after a newline, and a "-" after one of those four
     characters when all of its line before it is made of them. A character the
-    text lacks costs no search.
+    text lacks costs no search. Linear: each line is looked at once per blank
+    (after its first candidate the rest of the line cannot start with "-"),
+    and each newline search goes back only to the last candidate.
     """
     found = [0] if text.startswith("-") else []
     at = text.find("\n-")
@@ -265,10 +267,17 @@ def _dash_lines(text: str) -> list[int]:
         if blank not in text:
             continue
         needle = blank + "-"
+        line_start, looked_at, searched = 0, -1, 0
         at = text.find(needle)
         while at >= 0:
-            if not text[text.rfind("\n", 0, at) + 1 : at].strip("\t\f\r "):
-                found.append(at + 1)
+            newline = text.rfind("\n", searched, at)
+            if newline >= 0:
+                line_start = newline + 1
+            searched = at
+            if line_start != looked_at:
+                looked_at = line_start
+                if not text[line_start:at].strip("\t\f\r "):
+                    found.append(at + 1)
             at = text.find(needle, at + 2)
     found.sort()
     return found

@@ -140,11 +140,8 @@ def _new_for(name: str, fields: list[str], defaults: list[Any]) -> Any:
         )
         new = _function(code, template.__globals__, "__new__", tuple(defaults) or None)
     else:  # more fields (or none): compiled, as namedtuple does
-        arguments = ", ".join(fields)
-        new = eval(
-            f"lambda _cls, {arguments}: _tuple_new(_cls, ({arguments}{',' if fields else ''}))",
-            {"_tuple_new": _tuple_new},
-        )
+        parameters, items = ", ".join(["_cls", *fields]), "".join(f"{field}, " for field in fields)
+        new = eval(f"lambda {parameters}: _tuple_new(_cls, ({items}))", {"_tuple_new": _tuple_new})
         new.__name__, new.__qualname__, new.__defaults__ = "__new__", f"{name}.__new__", tuple(defaults) or None
     return new
 

@@ -174,7 +174,11 @@ def test_the_engines_named_tuples_behave_as_collections_namedtuple(fields, data)
     changed = {fields[-1]: "new"} if fields else {}
     assert mine._replace(**changed) == other._replace(**changed)
     assert ours._make(list(mine)) == mine
-    for bad in (lambda: ours(*values, *range(len(fields) + 1)), lambda: ours._make([0] * (len(fields) + 1)), lambda: ours(nope=1)):
+    for bad in (
+        lambda: ours(*values, *range(len(fields) + 1)),
+        lambda: ours._make([0] * (len(fields) + 1)),
+        lambda: ours(nope=1),
+    ):
         with pytest.raises(TypeError):
             bad()
     with pytest.raises(ValueError, match="unexpected field names"):

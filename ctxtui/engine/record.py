@@ -143,6 +143,7 @@ def _new_for(name: str, fields: list[str], defaults: list[Any]) -> Any:
         parameters, items = ", ".join(["_cls", *fields]), "".join(f"{field}, " for field in fields)
         new = eval(f"lambda {parameters}: _tuple_new(_cls, ({items}))", {"_tuple_new": _tuple_new})
         new.__name__, new.__qualname__, new.__defaults__ = "__new__", f"{name}.__new__", tuple(defaults) or None
+    new.__doc__ = f"Create new instance of {name}({_listed(fields)})"  # namedtuple's
     return new
 
 
@@ -176,6 +177,11 @@ class _Tuple(tuple):  # type: ignore[type-arg]
         return tuple(self)
 
 
+def _listed(fields: list[str]) -> str:
+    """The fields as namedtuple writes them in its docstrings: "a," for one, "a, b" for two."""
+    return repr(tuple(fields)).replace("'", "")[1:-1]
+
+
 def _named_tuple(name: str, fields: list[str], defaults: list[Any], module: str, own: dict[str, Any]) -> type:
     """A class as `collections.namedtuple(name, fields, defaults=defaults, module=module)` makes it, with `own`
     (the class body's methods, properties and docstring) added. Field names come from annotations, so
@@ -183,7 +189,7 @@ def _named_tuple(name: str, fields: list[str], defaults: list[Any], module: str,
     if len(set(fields)) != len(fields) or any(field.startswith("_") for field in fields):
         raise ValueError(f"{name}: field names must be distinct and not start with an underscore: {fields}")
     namespace: dict[str, Any] = {
-        "__doc__": f"{name}({repr(tuple(fields)).replace(chr(39), '')[1:-1]})",  # namedtuple's: "P(a,)", "P(a, b)"
+        "__doc__": f"{name}({_listed(fields)})",  # namedtuple's
         "__slots__": (),
         "_fields": tuple(fields),
         "_field_defaults": dict(zip(fields[len(fields) - len(defaults) :], defaults, strict=True)),

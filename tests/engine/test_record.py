@@ -171,6 +171,7 @@ def test_the_engines_named_tuples_behave_as_collections_namedtuple(fields, data)
     assert inspect.signature(ours) == inspect.signature(theirs)
     assert ours._fields == theirs._fields and ours._field_defaults == theirs._field_defaults
     assert ours.__match_args__ == theirs.__match_args__ and ours.__doc__ == theirs.__doc__
+    assert ours.__new__.__doc__ == theirs.__new__.__doc__
     changed = {fields[-1]: "new"} if fields else {}
     assert mine._replace(**changed) == other._replace(**changed)
     assert ours._make(list(mine)) == mine

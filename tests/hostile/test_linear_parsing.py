@@ -61,13 +61,30 @@ def test_template_test_equals_the_split_reading(pieces):
     st.lists(
         st.sampled_from(["-", " -", "\t-", "\r-", "\f-", "\n", " ", "\t", "a", "x -", "\n\n", "\r\n-", "é"]),
         max_size=30,
-    )
+    ),
+    st.integers(min_value=1, max_value=12),
 )
-def test_dash_lines_are_the_lines_whose_first_non_blank_is_a_dash(pieces):
+def test_dash_lines_are_the_lines_whose_first_non_blank_is_a_dash(pieces, window):
+    """At any window size (a window ends after a newline), as the pattern finds them."""
     import re
 
-    from ctxtui.engine.sources.context import _dash_lines
+    from ctxtui.engine.sources import context
 
     text = "".join(pieces)
     want = [m.end() - 1 for m in re.finditer(r"(?m)^[\t\f\r ]*-", text)]
-    assert _dash_lines(text) == want
+    assert list(context._dash_lines(text)) == want
+    original = context._DASH_WINDOW
+    context._DASH_WINDOW = window
+    try:
+        assert list(context._dash_lines(text)) == want
+    finally:
+        context._DASH_WINDOW = original
+
+
+def test_dash_lines_hold_few_offsets_at_a_time():
+    """A generator over windows: 5 million dash lines are never all in one list."""
+    from ctxtui.engine.sources import context
+
+    lines = context._dash_lines("-\n" * 5_000_000)
+    assert next(lines) == 0 and next(lines) == 2
+    assert not isinstance(context._dash_lines(""), list)

@@ -1,4 +1,4 @@
-"""The headless commands' names and one-line descriptions, and the tokenizers' names: plain data.
+"""The headless commands' names and one-line descriptions, the tokenizers' names, and `PackOptions`.
 
 Apart from `parser.py` (argparse), so that `main` can tell a command from a
 project, and `pack_args` read a plain `pack` command line, without

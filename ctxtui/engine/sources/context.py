@@ -308,6 +308,28 @@ class CheckboxMatch:
         self.box, self.start, self.text = box, start, text
 
 
+def _box_after(text: str, dash: int) -> tuple[str, int, int] | None:
+    """From the "-" at `dash`: `[ws]*\\[([x ]?)\\][ws]*` (ws: tab, newline, form feed, CR, space), each run
+    maximal. (box, where the run after "]" starts, where it ends), or None when there is no box."""
+    n = len(text)
+    p = dash + 1
+    while p < n and text[p] in _WS:
+        p += 1
+    if p >= n or text[p] != "[":
+        return None
+    p += 1
+    if p + 1 < n and text[p] in "x " and text[p + 1] == "]":
+        box, p = text[p], p + 2
+    elif p < n and text[p] == "]":
+        box, p = "", p + 1
+    else:
+        return None
+    run = p
+    while p < n and text[p] in _WS:
+        p += 1
+    return box, run, p
+
+
 def checkbox_lines(text: str) -> list[CheckboxMatch]:
     """Every match of ctx's task pattern (`task_pattern()`) in `text`, found in linear time.
 
@@ -333,37 +355,25 @@ def checkbox_lines(text: str) -> list[CheckboxMatch]:
     """
     found: list[CheckboxMatch] = []
     n = len(text)
-    ws = _WS
     start = 0
     for first in _dash_lines(text):  # every line start before it up to `start` scans the same from here
         if first < start:
             continue  # inside the text of the last match
-        p = first + 1
-        while p < n and text[p] in ws:
-            p += 1
-        if p < n and text[p] == "[":
-            p += 1
-            box = None
-            if p + 1 < n and text[p] in "x " and text[p + 1] == "]":
-                box, p = text[p], p + 2
-            elif p < n and text[p] == "]":
-                box, p = "", p + 1
-            if box is not None:
-                run = p
-                while p < n and text[p] in ws:
-                    p += 1
-                if p < n:
-                    end = text.find("\n", p)
-                    end = n if end < 0 else end
-                    found.append(CheckboxMatch(box, p, text[p:end]))
-                    start = end + 1
-                    continue
-                r = n - 1
-                while r >= run and text[r] == "\n":
-                    r -= 1
-                if r >= run:
-                    found.append(CheckboxMatch(box, r, text[r]))
-                    break
+        after = _box_after(text, first)
+        if after is not None:
+            box, run, p = after
+            if p < n:
+                end = text.find("\n", p)
+                end = n if end < 0 else end
+                found.append(CheckboxMatch(box, p, text[p:end]))
+                start = end + 1
+                continue
+            r = n - 1
+            while r >= run and text[r] == "\n":
+                r -= 1
+            if r >= run:
+                found.append(CheckboxMatch(box, r, text[r]))
+                break
         following = text.find("\n", first)
         if following < 0:
             break
@@ -374,24 +384,11 @@ def checkbox_lines(text: str) -> list[CheckboxMatch]:
 def constitution_rule(text: str) -> str | None:
     """Group 3 of the checkbox pattern matched against the whole text with `\\Z` at its end (quirk 1)."""
     n = len(text)
-    p = n - len(text.lstrip("\t\n\f\r "))  # the leading run, newlines included
-    if p >= n or text[p] != "-":
+    dash = n - len(text.lstrip("\t\n\f\r "))  # the leading run, newlines included
+    after = _box_after(text, dash) if dash < n and text[dash] == "-" else None
+    if after is None:
         return None
-    p += 1
-    while p < n and text[p] in _WS:
-        p += 1
-    if p >= n or text[p] != "[":
-        return None
-    p += 1
-    if p + 1 < n and text[p] in "x " and text[p + 1] == "]":
-        p += 2
-    elif p < n and text[p] == "]":
-        p += 1
-    else:
-        return None
-    run = p
-    while p < n and text[p] in _WS:
-        p += 1
+    _, run, p = after
     if p < n:  # `(.+)\Z`: the rest of the text, which must hold no newline
         rest = text[p:]
         return None if "\n" in rest else rest

@@ -10,6 +10,13 @@ kept shrinks as entries grow: 64 up to 25,000 entries, 32 at 50,000.
 
 from __future__ import annotations
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import TypeVar
+
+    T = TypeVar("T")
+
 ELEMENTS = 1_600_000  # numbers kept per kind of cache, across its entries
 BREAKDOWN_ELEMENTS = 100_000  # score breakdowns (a tuple each, ~200 bytes) kept, across task counts
 
@@ -17,3 +24,26 @@ BREAKDOWN_ELEMENTS = 100_000  # score breakdowns (a tuple each, ~200 bytes) kept
 def cache_entries(entries: int, most: int = 64, least: int = 4, elements: int = ELEMENTS) -> int:
     """How many task counts to keep arrays for, with `entries` numbers in each."""
     return max(least, min(most, elements // max(1, entries)))
+
+
+# The caches are plain dicts, least recently used first: a dict keeps insertion order, so a hit is moved
+# last (`OrderedDict.move_to_end`) and the first goes when one is full (`collections` is not imported on
+# a cold `pack`). Callers hold the packer's lock; a key another thread dropped meanwhile is no error.
+
+
+def touch(cache: dict[int, T], key: int, value: T) -> None:
+    """Mark `key` (holding `value`) most recently used."""
+    cache.pop(key, None)
+    cache[key] = value
+
+
+def kept(cache: dict[int, T], key: int, build: Callable[[], T], most: int) -> T:
+    """`cache[key]`, built on a miss; the least recently used entries go beyond `most`."""
+    found = cache.get(key)
+    if found is not None:
+        touch(cache, key, found)
+        return found
+    made = cache[key] = build()
+    while len(cache) > most:
+        cache.pop(next(iter(cache)), None)
+    return made

@@ -15,7 +15,7 @@ from ctxtui.engine.datetimes import UTC
 from ctxtui.engine.model import Entry, ScoreBreakdown
 from ctxtui.engine.packers.base import SUMMARIZED, Knob
 from ctxtui.engine.packers.ctx.budget import DEFAULT_CONVENTION_PCT, DEFAULT_TASK_PCT
-from ctxtui.engine.packers.ctx.caches import BREAKDOWN_ELEMENTS, cache_entries
+from ctxtui.engine.packers.ctx.caches import BREAKDOWN_ELEMENTS, cache_entries, kept
 from ctxtui.engine.packers.ctx.knobs import CtxKnobs
 from ctxtui.engine.packers.ctx.score import Scorer, relevance_of
 from ctxtui.engine.packers.ctx.sections import INSTRUCTION, SCORED_SECTIONS
@@ -31,9 +31,7 @@ if TYPE_CHECKING:
     from array import array
     from collections.abc import Callable, Sequence
     from datetime import datetime, tzinfo
-    from typing import Any, TypeVar
-
-    T = TypeVar("T")
+    from typing import Any
 
 DEFAULT_KNOBS = CtxKnobs()  # frozen: one shared default is safe
 
@@ -216,7 +214,7 @@ class CtxPrepared:
             key = negated.__getitem__  # a C call per comparison key, no Python frame: sorting 50,000 is ~3x faster
             return {name: sorted(members, key=key) for name, members in self.section_members.items()}
 
-        return _kept(self._rankings, task_count, rank, self.ranking_cache)
+        return kept(self._rankings, task_count, rank, self.ranking_cache)
 
     def breakdowns(self, task_count: int) -> list[ScoreBreakdown]:
         """Every scored entry's breakdown with `task_count` packet tasks (cached: they only change with it)."""
@@ -228,7 +226,7 @@ class CtxPrepared:
             positions, given = self._positions_for(task_count), self._score_inputs(task_count)
             return [self._breakdown(i, task_count, positions[i] + 1, *given) for i in range(len(self.scored))]
 
-        return _kept(self._breakdowns, task_count, build, self.breakdown_cache)
+        return kept(self._breakdowns, task_count, build, self.breakdown_cache)
 
     def breakdown_at(self, i: int, task_count: int) -> ScoreBreakdown:
         """Scored entry `i`'s breakdown (`breakdowns(task_count)[i]`) without building the other 50,000."""
@@ -276,7 +274,7 @@ class CtxPrepared:
                     found[i] = at
             return found
 
-        return _kept(self._positions, task_count, place, self.ranking_cache)
+        return kept(self._positions, task_count, place, self.ranking_cache)
 
     # -- across budgets --------------------------------------------------------
 
@@ -295,22 +293,6 @@ class CtxPrepared:
                 *([self.skill] if self.skill is not None else []),
             ]
         return self._candidates
-
-
-def _kept(cache: dict[int, T], key: int, build: Callable[[], T], most: int) -> T:
-    """`cache[key]`, built on a miss; the least recently used entries go beyond `most`.
-
-    A plain dict keeps insertion order: a hit goes last (as `OrderedDict.move_to_end`), the first is the
-    least recently used (`collections` is not imported on a cold `pack`)."""
-    found = cache.get(key)
-    if found is not None:
-        cache.pop(key, None)
-        cache[key] = found
-        return found
-    made = cache[key] = build()
-    while len(cache) > most:
-        cache.pop(next(iter(cache)), None)
-    return made
 
 
 def _skill_entry(skill: SkillFile, cost: Callable[[str], int]) -> Entry:

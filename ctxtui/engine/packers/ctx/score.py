@@ -14,7 +14,7 @@ from itertools import repeat
 
 from ctxtui.engine.datetimes import UTC
 from ctxtui.engine.model import Entry
-from ctxtui.engine.packers.ctx.caches import cache_entries
+from ctxtui.engine.packers.ctx.caches import cache_entries, kept, touch
 from ctxtui.engine.packers.ctx.first_matches import first_matches
 from ctxtui.engine.text.go import go_lower
 from ctxtui.engine.text.go_time import recency_days
@@ -23,9 +23,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from datetime import datetime, tzinfo
-    from typing import TypeVar
-
-    T = TypeVar("T")
 
 STOP_WORDS = frozenset(
     [
@@ -251,7 +248,7 @@ class Scorer:
         """
         cached = self._counts.get(task_count)
         if cached is not None:
-            _to_end(self._counts, task_count, cached)
+            touch(self._counts, task_count, cached)
             return cached
         if self.indexed:
             counts = self._counts_from_first(task_count)
@@ -277,11 +274,14 @@ class Scorer:
     def _nearest_below(
         self, cache: dict[int, bytes | bytearray] | dict[int, list[float]], task_count: int
     ) -> int | None:
-        """The cached task count with the largest keyword prefix not above `task_count`'s."""
-        prefix_at, limit = self.prefix_at, self.prefix_at(task_count)
+        """The cached task count with the largest keyword prefix not above `task_count`'s.
+
+        Asked only when indexed, so every task's keywords are known (`prefix` is whole)."""
+        prefix, top = self.prefix, self.task_total
+        limit = prefix[min(task_count, top)]
         best = None
         for known in cache:
-            if prefix_at(known) <= limit and (best is None or prefix_at(known) > prefix_at(best)):
+            if prefix[min(known, top)] <= limit and (best is None or prefix[min(known, top)] > prefix[min(best, top)]):
                 best = known
         return best
 
@@ -319,7 +319,8 @@ class Scorer:
         base = max(n for n in self._counts if n <= task_count)
         counts = bytearray(self._counts[base])
         cap = RELEVANCE_MATCH_CAP
-        order = sorted((kw for group in self.groups(task_count)[base:] for kw in group), key=len)
+        self.prefix_at(task_count)  # the groups up to task_count are found
+        order = sorted((kw for group in self.keyword_groups[base:task_count] for kw in group), key=len)
         hits = dict.fromkeys(order, 0)
         lowered = self.lowered
         searched = 0
@@ -341,10 +342,9 @@ class Scorer:
 
     def scores(self, task_count: int) -> list[float]:
         """Each entry's total score with the first `task_count` tasks in the packet."""
-        cached = self._scores.get(task_count)
-        if cached is not None:
-            _to_end(self._scores, task_count, cached)
-            return cached
+        return kept(self._scores, task_count, lambda: self._scores_for(task_count), self.cache_size)
+
+    def _scores_for(self, task_count: int) -> list[float]:
         counts = self.match_counts(task_count)
         base = self._nearest_below(self._scores, task_count) if self.indexed else None
         if base is not None:
@@ -354,9 +354,6 @@ class Scorer:
                 scores[i] = self._score(i, counts[i])
         else:
             scores = [self._score(i, count) for i, count in enumerate(counts)]
-        self._scores[task_count] = scores
-        while len(self._scores) > self.cache_size:
-            self._scores.pop(next(iter(self._scores)), None)
         return scores
 
     def _score(self, i: int, count: int) -> float:
@@ -370,10 +367,3 @@ class Scorer:
     def matched_keywords(self, index: int, task_count: int) -> tuple[str, ...]:
         text = self.lowered[index]
         return tuple(kw for kw in self.keywords(task_count) if kw in text)
-
-
-def _to_end(cache: dict[int, T], key: int, value: T) -> None:
-    """Mark `key` most recently used: dicts keep insertion order, so it goes last (`OrderedDict.move_to_end`,
-    without importing `collections` on a cold `pack`). Another thread may have dropped it meanwhile."""
-    cache.pop(key, None)
-    cache[key] = value

@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 
 from ctxtui.engine.explain.thresholds import thresholds  # noqa: E402
 from ctxtui.engine.packers.cortex import CortexPacker  # noqa: E402
-from ctxtui.engine.sources.memory.cortex_store import read_cortex_store  # noqa: E402
+from ctxtui.engine.sources.memory.cortex.v1_store import read_cortex_store  # noqa: E402
 from tests.factories.cortex_v1 import NOW, build_v1_db, random_memory  # noqa: E402
 
 TARGET_S = 0.030

@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 from ctxtui.engine.packers.ctx.assemble import packer_for  # noqa: E402
 from ctxtui.engine.packers.ctx.memories import attach_memories  # noqa: E402
 from ctxtui.engine.packers.nous.build import packer_for_turn  # noqa: E402
-from ctxtui.engine.sources.memory.nous_source import NousSource, list_turns, load_nous_memories, read_turn  # noqa: E402
+from ctxtui.engine.sources.memory.nous.source import NousSource, list_turns, load_nous_memories, read_turn  # noqa: E402
 from ctxtui.engine.sources.workspace import load_workspace  # noqa: E402
 from tests.factories import nous_db as F  # noqa: E402
 from tests.factories.workspace import write_workspace  # noqa: E402
@@ -197,7 +197,7 @@ def bulk_turn(turn, counts):
     """The same turn with every bulk memory as a rendered candidate."""
     from dataclasses import replace
 
-    from ctxtui.engine.sources.memory.nous_model import Candidate
+    from ctxtui.engine.sources.memory.nous.model import Candidate
 
     cands, rank = [], 0
     for table, n in counts.items():
@@ -220,7 +220,7 @@ def bulk_turn(turn, counts):
 
 
 def fetch_all_rows(db: NousDb, counts):
-    from ctxtui.engine.sources.memory.nous_store import NousStore
+    from ctxtui.engine.sources.memory.nous.store import NousStore
 
     store = NousStore(db.url, statement_timeout_ms=120_000)
     try:

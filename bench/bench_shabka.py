@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 from ctxtui.engine.packers.shabka.dates import parse_rfc3339  # noqa: E402
 from ctxtui.engine.packers.shabka.knobs import ShabkaSettings  # noqa: E402
 from ctxtui.engine.packers.shabka.packer import ShabkaPacker  # noqa: E402
-from ctxtui.engine.sources.memory.shabka_store import read_shabka_store  # noqa: E402
+from ctxtui.engine.sources.memory.shabka.store import read_shabka_store  # noqa: E402
 from tests.factories.shabka_dbs import bulk_store  # noqa: E402
 
 NOW = parse_rfc3339("2025-06-01T12:00:00Z")

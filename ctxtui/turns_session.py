@@ -17,8 +17,8 @@ from typing import Any
 from ctxtui.engine.model import Plan, Problem
 from ctxtui.engine.packers.nous.build import packer_for_turn
 from ctxtui.engine.packers.nous.packer import NousPacker
-from ctxtui.engine.sources.memory.errors import MemorySourceError
-from ctxtui.engine.sources.memory.nous_model import Turn, TurnSummary
+from ctxtui.engine.sources.memory.nous.model import Turn, TurnSummary
+from ctxtui.engine.sources.memory.shared.errors import MemorySourceError
 
 # token_breakdown keys in the order nous's markers appear in a prompt (context_logger.py@21b809c7).
 SECTION_ORDER = (
@@ -122,7 +122,7 @@ class TurnsSession:
     @property
     def source(self):
         if self._source is None:
-            from ctxtui.engine.sources.memory.nous_source import NousSource
+            from ctxtui.engine.sources.memory.nous.source import NousSource
 
             self._source = NousSource(self.url, agent=self.agent)
         return self._source

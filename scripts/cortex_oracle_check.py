@@ -31,8 +31,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from ctxtui.engine.packers.cortex import CortexPacker  # noqa: E402
-from ctxtui.engine.sources.memory.cortex_store import read_cortex_store  # noqa: E402
-from ctxtui.engine.sources.memory.errors import MemorySourceError  # noqa: E402
+from ctxtui.engine.sources.memory.cortex.v1_store import read_cortex_store  # noqa: E402
+from ctxtui.engine.sources.memory.shared.errors import MemorySourceError  # noqa: E402
 from tests.factories.cortex_v1 import NOW, NOW_ISO, build_v1_db, random_store  # noqa: E402
 
 RETRIEVAL_TIME = 1

@@ -79,7 +79,7 @@ def test_no_import_cycle_in_ctxtui(graph):
 def test_the_graph_holds_lazy_and_type_only_imports(graph):
     # adapters imports nous's store inside load_memories (psycopg only for a postgresql:// URL) ...
     lazy = graph.get_import_details(
-        importer="ctxtui.engine.sources.memory.adapters", imported="ctxtui.engine.sources.memory.nous_source"
+        importer="ctxtui.engine.sources.memory.adapters", imported="ctxtui.engine.sources.memory.nous.source"
     )
     assert lazy and lazy[0]["line_contents"].startswith("from ")
     # ... and changes names the prepared packer under TYPE_CHECKING only.

@@ -10,7 +10,8 @@ from ctxtui.cli.failures import UsageError, warn
 
 
 def run(args: argparse.Namespace) -> int:
-    from ctxtui.engine.sources.memory import MemorySourceError, schema
+    from ctxtui.engine.sources.memory import MemorySourceError, import_db
+    from ctxtui.engine.sources.memory.native import schema
     from ctxtui.safe_write import WriteRefused, check_target
 
     try:
@@ -36,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
             )
             print(f"added {memory_id} to {args.db}")
         else:
-            report = schema.import_db(Path(args.db), Path(args.file))
+            report = import_db(Path(args.db), Path(args.file))
             for problem in report.problems:
                 warn(str(problem))
             print(f"imported {report.imported} memories from {args.file} into {args.db}")

@@ -217,7 +217,7 @@ def _turns(sub: Any, command: Callable[[str], argparse.ArgumentParser]) -> None:
 
 
 def _memory(sub: Any, command: Callable[[str], argparse.ArgumentParser]) -> None:
-    from ctxtui.engine.sources.memory.records import KINDS  # here: `pack` builds only its own options
+    from ctxtui.engine.sources.memory.shared.records import KINDS  # here: `pack` builds only its own options
 
     memory = command("memory")
     memory_sub = memory.add_subparsers(dest="memory_command", required=True, metavar="init|add|import")

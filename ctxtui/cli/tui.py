@@ -13,7 +13,7 @@ from ctxtui.safe_text import clean_line
 
 def run(args: argparse.Namespace, demo: bool = False) -> int:
     from ctxtui.engine.packers.registry import PEER_PACKERS
-    from ctxtui.engine.sources.memory.urls import is_db_url
+    from ctxtui.engine.sources.memory.shared.urls import is_db_url
     from ctxtui.opening.choose import Choice
     from ctxtui.opening.stores import PACKER_OF_STORE, store_kind
     from ctxtui.session import Session

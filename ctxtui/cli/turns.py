@@ -22,7 +22,7 @@ from ctxtui.safe_text import clean_line
 from ctxtui.turns_session import SECTION_ORDER, sections_line
 
 if TYPE_CHECKING:
-    from ctxtui.engine.sources.memory.nous_model import Turn, TurnSummary
+    from ctxtui.engine.sources.memory.nous.model import Turn, TurnSummary
 
 TRACE_NOTE = (
     "nous leaves trace_id NULL (retrieval_log keeps it reserved), so a turn is its context_log and "
@@ -34,9 +34,9 @@ def run(args: argparse.Namespace) -> int:
     url = require_url(getattr(args, "db", None))
     if args.turn:
         return show_turn(args, url)
-    from ctxtui.engine.sources.memory.errors import MemorySourceError
-    from ctxtui.engine.sources.memory.nous_source import list_turns
-    from ctxtui.engine.sources.memory.urls import redact
+    from ctxtui.engine.sources.memory.nous.source import list_turns
+    from ctxtui.engine.sources.memory.shared.errors import MemorySourceError
+    from ctxtui.engine.sources.memory.shared.urls import redact
 
     if args.limit < 0:
         raise UsageError("--limit must not be negative")
@@ -111,9 +111,9 @@ def summary_json(t: TurnSummary) -> dict[str, Any]:
 def show_turn(args: argparse.Namespace, url: str) -> int:
     from ctxtui.engine.explain.reasons import describe
     from ctxtui.engine.packers.nous.build import packer_for_turn
-    from ctxtui.engine.sources.memory.errors import MemorySourceError
-    from ctxtui.engine.sources.memory.nous_source import read_turn
-    from ctxtui.engine.sources.memory.urls import redact
+    from ctxtui.engine.sources.memory.nous.source import read_turn
+    from ctxtui.engine.sources.memory.shared.errors import MemorySourceError
+    from ctxtui.engine.sources.memory.shared.urls import redact
 
     try:
         turn, rows = read_turn(url, args.turn, args.agent)

@@ -348,7 +348,7 @@ def write_demo_memory_db(root: Path, now: datetime) -> Path:
     Called by `write_demo` after `.context/` is written; refuses to touch an
     existing file, as `write_demo` has just removed the old one.
     """
-    from ctxtui.engine.sources.memory.schema import add_memories
+    from ctxtui.engine.sources.memory.native.schema import add_memories
 
     path = demo_memory_db_path(root)
     if path.exists():

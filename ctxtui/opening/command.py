@@ -17,7 +17,7 @@ from datetime import datetime
 from typing import Any
 
 from ctxtui.engine.packers.registry import CTX_PACKERS
-from ctxtui.engine.sources.memory.urls import is_db_url, redact
+from ctxtui.engine.sources.memory.shared.urls import is_db_url, redact
 from ctxtui.opening.request import PackRequest
 
 # A peer packer's knob and the `ctxtui pack` option that sets it.

@@ -42,8 +42,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from ctxtui.engine.packers.cortex import CortexPacker
 from ctxtui.engine.packers.cortex.fit import DEFAULT_BUDGET
 from ctxtui.engine.packers.cortex.weights import DEFAULT_INTENT
-from ctxtui.engine.sources.memory.cortex_store import read_cortex_store
-from ctxtui.engine.sources.memory.errors import MISSING, MemorySourceError
+from ctxtui.engine.sources.memory.cortex.v1_store import read_cortex_store
+from ctxtui.engine.sources.memory.shared.errors import MISSING, MemorySourceError
 from ctxtui.engine.text.js import parse_date
 from ctxtui.opening.clock import parse_now
 from ctxtui.opening.request import Opened, OpenError, PackRequest

@@ -175,7 +175,7 @@ def open_ctx(
             from pathlib import Path  # only with a memory store: a plain pack never imports pathlib
 
             from ctxtui.engine.packers.ctx.memories import attach_memories
-            from ctxtui.engine.sources.memory.urls import is_db_url
+            from ctxtui.engine.sources.memory.shared.urls import is_db_url
 
             db: str | Path = request.db if is_db_url(request.db) else Path(request.db)
             attach_memories(

@@ -25,7 +25,7 @@ SAMPLING = (
 
 def require_url(db: str | None) -> str:
     """The request's store as a PostgreSQL URL, or an error saying nous needs one."""
-    from ctxtui.engine.sources.memory.urls import is_db_url
+    from ctxtui.engine.sources.memory.shared.urls import is_db_url
 
     if not is_db_url(db):
         raise OpenError(
@@ -38,9 +38,9 @@ def open_nous(request: PackRequest, budget: int | None, env: Mapping[str, str] |
     """The nous packer for the request's turn (the newest sampled one when none), at `budget` (the turn's own)."""
     from ctxtui.engine.packers.nous.budgets import FRAMES
     from ctxtui.engine.packers.nous.build import packer_for_turn
-    from ctxtui.engine.sources.memory.errors import MemorySourceError
-    from ctxtui.engine.sources.memory.nous_source import newest_sampled_turn, read_turn
-    from ctxtui.engine.sources.memory.urls import redact
+    from ctxtui.engine.sources.memory.nous.source import newest_sampled_turn, read_turn
+    from ctxtui.engine.sources.memory.shared.errors import MemorySourceError
+    from ctxtui.engine.sources.memory.shared.urls import redact
 
     env = os.environ if env is None else env
     url = require_url(request.db)

@@ -44,8 +44,8 @@ from ctxtui.engine.packers.shabka.dates import DAY, NANOS, DateError, Moment, da
 from ctxtui.engine.packers.shabka.knobs import ShabkaSettings
 from ctxtui.engine.packers.shabka.packer import ShabkaPacker
 from ctxtui.engine.packers.shabka.rank import WHITE_SPACE
-from ctxtui.engine.sources.memory.errors import MemorySourceError
-from ctxtui.engine.sources.memory.shabka_store import read_shabka_store
+from ctxtui.engine.sources.memory.shabka.store import read_shabka_store
+from ctxtui.engine.sources.memory.shared.errors import MemorySourceError
 from ctxtui.opening.clock import parse_now
 from ctxtui.opening.request import Opened, OpenError, PackRequest
 

@@ -11,7 +11,7 @@ import sqlite3
 from pathlib import Path
 
 from ctxtui.engine.packers.registry import CTX_PACKERS
-from ctxtui.engine.sources.memory.urls import is_db_url
+from ctxtui.engine.sources.memory.shared.urls import is_db_url
 
 NOUS = "nous"
 PACKER_OF_STORE = {"shabka": "shabka", "cortex": "cortex", NOUS: "nous"}
@@ -23,9 +23,9 @@ def store_kind(db: str | Path | None) -> str | None:
         return None
     if is_db_url(str(db)):
         return NOUS
-    from ctxtui.engine.sources.memory.connect import check_header, open_readonly, quiet
-    from ctxtui.engine.sources.memory.detect import detect_schema
-    from ctxtui.engine.sources.memory.errors import MemorySourceError
+    from ctxtui.engine.sources.memory.shared.connect import check_header, open_readonly, quiet
+    from ctxtui.engine.sources.memory.shared.detect import detect_schema
+    from ctxtui.engine.sources.memory.shared.errors import MemorySourceError
 
     try:
         header = check_header(db)

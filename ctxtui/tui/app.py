@@ -26,7 +26,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from ctxtui.engine.model import Problem
 from ctxtui.engine.sources.context import ContextMissing
-from ctxtui.engine.sources.memory.errors import LOCKED
+from ctxtui.engine.sources.memory.shared.errors import LOCKED
 from ctxtui.opening.request import OpenError, Refused
 from ctxtui.safe_text import clean_block, clean_line
 from ctxtui.session import NOUS, Session
@@ -42,7 +42,7 @@ from ctxtui.tui.themes import ThemeVariablesMixin, apply_theme
 MAX_TOASTS = 2  # toasts on screen at once: a third pushes the oldest out
 
 if TYPE_CHECKING:
-    from ctxtui.engine.sources.memory.nous_model import TurnSummary
+    from ctxtui.engine.sources.memory.nous.model import TurnSummary
     from ctxtui.tui.screens.save import SaveScreen
     from ctxtui.turns_session import PollResult
 
@@ -343,7 +343,7 @@ class CtxtuiApp(ThemeVariablesMixin, App):
         self.push_screen(screen, chosen)
 
     def _turns_title(self) -> str:
-        from ctxtui.engine.sources.memory.urls import redact
+        from ctxtui.engine.sources.memory.shared.urls import redact
 
         turns = self.session.turns
         assert turns is not None, "a nous database"

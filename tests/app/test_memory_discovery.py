@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from ctxtui.cli import main
-from ctxtui.engine.sources.memory import schema
+from ctxtui.engine.sources.memory.native import schema
 
 from tests.app.helpers import SIZE, CapturedRun, make_app, notices, settle, small_workspace, status_text
 

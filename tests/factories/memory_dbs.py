@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from ctxtui.engine.sources.memory.schema import add_memories
+from ctxtui.engine.sources.memory.native.schema import add_memories
 
 from tests.factories import words
 

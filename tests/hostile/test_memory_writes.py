@@ -11,7 +11,7 @@ import os
 import sqlite3
 
 from ctxtui.cli import main
-from ctxtui.engine.sources.memory.schema import init_db
+from ctxtui.engine.sources.memory.native.schema import init_db
 
 from tests.conftest import NOW
 from tests.factories.memory_dbs import build_shabka_db

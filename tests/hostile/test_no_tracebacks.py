@@ -249,7 +249,7 @@ async def test_tui_loads_everything_else_and_lists_each_problem(tmp_path, monkey
 
 
 def test_nous_deep_jsonb_cells_leave_the_rest_of_the_row(nous_db):
-    from ctxtui.engine.sources.memory.nous_source import list_turns, load_nous_memories, read_turn
+    from ctxtui.engine.sources.memory.nous.source import list_turns, load_nous_memories, read_turn
 
     from tests.factories import nous_db as F
 

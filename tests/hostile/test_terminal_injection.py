@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 
 import pytest
-from ctxtui.engine.sources.memory import schema
+from ctxtui.engine.sources.memory.native import schema
 
 from tests.app.helpers import decision, make_app, settle, small_workspace
 from tests.hostile.terminal_capture import HOSTILE, PAYLOADS, TerminalCapture

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from ctxtui.engine.sources.memory.schema import init_db
+from ctxtui.engine.sources.memory.native.schema import init_db
 
 from tests.factories.memory_dbs import CORTEX_DDL, SHABKA_DDL, build_cortex_db, build_native_db, build_shabka_db
 

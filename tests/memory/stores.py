@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from ctxtui.engine.sources.memory.schema import add_memories
+from ctxtui.engine.sources.memory.native.schema import add_memories
 
 from tests.conftest import write_context
 from tests.factories.memory_dbs import CORTEX_DDL, SHABKA_DDL

@@ -120,7 +120,7 @@ def test_valid_until_needs_a_now(v2_db):
 
 
 def test_every_type_has_a_title_and_a_body(tmp_path):
-    from ctxtui.engine.sources.memory.readers_cortex_v2 import BODY_FIELDS, TITLE_FIELDS
+    from ctxtui.engine.sources.memory.cortex.v2_reader import BODY_FIELDS, TITLE_FIELDS
 
     assert set(TITLE_FIELDS) == set(BODY_FIELDS) and len(TITLE_FIELDS) == 23
     rows = [

@@ -50,7 +50,7 @@ def test_memories_are_varied(load):
     assert min(importances) < 0.25 and max(importances) > 0.9
     used = [r for r in records if r.times_retrieved >= 2]
     assert len(used) > 50 and len(used) < len(records)
-    from ctxtui.engine.sources.memory.scoring import usage_of
+    from ctxtui.engine.sources.memory.shared.scoring import usage_of
 
     boosts = [usage_of(r, NOW) for r in used]
     assert min(boosts) < 0.7 and max(boosts) > 1.3

@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 from ctxtui.engine.sources.memory import MemorySourceError, load_memories
-from ctxtui.engine.sources.memory.errors import CORRUPT, MISSING, NOT_SQLITE, UNKNOWN_SCHEMA
+from ctxtui.engine.sources.memory.shared.errors import CORRUPT, MISSING, NOT_SQLITE, UNKNOWN_SCHEMA
 
 
 def test_names_mean_nothing(tmp_path, native_db, shabka_db, cortex_db):

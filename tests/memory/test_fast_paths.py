@@ -12,9 +12,9 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 from ctxtui.engine.model import Entry
-from ctxtui.engine.sources.memory.records import EVENT_REFERENCED, EVENT_RETRIEVED, MemoryRecord
-from ctxtui.engine.sources.memory.scoring import HALF_LIFE_DAYS, _decayed_ratio
-from ctxtui.engine.sources.memory.values import parse_when
+from ctxtui.engine.sources.memory.shared.records import EVENT_REFERENCED, EVENT_RETRIEVED, MemoryRecord
+from ctxtui.engine.sources.memory.shared.scoring import HALF_LIFE_DAYS, _decayed_ratio
+from ctxtui.engine.sources.memory.shared.values import parse_when
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 from ctxtui.engine.sources.memory import MemorySourceError, import_db, load_memories
-from ctxtui.engine.sources.memory.errors import REFUSED
+from ctxtui.engine.sources.memory.shared.errors import REFUSED
 
 from .conftest import fingerprint
 

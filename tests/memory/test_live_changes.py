@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 from ctxtui.engine.sources.memory import MemorySource, MemorySourceError
-from ctxtui.engine.sources.memory.errors import MISSING
+from ctxtui.engine.sources.memory.shared.errors import MISSING
 
 from tests.factories.memory_dbs import build_native_db
 
@@ -146,7 +146,7 @@ def test_without_kept_records_commits_and_checkpoints_are_told_apart_the_same(na
 
 def test_the_token_hashed_beside_a_read_is_the_token_of_before_it(native_db, writer):
     """Nothing written during the read: `token_beside` gives what `change_token` gave just before it."""
-    from ctxtui.engine.sources.memory.snapshot import change_token, token_beside
+    from ctxtui.engine.sources.memory.shared.snapshot import change_token, token_beside
 
     w = writer(native_db)
     w("insert wal-row")  # a WAL and its index beside the database, as with a live writer
@@ -157,7 +157,7 @@ def test_the_token_hashed_beside_a_read_is_the_token_of_before_it(native_db, wri
 
 def test_a_commit_during_the_read_leaves_the_hash_out_and_is_never_missed(native_db, writer):
     """A write while the hash runs: the token keeps no hash, so the next look reads again."""
-    from ctxtui.engine.sources.memory.snapshot import still_same, token_beside
+    from ctxtui.engine.sources.memory.shared.snapshot import still_same, token_beside
 
     w = writer(native_db)
     _, token = token_beside(native_db, lambda: w("insert during-read"))

@@ -7,8 +7,8 @@ import time
 
 import pytest
 from ctxtui.engine.sources.memory import MemorySource, MemorySourceError, load_memories
-from ctxtui.engine.sources.memory.connect import DEFAULT_DELAYS
-from ctxtui.engine.sources.memory.errors import LOCKED
+from ctxtui.engine.sources.memory.shared.connect import DEFAULT_DELAYS
+from ctxtui.engine.sources.memory.shared.errors import LOCKED
 
 
 def test_back_off_is_bounded_then_a_clear_error(cortex_db, writer):

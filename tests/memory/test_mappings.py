@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from ctxtui.engine.sources.memory import load_memories
-from ctxtui.engine.sources.memory.schema import add_memory
+from ctxtui.engine.sources.memory.native.schema import add_memory
 
 from .conftest import empty_store, execute
 

@@ -6,8 +6,8 @@ import sqlite3
 
 import pytest
 from ctxtui.engine.sources.memory import MemorySourceError, MemoryWriteError, add_memory, init_db, load_memories
-from ctxtui.engine.sources.memory.errors import REFUSED
-from ctxtui.engine.sources.memory.schema import SCHEMA_VERSION, add_memories, memory_id
+from ctxtui.engine.sources.memory.native.schema import SCHEMA_VERSION, add_memories, memory_id
+from ctxtui.engine.sources.memory.shared.errors import REFUSED
 
 from .conftest import fingerprint
 

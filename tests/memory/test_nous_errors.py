@@ -10,7 +10,9 @@ import subprocess
 import sys
 
 import pytest
-from ctxtui.engine.sources.memory.errors import (
+from ctxtui.engine.sources.memory.nous.source import list_turns, load_nous_memories
+from ctxtui.engine.sources.memory.nous.store import NousStore
+from ctxtui.engine.sources.memory.shared.errors import (
     BAD_URL,
     MISSING,
     PERMISSION,
@@ -18,8 +20,6 @@ from ctxtui.engine.sources.memory.errors import (
     UNREACHABLE,
     MemorySourceError,
 )
-from ctxtui.engine.sources.memory.nous_source import list_turns, load_nous_memories
-from ctxtui.engine.sources.memory.nous_store import NousStore
 
 from tests.conftest import ROOT
 

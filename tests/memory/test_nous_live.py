@@ -5,8 +5,8 @@ from __future__ import annotations
 import time
 from datetime import UTC, datetime
 
-from ctxtui.engine.sources.memory.errors import MemorySourceError
-from ctxtui.engine.sources.memory.nous_source import NousSource
+from ctxtui.engine.sources.memory.nous.source import NousSource
+from ctxtui.engine.sources.memory.shared.errors import MemorySourceError
 from ctxtui.session import Session
 
 from tests.conftest import write_context

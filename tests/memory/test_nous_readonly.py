@@ -13,14 +13,14 @@ import re
 
 import psycopg
 import pytest
-from ctxtui.engine.sources.memory.nous_source import (
+from ctxtui.engine.sources.memory.nous.source import (
     NousSource,
     list_turns,
     load_nous_memories,
     newest_sampled_turn,
     read_turn,
 )
-from ctxtui.engine.sources.memory.nous_store import NousStore
+from ctxtui.engine.sources.memory.nous.store import NousStore
 
 from tests.factories import nous_db as F
 

@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 
 import pytest
-from ctxtui.engine.sources.memory.nous_source import list_turns, load_nous_memories, read_turn
+from ctxtui.engine.sources.memory.nous.source import list_turns, load_nous_memories, read_turn
 
 from tests.factories import nous_db as F
 

@@ -11,8 +11,8 @@ from datetime import UTC, datetime
 import pytest
 from ctxtui.engine.packers.ctx.memories import MemoryJoin, attach_memories
 from ctxtui.engine.sources.memory import load_memories
-from ctxtui.engine.sources.memory.errors import MemorySourceError
-from ctxtui.engine.sources.memory.nous_source import load_nous_memories
+from ctxtui.engine.sources.memory.nous.source import load_nous_memories
+from ctxtui.engine.sources.memory.shared.errors import MemorySourceError
 from ctxtui.engine.sources.workspace import load_workspace
 
 from tests.conftest import write_context

@@ -17,7 +17,7 @@ from ctxtui.engine.packers.ctx.assemble import packer_for
 from ctxtui.engine.packers.ctx.budget import split_shares
 from ctxtui.engine.packers.ctx.memories import attach_memories
 from ctxtui.engine.packers.ctx.reason import Reason
-from ctxtui.engine.sources.memory.schema import init_db
+from ctxtui.engine.sources.memory.native.schema import init_db
 from ctxtui.engine.sources.workspace import load_workspace
 from hypothesis import given, settings
 from hypothesis import strategies as st

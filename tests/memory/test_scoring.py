@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from ctxtui.engine.sources.memory import importance_of, section_for_kind, usage_boost, usage_of
-from ctxtui.engine.sources.memory.records import MemoryRecord
+from ctxtui.engine.sources.memory.shared.records import MemoryRecord
 
 NOW = datetime(2026, 5, 1, 12, tzinfo=UTC)
 

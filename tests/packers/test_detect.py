@@ -107,7 +107,7 @@ def test_cold_pack_imports_only_what_it_needs(tmp_path):
         f"main(['pack', {str(tmp_path)!r}, '--budget', '4000', '--now', '2026-11-21T23:56:08Z', '--ignore-refusal'])\n"
         "heavy = ('yaml', 'sqlite3', 'subprocess', 'shutil', 'zoneinfo', 'importlib.resources', 'hashlib', 'json',\n"
         "         'textual', 'rich', 'numpy', 'psycopg', 'tiktoken', 'ctxtui.tui', 'ctxtui.session',\n"
-        "         'ctxtui.engine.sources.memory.adapters', 'ctxtui.engine.sources.memory.records',\n"
+        "         'ctxtui.engine.sources.memory.adapters', 'ctxtui.engine.sources.memory.shared.records',\n"
         "         'ctxtui.engine.packers.ctx.mcp', 'ctxtui.engine.explain')\n"
         "sys.stderr.write(repr(sorted(m for m in heavy if m in sys.modules)))\n"
     )

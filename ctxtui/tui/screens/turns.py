@@ -21,7 +21,7 @@ from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Label, Static
 
-from ctxtui.engine.sources.memory.nous_model import TurnSummary
+from ctxtui.engine.sources.memory.nous.model import TurnSummary
 from ctxtui.safe_text import clean_line
 from ctxtui.tui.actions import TURNS, bindings
 from ctxtui.turns_session import sections_line

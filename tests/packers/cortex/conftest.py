@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from ctxtui.engine.packers.cortex import CortexPacker
-from ctxtui.engine.sources.memory.cortex_store import read_cortex_store
+from ctxtui.engine.sources.memory.cortex.v1_store import read_cortex_store
 
 from tests.factories.cortex_v1 import NOW, build_v1_db
 

@@ -214,7 +214,7 @@ def test_the_packer_and_its_cli_load_neither_textual_nor_rich():
 
     code = (
         "import sys; import ctxtui.engine.packers.cortex, ctxtui.opening.cortex, ctxtui.engine.text.js, "
-        "ctxtui.engine.sources.memory.cortex_store, ctxtui.engine.sources.memory.readers_cortex_v2; "
+        "ctxtui.engine.sources.memory.cortex.v1_store, ctxtui.engine.sources.memory.cortex.v2_reader; "
         "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')); sys.exit(1 if bad else 0)"
     )
     assert subprocess.run([sys.executable, "-c", code], cwd=ROOT).returncode == 0

@@ -14,7 +14,7 @@ import sqlite3
 
 import pytest
 from ctxtui.cli import main
-from ctxtui.engine.sources.memory.cortex_store import read_cortex_store
+from ctxtui.engine.sources.memory.cortex.v1_store import read_cortex_store
 
 from tests.factories.cortex_v1 import iso, memory
 from tests.packers.cortex.conftest import case_rows, packer_for

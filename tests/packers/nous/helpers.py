@@ -6,7 +6,7 @@ from datetime import datetime
 
 from ctxtui.engine.packers.nous.budgets import NousSettings
 from ctxtui.engine.packers.nous.packer import NousPacker
-from ctxtui.engine.sources.memory.nous_model import (
+from ctxtui.engine.sources.memory.nous.model import (
     Candidate,
     ContextCall,
     Leg,

@@ -13,10 +13,10 @@ PURE = [
     "ctxtui.engine.packers.nous.packer",
     "ctxtui.engine.packers.nous.build",
     "ctxtui.engine.explain.reasons",
-    "ctxtui.engine.sources.memory.nous_model",
-    "ctxtui.engine.sources.memory.nous_turn_sql",
-    "ctxtui.engine.sources.memory.nous_memory_sql",
-    "ctxtui.engine.sources.memory.urls",
+    "ctxtui.engine.sources.memory.nous.model",
+    "ctxtui.engine.sources.memory.nous.turn_sql",
+    "ctxtui.engine.sources.memory.nous.memory_sql",
+    "ctxtui.engine.sources.memory.shared.urls",
     "ctxtui.cli.turns",
     "ctxtui.opening.nous",
     "ctxtui.turns_session",
@@ -24,7 +24,7 @@ PURE = [
 
 
 @pytest.mark.parametrize(
-    "module", [*PURE, "ctxtui.engine.sources.memory.nous_store", "ctxtui.engine.sources.memory.nous_source"]
+    "module", [*PURE, "ctxtui.engine.sources.memory.nous.store", "ctxtui.engine.sources.memory.nous.source"]
 )
 def test_no_textual_no_rich(module):
     code = (

@@ -14,8 +14,8 @@ import pytest
 from ctxtui.engine.packers.nous import budgets as b
 from ctxtui.engine.packers.nous import formats as fmt
 from ctxtui.engine.packers.nous.build import packer_for_turn, settings_for_turn
-from ctxtui.engine.sources.memory.errors import MemorySourceError
-from ctxtui.engine.sources.memory.nous_source import list_turns, newest_sampled_turn, read_turn
+from ctxtui.engine.sources.memory.nous.source import list_turns, newest_sampled_turn, read_turn
+from ctxtui.engine.sources.memory.shared.errors import MemorySourceError
 
 from tests.factories import nous_db as F
 

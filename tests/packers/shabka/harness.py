@@ -12,7 +12,7 @@ from pathlib import Path
 from ctxtui.engine.packers.shabka.dates import parse_rfc3339
 from ctxtui.engine.packers.shabka.knobs import ShabkaSettings
 from ctxtui.engine.packers.shabka.packer import ShabkaPacker
-from ctxtui.engine.sources.memory.shabka_store import read_shabka_store
+from ctxtui.engine.sources.memory.shabka.store import read_shabka_store
 
 
 @dataclass(frozen=True)

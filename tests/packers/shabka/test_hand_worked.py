@@ -26,7 +26,7 @@ from ctxtui.engine.packers.shabka.embed import _LOGF_ONE_DOWN, _LOGF_ONE_UP, gli
 from ctxtui.engine.packers.shabka.floats import f32, rust_display, serde_json_f32
 from ctxtui.engine.packers.shabka.memory import RowError, parse_memory, parse_uuid
 from ctxtui.engine.packers.shabka.render import estimate_tokens, memory_cost
-from ctxtui.engine.sources.memory.shabka_store import COLUMNS
+from ctxtui.engine.sources.memory.shabka.store import COLUMNS
 
 from tests.factories.shabka_dbs import write_spec
 from tests.packers.shabka.cases import CASES

@@ -13,7 +13,7 @@ from ctxtui.engine.packers.shabka.embed import hash_embed
 from ctxtui.engine.packers.shabka.fates import ShabkaReason as R
 from ctxtui.engine.packers.shabka.knobs import ShabkaSettings
 from ctxtui.engine.packers.shabka.packer import ShabkaPacker
-from ctxtui.engine.sources.memory.shabka_store import read_shabka_store
+from ctxtui.engine.sources.memory.shabka.store import read_shabka_store
 
 from tests.factories.shabka_dbs import memory, uuid_of, write_store
 

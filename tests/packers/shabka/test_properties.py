@@ -23,7 +23,7 @@ from ctxtui.engine.packers.shabka.fates import ShabkaReason
 from ctxtui.engine.packers.shabka.knobs import ShabkaSettings
 from ctxtui.engine.packers.shabka.packer import ShabkaPacker
 from ctxtui.engine.packers.shabka.rank import WHITE_SPACE
-from ctxtui.engine.sources.memory.shabka_store import read_shabka_store
+from ctxtui.engine.sources.memory.shabka.store import read_shabka_store
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

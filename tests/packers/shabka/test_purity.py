@@ -21,7 +21,7 @@ def loaded_after(module: str) -> set[str]:
 
 @pytest.mark.parametrize(
     "module",
-    ["ctxtui.engine.packers.shabka.packer", "ctxtui.opening.shabka", "ctxtui.engine.sources.memory.shabka_store"],
+    ["ctxtui.engine.packers.shabka.packer", "ctxtui.opening.shabka", "ctxtui.engine.sources.memory.shabka.store"],
 )
 def test_loads_neither_textual_nor_rich(module):
     assert not loaded_after(module) & {"textual", "rich"}

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, NamedTuple
 
-from ctxtui.engine.sources.memory.cortex_store import CortexRow, CortexStore
+from ctxtui.engine.sources.memory.cortex.v1_store import CortexRow, CortexStore
 from ctxtui.engine.text.js import (
     UNDEFINED,
     JSError,

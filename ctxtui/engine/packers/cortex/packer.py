@@ -43,7 +43,7 @@ from ctxtui.engine.packers.cortex.render import (
 )
 from ctxtui.engine.packers.cortex.score import Factors, focus_words, score
 from ctxtui.engine.packers.cortex.weights import DEFAULT_INTENT, INTENTS, weight
-from ctxtui.engine.sources.memory.cortex_store import CortexListing, CortexStore
+from ctxtui.engine.sources.memory.cortex.v1_store import CortexListing, CortexStore
 from ctxtui.engine.text.js import UNDEFINED, JSError, date_value, to_property_key, to_string
 
 TITLE = "drift memory why: Cortex's retrieval budget (TypeScript v1, vector-less path)"

@@ -17,16 +17,16 @@ from typing import TYPE_CHECKING
 from ctxtui.engine.gcpause import gc_paused
 from ctxtui.engine.model import Entry, Problem
 from ctxtui.engine.sources.memory.adapters import load_memories
-from ctxtui.engine.sources.memory.errors import MemorySourceError
-from ctxtui.engine.sources.memory.records import MemoryRecord
-from ctxtui.engine.sources.memory.scoring import section_for_kind, usage_boost
+from ctxtui.engine.sources.memory.shared.errors import MemorySourceError
+from ctxtui.engine.sources.memory.shared.records import MemoryRecord
+from ctxtui.engine.sources.memory.shared.scoring import section_for_kind, usage_boost
+from ctxtui.engine.sources.memory.shared.urls import is_db_url, redact
 from ctxtui.engine.sources.memory.source import MemorySource
-from ctxtui.engine.sources.memory.urls import is_db_url, redact
 from ctxtui.engine.sources.workspace import Workspace
 from ctxtui.engine.text.tokens import estimate
 
 if TYPE_CHECKING:
-    from ctxtui.engine.sources.memory.nous_source import NousSource
+    from ctxtui.engine.sources.memory.nous.source import NousSource
 
 
 RELEASE_SLICE = 4096  # records freed per C call by `release_records` (~4 ms each)
@@ -101,7 +101,7 @@ class MemoryJoin:
         self.source: MemorySource | NousSource | None = None
         if live:
             if self.url is not None:
-                from ctxtui.engine.sources.memory.nous_source import NousSource
+                from ctxtui.engine.sources.memory.nous.source import NousSource
 
                 self.source = NousSource(self.url, agent=agent, project=project)
             else:

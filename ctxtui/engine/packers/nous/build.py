@@ -12,7 +12,7 @@ from collections.abc import Mapping
 
 from ctxtui.engine.packers.nous import budgets as b
 from ctxtui.engine.packers.nous.packer import NousPacker
-from ctxtui.engine.sources.memory.nous_model import NousRow, Turn
+from ctxtui.engine.sources.memory.nous.model import NousRow, Turn
 
 PLAN_SKIP = "retrieval plan skipped"
 MEMORY_LEGS = ("context_decisions", "context_facts", "context_procedures", "context_episodes")

@@ -21,7 +21,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from ctxtui.engine.sources.memory.nous_model import NousRow
+from ctxtui.engine.sources.memory.nous.model import NousRow
 
 CHARS_PER_TOKEN = 4  # ContextEngine.CHARS_PER_TOKEN (:177)
 ELLIPSIS = "..."

@@ -59,7 +59,7 @@ from ctxtui.engine.packers.nous.sections import (
     next_eff,
     text_at,
 )
-from ctxtui.engine.sources.memory.nous_model import (
+from ctxtui.engine.sources.memory.nous.model import (
     BUDGET_TRUNCATED,
     RENDERED,
     Candidate,

@@ -30,7 +30,7 @@ from typing import Any, NamedTuple
 
 from ctxtui.engine.packers.shabka.dates import DateError, Moment, parse_rfc3339
 from ctxtui.engine.packers.shabka.floats import f32
-from ctxtui.engine.sources.memory.shabka_store import COLUMNS, MISSING, BadText
+from ctxtui.engine.sources.memory.shabka.store import COLUMNS, MISSING, BadText
 from ctxtui.engine.text.json_depth import deeper_than
 
 # A row is (rowid, *COLUMNS); these are the positions.

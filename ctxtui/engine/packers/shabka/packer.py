@@ -76,7 +76,7 @@ from ctxtui.engine.packers.shabka.render import (
     render_text,
 )
 from ctxtui.engine.packers.shabka.vec0 import vec0_rows
-from ctxtui.engine.sources.memory.shabka_store import ShabkaStore
+from ctxtui.engine.sources.memory.shabka.store import ShabkaStore
 
 K = knn.K
 LEGACY_CREATORS = ("default", "shabka-hooks")

@@ -23,11 +23,12 @@ if TYPE_CHECKING:
         detect_schema,
         load_memories,
     )
-    from ctxtui.engine.sources.memory.connect import FileSignature
-    from ctxtui.engine.sources.memory.errors import MemorySourceError, MemoryWriteError
-    from ctxtui.engine.sources.memory.records import MemoryRecord
-    from ctxtui.engine.sources.memory.schema import ImportReport, add_memories, add_memory, import_db, init_db
-    from ctxtui.engine.sources.memory.scoring import importance_of, section_for_kind, usage_boost, usage_of
+    from ctxtui.engine.sources.memory.importing import ImportReport, import_db
+    from ctxtui.engine.sources.memory.native.schema import add_memories, add_memory, init_db
+    from ctxtui.engine.sources.memory.shared.connect import FileSignature
+    from ctxtui.engine.sources.memory.shared.errors import MemorySourceError, MemoryWriteError
+    from ctxtui.engine.sources.memory.shared.records import MemoryRecord
+    from ctxtui.engine.sources.memory.shared.scoring import importance_of, section_for_kind, usage_boost, usage_of
     from ctxtui.engine.sources.memory.source import MemorySource
 
 # Each name is imported from its module on first use (PEP 562): `import ...memory.records`
@@ -41,19 +42,19 @@ _HOME = {
     "MemoryLoad": "adapters",
     "detect_schema": "adapters",
     "load_memories": "adapters",
-    "FileSignature": "connect",
-    "MemorySourceError": "errors",
-    "MemoryWriteError": "errors",
-    "MemoryRecord": "records",
-    "ImportReport": "schema",
-    "add_memories": "schema",
-    "add_memory": "schema",
-    "import_db": "schema",
-    "init_db": "schema",
-    "importance_of": "scoring",
-    "section_for_kind": "scoring",
-    "usage_boost": "scoring",
-    "usage_of": "scoring",
+    "FileSignature": "shared.connect",
+    "MemorySourceError": "shared.errors",
+    "MemoryWriteError": "shared.errors",
+    "MemoryRecord": "shared.records",
+    "ImportReport": "importing",
+    "add_memories": "native.schema",
+    "add_memory": "native.schema",
+    "import_db": "importing",
+    "init_db": "native.schema",
+    "importance_of": "shared.scoring",
+    "section_for_kind": "shared.scoring",
+    "usage_boost": "shared.scoring",
+    "usage_of": "shared.scoring",
     "MemorySource": "source",
 }
 

@@ -38,8 +38,12 @@ from pathlib import Path
 
 from ctxtui.engine.gcpause import gc_paused
 from ctxtui.engine.model import Problem
-from ctxtui.engine.sources.memory.connect import DEFAULT_DELAYS, signature
-from ctxtui.engine.sources.memory.detect import (
+from ctxtui.engine.sources.memory.cortex.v1_reader import read_cortex
+from ctxtui.engine.sources.memory.cortex.v2_reader import read_cortex_v2
+from ctxtui.engine.sources.memory.native.reader import read_native
+from ctxtui.engine.sources.memory.shabka.reader import read_shabka
+from ctxtui.engine.sources.memory.shared.connect import DEFAULT_DELAYS, signature
+from ctxtui.engine.sources.memory.shared.detect import (
     SCHEMA_CORTEX,
     SCHEMA_CORTEX_V2,
     SCHEMA_CTXTUI,
@@ -47,13 +51,11 @@ from ctxtui.engine.sources.memory.detect import (
     StoreShape,
     detect_schema,
 )
-from ctxtui.engine.sources.memory.errors import MemorySourceError
-from ctxtui.engine.sources.memory.load import MemoryLoad, latest_date
-from ctxtui.engine.sources.memory.readers import read_cortex, read_native, read_shabka
-from ctxtui.engine.sources.memory.readers_cortex_v2 import read_cortex_v2
-from ctxtui.engine.sources.memory.rows import Report
-from ctxtui.engine.sources.memory.snapshot import read_snapshot
-from ctxtui.engine.sources.memory.urls import is_db_url
+from ctxtui.engine.sources.memory.shared.errors import MemorySourceError
+from ctxtui.engine.sources.memory.shared.load import MemoryLoad, latest_date
+from ctxtui.engine.sources.memory.shared.rows import Report
+from ctxtui.engine.sources.memory.shared.snapshot import read_snapshot
+from ctxtui.engine.sources.memory.shared.urls import is_db_url
 
 __all__ = [
     "SCHEMA_CORTEX",
@@ -98,7 +100,7 @@ def load_memories(
     database is retried along `delays` (seconds, via `sleep`) first.
     """
     if is_db_url(path):  # nous's PostgreSQL store: psycopg is imported only on this branch
-        from ctxtui.engine.sources.memory.nous_source import load_nous_memories
+        from ctxtui.engine.sources.memory.nous.source import load_nous_memories
 
         return load_nous_memories(str(path), agent, now=now, project=project)
     return read_snapshot(path, lambda conn: read_load(conn, path, project, now), sleep=sleep, delays=delays)

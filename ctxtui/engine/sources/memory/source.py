@@ -25,10 +25,10 @@ from datetime import datetime
 from pathlib import Path
 
 from ctxtui.engine.sources.memory.adapters import load_memories
-from ctxtui.engine.sources.memory.connect import DEFAULT_DELAYS, wal_path
-from ctxtui.engine.sources.memory.errors import MemorySourceError
-from ctxtui.engine.sources.memory.load import MemoryLoad
-from ctxtui.engine.sources.memory.snapshot import ChangeToken, still_same, token_beside
+from ctxtui.engine.sources.memory.shared.connect import DEFAULT_DELAYS, wal_path
+from ctxtui.engine.sources.memory.shared.errors import MemorySourceError
+from ctxtui.engine.sources.memory.shared.load import MemoryLoad
+from ctxtui.engine.sources.memory.shared.snapshot import ChangeToken, still_same, token_beside
 
 
 class MemorySource:

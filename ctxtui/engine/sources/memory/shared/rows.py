@@ -8,11 +8,13 @@ timestamp, derived title, skipped row) leaves a problem naming file and row.
 
 from __future__ import annotations
 
+from itertools import groupby
+from operator import itemgetter
 from typing import Any
 
 from ctxtui.engine.model import Problem
-from ctxtui.engine.sources.memory import values as v
-from ctxtui.engine.sources.memory.records import STATUSES, MemoryRecord
+from ctxtui.engine.sources.memory.shared import values as v
+from ctxtui.engine.sources.memory.shared.records import STATUSES, MemoryRecord
 
 
 class Report:
@@ -267,3 +269,13 @@ def _status(report: Report, rowid: int | None, mid: object, raw: object) -> str:
     else:
         report.row(rowid, mid, f"unknown status {v.show(raw)}: treated as active")
     return "active"
+
+
+NO_COUNTS = (0, 0)  # (retrieved, referenced) for a memory with no usage rows
+_PAIR = itemgetter(1, 2)
+_FIRST = itemgetter(0)
+
+
+def grouped_events(rows: list[tuple[Any, ...]]) -> dict[Any, tuple[tuple[str, str], ...]]:
+    """memory id → ((at, event), ...) from rows sorted by memory id, built in C loops."""
+    return {mid: tuple(map(_PAIR, group)) for mid, group in groupby(rows, _FIRST)}

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from ctxtui.engine.sources.memory.errors import (
+from ctxtui.engine.sources.memory.shared.errors import (
     CORRUPT,
     LOCKED,
     MISSING,

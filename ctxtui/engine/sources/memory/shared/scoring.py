@@ -12,8 +12,8 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from functools import lru_cache
 
-from ctxtui.engine.sources.memory.records import EVENT_REFERENCED, EVENT_RETRIEVED, MemoryRecord
-from ctxtui.engine.sources.memory.values import DEFAULT_IMPORTANCE, parse_when
+from ctxtui.engine.sources.memory.shared.records import EVENT_REFERENCED, EVENT_RETRIEVED, MemoryRecord
+from ctxtui.engine.sources.memory.shared.values import DEFAULT_IMPORTANCE, parse_when
 
 HALF_LIFE_DAYS = 7.0
 MIN_RETRIEVALS = 2

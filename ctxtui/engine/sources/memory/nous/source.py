@@ -14,21 +14,21 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from ctxtui.engine.model import Problem
-from ctxtui.engine.sources.memory import values as v
-from ctxtui.engine.sources.memory.errors import MemorySourceError
-from ctxtui.engine.sources.memory.load import MemoryLoad, latest_date
-from ctxtui.engine.sources.memory.nous_model import Candidate, NousRow, Turn, TurnSummary
-from ctxtui.engine.sources.memory.nous_store import (
+from ctxtui.engine.sources.memory.nous.model import Candidate, NousRow, Turn, TurnSummary
+from ctxtui.engine.sources.memory.nous.store import (
     CONNECT_TIMEOUT,
     LOG_TABLES,
     STATEMENT_TIMEOUT_MS,
     NousStore,
 )
-from ctxtui.engine.sources.memory.records import MemoryRecord
-from ctxtui.engine.sources.memory.rows import Report
+from ctxtui.engine.sources.memory.shared import values as v
+from ctxtui.engine.sources.memory.shared.errors import MemorySourceError
+from ctxtui.engine.sources.memory.shared.load import MemoryLoad, latest_date
+from ctxtui.engine.sources.memory.shared.records import MemoryRecord
+from ctxtui.engine.sources.memory.shared.rows import Report
 
 if TYPE_CHECKING:
-    from ctxtui.engine.sources.memory.nous_store import Cursor
+    from ctxtui.engine.sources.memory.nous.store import Cursor
 
 # A change token: per memory table (or log table), rows and newest row version.
 Token: TypeAlias = tuple[Any, ...]

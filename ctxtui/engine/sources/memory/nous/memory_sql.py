@@ -12,9 +12,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
-from ctxtui.engine.sources.memory import values as v
-from ctxtui.engine.sources.memory.records import ORIGIN_NOUS, MemoryRecord
-from ctxtui.engine.sources.memory.rows import Report, make_record
+from ctxtui.engine.sources.memory.shared import values as v
+from ctxtui.engine.sources.memory.shared.records import ORIGIN_NOUS, MemoryRecord
+from ctxtui.engine.sources.memory.shared.rows import Report, make_record
 
 # A memory table's SQL and the builder of a record from one of its rows (None: the row is skipped).
 RowBuilder: TypeAlias = Callable[[Report, tuple[Any, ...]], MemoryRecord | None]

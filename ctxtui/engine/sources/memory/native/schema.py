@@ -20,17 +20,14 @@ import os
 import sqlite3
 import time
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeAlias
 
-from ctxtui.engine.model import Problem
-from ctxtui.engine.sources.memory.adapters import SCHEMA_CTXTUI, load_memories
-from ctxtui.engine.sources.memory.connect import check_header, open_readonly, quiet, with_retry
-from ctxtui.engine.sources.memory.errors import MemorySourceError, MemoryWriteError
-from ctxtui.engine.sources.memory.readers import NATIVE_FIELDS
-from ctxtui.engine.sources.memory.records import EVENT_INCLUDED, EVENT_REFERENCED, EVENT_RETRIEVED, STATUSES
-from ctxtui.engine.sources.memory.values import parse_when
+from ctxtui.engine.sources.memory.native.reader import NATIVE_FIELDS
+from ctxtui.engine.sources.memory.shared.connect import check_header, open_readonly, quiet, with_retry
+from ctxtui.engine.sources.memory.shared.errors import MemorySourceError, MemoryWriteError
+from ctxtui.engine.sources.memory.shared.records import EVENT_INCLUDED, EVENT_REFERENCED, EVENT_RETRIEVED, STATUSES
+from ctxtui.engine.sources.memory.shared.values import parse_when
 
 # One row for an INSERT: its values in the statement's column order.
 Row: TypeAlias = tuple[Any, ...]
@@ -92,15 +89,6 @@ _UPSERT = (
     f"INSERT INTO memories ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))}) "
     f"ON CONFLICT(id) DO UPDATE SET " + ", ".join(f"{c} = excluded.{c}" for c in _COLUMNS[1:])
 )
-
-
-@dataclass(frozen=True, slots=True)
-class ImportReport:
-    """What `import_db` did: the source's schema, how many memories, and its problems."""
-
-    schema: str
-    imported: int
-    problems: list[Problem]
 
 
 def init_db(path: str | Path) -> bool:
@@ -249,7 +237,7 @@ def add_memories(path: str | Path, memories: Iterable[Mapping[str, Any]]) -> lis
         if row[12]:
             relations.append((row[12], row[0], "supersedes"))
     init_db(path)
-    _write(path, rows, events, [], relations)
+    write_rows(path, rows, events, [], relations)
     return [row[0] for row in rows]
 
 
@@ -299,7 +287,7 @@ def _validated(m: Mapping[str, Any]) -> Row:
     )
 
 
-def _write(path: str | Path, rows: list[Row], events: list[Row], stats: list[Row], relations: list[Row]) -> None:
+def write_rows(path: str | Path, rows: list[Row], events: list[Row], stats: list[Row], relations: list[Row]) -> None:
     """Everything in one immediate transaction: all of it lands, or none."""
     try:
         conn = sqlite3.connect(path, isolation_level=None, timeout=5.0)
@@ -329,69 +317,12 @@ def _write(path: str | Path, rows: list[Row], events: list[Row], stats: list[Row
         raise MemoryWriteError(str(path), f"cannot be written: {exc}") from exc
 
 
-def import_db(target: str | Path, source: str | Path, project: str | None = None) -> ImportReport:
-    """Copy a Shabka or Cortex database's memories into ctxtui's own at `target`.
-
-    The source is read through the adapters (read-only), so it is mapped the
-    same way ctxtui would show it; each memory keeps its origin and origin id,
-    and importing again updates rather than duplicates. The source's row
-    problems come back in the report; the target is created if missing.
-    """
-    if os.path.exists(target) and os.path.exists(source) and os.path.samefile(target, source):
-        raise MemoryWriteError(str(target), "cannot import a database into itself")
-    load = load_memories(source, project)
-    if load.schema == SCHEMA_CTXTUI:
-        raise MemoryWriteError(str(source), "is already a ctxtui memory database: nothing to import")
-    rows: list[Row] = []
-    events: list[Row] = []
-    stats: list[Row] = []
-    relations: list[Row] = []
-    for record in load.records:
-        mid = _imported_id(record.origin, record.id)
-        superseded_by = _imported_id(record.origin, record.superseded_by) if record.superseded_by else None
-        rows.append(
-            (
-                mid,
-                record.origin,
-                record.id,
-                record.kind,
-                record.title,
-                record.body,
-                record.summary,
-                json.dumps(list(record.tags)),
-                record.project,
-                record.importance,
-                record.confidence,
-                record.status,
-                superseded_by,
-                record.created_at,
-                record.updated_at or record.created_at,
-                record.last_accessed,
-                json.dumps({"schema": load.schema}),
-            )
-        )
-        events.extend((mid, at, event, None) for at, event in record.usage_events)
-        if record.times_retrieved or record.times_referenced:
-            stats.append((mid, record.times_retrieved, record.times_referenced))
-        if superseded_by:
-            relations.append((superseded_by, mid, "supersedes"))
-    init_db(target)
-    _write(target, rows, events, stats, relations)
-    return ImportReport(load.schema, len(rows), list(load.problems))
-
-
-def _imported_id(origin: str, origin_id: str) -> str:
-    return f"{origin}-{origin_id}"
-
-
 __all__ = [
     "DDL",
     "SCHEMA_VERSION",
-    "ImportReport",
     "MemoryWriteError",
     "add_memories",
     "add_memory",
-    "import_db",
     "init_db",
     "memory_id",
 ]

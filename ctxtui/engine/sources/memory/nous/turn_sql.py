@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ctxtui.engine.sources.memory.nous_model import (
+from ctxtui.engine.sources.memory.nous.model import (
     ContextCall,
     Retrieval,
     TurnSummary,

@@ -29,14 +29,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ctxtui.engine.sources.memory.connect import (
+from ctxtui.engine.sources.memory.shared.connect import (
     DEFAULT_DELAYS,
     FileSignature,
     signature,
 )
-from ctxtui.engine.sources.memory.detect import SCHEMA_SHABKA, detect_schema
-from ctxtui.engine.sources.memory.errors import UNKNOWN_SCHEMA, MemorySourceError
-from ctxtui.engine.sources.memory.snapshot import read_snapshot
+from ctxtui.engine.sources.memory.shared.detect import SCHEMA_SHABKA, detect_schema
+from ctxtui.engine.sources.memory.shared.errors import UNKNOWN_SCHEMA, MemorySourceError
+from ctxtui.engine.sources.memory.shared.snapshot import read_snapshot
 
 DEFAULT_DIMS = 128  # `unwrap_or(128)` when no embedding row (or no usable dimension) exists
 

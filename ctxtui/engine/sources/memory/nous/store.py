@@ -42,16 +42,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 from ctxtui.engine.gcpause import gc_paused
 from ctxtui.engine.model import Problem
-from ctxtui.engine.sources.memory.errors import (
-    BAD_URL,
-    MISSING,
-    PERMISSION,
-    UNKNOWN_SCHEMA,
-    UNREACHABLE,
-    UNREADABLE,
-    MemorySourceError,
-)
-from ctxtui.engine.sources.memory.nous_memory_sql import (
+from ctxtui.engine.sources.memory.nous.memory_sql import (
     MEMORY_READERS,
     ROW_COLUMNS,
     TableShape,
@@ -59,7 +50,7 @@ from ctxtui.engine.sources.memory.nous_memory_sql import (
     plain_value,
     row_expr,
 )
-from ctxtui.engine.sources.memory.nous_model import (
+from ctxtui.engine.sources.memory.nous.model import (
     SCHEMA_OF_TABLE,
     TABLE_OF_TYPE,
     NousRow,
@@ -67,7 +58,7 @@ from ctxtui.engine.sources.memory.nous_model import (
     TurnSummary,
     bounded_json_loads,
 )
-from ctxtui.engine.sources.memory.nous_turn_sql import (
+from ctxtui.engine.sources.memory.nous.turn_sql import (
     CALL_SQL,
     ONE_KEY,
     RECENT_KEYS,
@@ -79,9 +70,18 @@ from ctxtui.engine.sources.memory.nous_turn_sql import (
     summary_from,
     turn_summary,
 )
-from ctxtui.engine.sources.memory.records import MemoryRecord
-from ctxtui.engine.sources.memory.rows import Report
-from ctxtui.engine.sources.memory.urls import redact, target
+from ctxtui.engine.sources.memory.shared.errors import (
+    BAD_URL,
+    MISSING,
+    PERMISSION,
+    UNKNOWN_SCHEMA,
+    UNREACHABLE,
+    UNREADABLE,
+    MemorySourceError,
+)
+from ctxtui.engine.sources.memory.shared.records import MemoryRecord
+from ctxtui.engine.sources.memory.shared.rows import Report
+from ctxtui.engine.sources.memory.shared.urls import redact, target
 
 if TYPE_CHECKING:
     from types import ModuleType

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from ctxtui.engine.sources.memory.connect import (
+from ctxtui.engine.sources.memory.shared.connect import (
     DEFAULT_DELAYS,
     check_header,
     is_wal_mode,

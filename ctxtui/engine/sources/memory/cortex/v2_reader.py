@@ -24,10 +24,10 @@ import sqlite3
 from datetime import date, timedelta
 from typing import Any
 
-from ctxtui.engine.sources.memory import values as v
-from ctxtui.engine.sources.memory.detect import StoreShape, project_filter, select
-from ctxtui.engine.sources.memory.records import ORIGIN_CORTEX, MemoryRecord
-from ctxtui.engine.sources.memory.rows import Report, make_record
+from ctxtui.engine.sources.memory.shared import values as v
+from ctxtui.engine.sources.memory.shared.detect import StoreShape, project_filter, select
+from ctxtui.engine.sources.memory.shared.records import ORIGIN_CORTEX, MemoryRecord
+from ctxtui.engine.sources.memory.shared.rows import Report, make_record
 from ctxtui.engine.text.json_depth import NestedTooDeeply
 
 V2_IMPORTANCE = {"low": 0.2, "normal": 0.5, "high": 0.8, "critical": 1.0}

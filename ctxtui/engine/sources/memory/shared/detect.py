@@ -15,9 +15,9 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
-from ctxtui.engine.sources.memory import values as v
-from ctxtui.engine.sources.memory.errors import UNKNOWN_SCHEMA, MemorySourceError
-from ctxtui.engine.sources.memory.rows import Report
+from ctxtui.engine.sources.memory.shared import values as v
+from ctxtui.engine.sources.memory.shared.errors import UNKNOWN_SCHEMA, MemorySourceError
+from ctxtui.engine.sources.memory.shared.rows import Report
 
 SCHEMA_CTXTUI = "ctxtui"
 SCHEMA_SHABKA = "shabka"

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from ctxtui.engine.sources.memory.values import MAX_JSON_DEPTH
+from ctxtui.engine.sources.memory.shared.values import MAX_JSON_DEPTH
 from ctxtui.engine.text.json_depth import deeper_than
 
 # Dispositions nous's RetrievalTrace gives a candidate (retrieval_trace.py@15547956).

@@ -33,14 +33,14 @@ from typing import Any, NamedTuple
 
 from ctxtui.engine.gcpause import gc_paused
 from ctxtui.engine.model import Problem
-from ctxtui.engine.sources.memory.connect import (
+from ctxtui.engine.sources.memory.shared.connect import (
     DEFAULT_DELAYS,
     SQLITE_MAGIC,
     FileSignature,
     signature,
 )
-from ctxtui.engine.sources.memory.errors import MISSING, UNREADABLE, MemorySourceError
-from ctxtui.engine.sources.memory.snapshot import read_snapshot
+from ctxtui.engine.sources.memory.shared.errors import MISSING, UNREADABLE, MemorySourceError
+from ctxtui.engine.sources.memory.shared.snapshot import read_snapshot
 
 CANDIDATE_LIMIT = 20  # similaritySearch(embedding, 20) (engine.ts:194)
 FALLBACK_POOL = 100  # storage.search({limit: 100}) (engine.ts:203)

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from ctxtui.engine.model import Problem
-from ctxtui.engine.sources.memory.connect import FileSignature
-from ctxtui.engine.sources.memory.records import MemoryRecord
+from ctxtui.engine.sources.memory.shared.connect import FileSignature
+from ctxtui.engine.sources.memory.shared.records import MemoryRecord
 
 # A date past this is garbage, not a plan (it would otherwise score as brand new).
 MAX_DATE = "2200-12-31"

@@ -1,0 +1,1 @@
+"""nous's PostgreSQL store: memories, the turn log, and the rows the packer rebuilds from."""

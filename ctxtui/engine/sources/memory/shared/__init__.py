@@ -1,0 +1,1 @@
+"""What every memory store's reader shares: opening, snapshots, rows, values, records, schema detection."""

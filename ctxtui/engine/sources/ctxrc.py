@@ -19,6 +19,7 @@ import os
 
 from ctxtui.engine.model import Problem
 from ctxtui.engine.record import Frozen
+from ctxtui.engine.sources.files import MAX_CONFIG_BYTES, FileTooBig, NotRegularFile, read_bytes_safely
 from ctxtui.engine.text.go_strconv import GoNumError, atoi
 
 TYPE_CHECKING = False
@@ -81,12 +82,21 @@ class CtxConfig(Frozen):
 
 
 def read_ctxrc(project: PathText, version: str = "0.8.1") -> CtxConfig:
-    """Parse `PROJECT/.ctxrc` for `version` ("0.8.1" or "0.8.0"); a missing file → defaults."""
+    """Parse `PROJECT/.ctxrc` for `version` ("0.8.1" or "0.8.0"); a missing file → defaults.
+
+    Read like the context files (`read_bytes_safely`): a link is followed (dotfile managers link it, and
+    ctx reads through it), but only a regular file of at most MAX_CONFIG_BYTES is read, without blocking.
+    """
     try:
-        with open(os.path.join(project, ".ctxrc"), "rb") as fh:
-            raw = fh.read()
+        raw = read_bytes_safely(os.path.join(project, ".ctxrc"), follow_symlinks=True, limit=MAX_CONFIG_BYTES)
     except FileNotFoundError:
         return CtxConfig()
+    except NotRegularFile as exc:
+        why = f"{exc}: ctx would wait on it for ever; ctxtui ignores it (its settings do not apply here)"
+        return CtxConfig(problems=(Problem(".ctxrc", why),))
+    except FileTooBig as exc:
+        why = f"{exc}: not read (ctx would read it whole); its settings do not apply here"
+        return CtxConfig(problems=(Problem(".ctxrc", why),))
     except OSError as exc:
         return CtxConfig(problems=(Problem(".ctxrc", f"cannot read: {exc.strerror or exc}; ctx ignores it too"),))
     return parse_ctxrc(raw.decode("utf-8", "surrogateescape"), version)

@@ -123,7 +123,7 @@ def plan_ctxrc_change(project: Path, changes: Mapping[str, str | float | int]) -
 
     path = project / ".ctxrc"
     try:
-        old = path.read_bytes().decode("utf-8") if path.exists() else ""
+        old = _read_ctxrc_text(path)
     except (OSError, UnicodeDecodeError) as exc:
         raise CtxrcEditError(f"{path}: cannot read: {exc}") from None
     new = set_keys(old, changes)
@@ -132,3 +132,13 @@ def plan_ctxrc_change(project: Path, changes: Mapping[str, str | float | int]) -
         if getattr(check, CONFIG_FIELDS[key]) != value:
             raise CtxrcEditError(f"{path}: the edited file would not read back {key} = {value!r}; nothing written")
     return CtxrcChange(path, old, new, unified_diff(old, new))
+
+
+def _read_ctxrc_text(path: Path) -> str:
+    """The `.ctxrc` to edit ("" when there is none), read as every file is read (`read_bytes_safely`)."""
+    from ctxtui.engine.sources.files import MAX_CONFIG_BYTES, read_bytes_safely
+
+    try:
+        return read_bytes_safely(path, follow_symlinks=True, limit=MAX_CONFIG_BYTES).decode("utf-8")
+    except FileNotFoundError:
+        return ""

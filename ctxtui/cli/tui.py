@@ -81,4 +81,18 @@ def run(args: argparse.Namespace, demo: bool = False) -> int:
         notices=list(config.problems),
     )
     app.run()
+    if getattr(app, "work_left_running", False):
+        _leave_now()
     return 0
+
+
+def _leave_now() -> None:
+    """End the process without waiting for a thread worker that is still running (the screen is closed)."""
+    import os
+
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(0)

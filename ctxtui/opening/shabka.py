@@ -172,8 +172,8 @@ def resolve_user_id(config: dict[str, Any]) -> tuple[str, str]:
     if hostname and not any("\udc80" <= c <= "\udcff" for c in hostname):  # std::env::var wants Unicode
         return hostname, "$HOSTNAME"
     try:
-        hostname = read_bytes_safely("/etc/hostname", follow_symlinks=True, limit=MAX_CONFIG_BYTES)
-        hostname = hostname.decode("utf-8").strip(WHITE_SPACE)
+        data = read_bytes_safely("/etc/hostname", follow_symlinks=True, limit=MAX_CONFIG_BYTES)
+        hostname = data.decode("utf-8").strip(WHITE_SPACE)
     except (OSError, UnicodeDecodeError):
         hostname = ""
     if hostname:

@@ -338,6 +338,7 @@ def _decode_front_matter(raw: str, fields: dict[str, Any]) -> None:
                 fields[key] = simple[key]
         return
     from ctxtui.engine.text import yaml_v3 as yaml
+    from ctxtui.engine.text.yaml_v3_decode import INT, STRING, Slice, Struct, unmarshal
 
     try:
         root = yaml.compose(raw)
@@ -346,22 +347,18 @@ def _decode_front_matter(raw: str, fields: dict[str, Any]) -> None:
     except Exception as exc:  # PyYAML's syntax errors
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else "syntax error"
         raise _DecodeError(f"invalid YAML front matter: {first}") from None
-    if root is None or (isinstance(root, yaml.ScalarNode) and yaml.scalar_resolved(root)[0] == "!!null"):
-        return
-    try:
-        for key, node in yaml.mapping_pairs(root):
-            if key in ("name", "description", "inclusion"):
-                value = yaml.decode_string(node)
-                if value is not yaml.MISSING:
-                    fields[key] = value
-            elif key == "priority":
-                value = yaml.decode_int(node)
-                if value is not yaml.MISSING:
-                    fields[key] = value
-            elif key == "tools":
-                fields[key] = yaml.decode_string_list(node)
-    except (yaml.YAMLTypeError, yaml.YAMLFail) as exc:
-        raise _DecodeError(f"front matter field: {exc}") from None
+    # `yaml.Unmarshal(raw, &SteeringFile{})` (steering/types.go): any type error or failure fails the file
+    shape = Struct(
+        "steering.SteeringFile",
+        {"name": STRING, "description": STRING, "inclusion": STRING, "tools": Slice(STRING), "priority": INT},
+    )
+    decoded = unmarshal(root, shape)
+    problem = decoded.failure or (decoded.errors[0] if decoded.errors else None)
+    if problem is not None:
+        raise _DecodeError(f"front matter field: {problem[1]}")
+    for key in ("name", "description", "inclusion", "tools", "priority"):
+        if key in decoded.value:
+            fields[key] = decoded.value[key]
 
 
 def steering_candidates(read: SteeringRead, tool: str = "") -> tuple[list[Entry], dict[str, str]]:

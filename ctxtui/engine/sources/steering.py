@@ -213,11 +213,35 @@ def read_steering(project: PathText, setting: str = "", *, root_path: str | None
         except OSError as exc:
             _failed(read, name, label, f"cannot read: {exc.strerror or exc}; ctx then includes no steering at all")
             continue
-        try:
-            read.files.append(parse_steering_file(name, label, decode(data)))
-        except (FrontMatterError, _DecodeError) as exc:
-            _failed(read, name, label, f"{exc}; ctx then includes no steering at all")
+        parsed = _parse_remembered(name, label, data)
+        if isinstance(parsed, SteeringFile):
+            read.files.append(parsed)
+        else:
+            _failed(read, name, label, f"{parsed}; ctx then includes no steering at all")
     return read
+
+
+# Large steering files parsed before, by their exact bytes: a reload (every save in the project) does not
+# parse 100,000 front-matter keys again. Small files are parsed each time (hashing them costs more).
+_REMEMBER_FROM = 64 * 1024
+_REMEMBERED: dict[tuple[str, str, bytes], SteeringFile | str] = {}
+_REMEMBERED_MAX = 16
+
+
+def _parse_remembered(name: str, label: str, data: bytes) -> SteeringFile | str:
+    """`parse_steering_file` on the file's bytes, or why it fails; the same bytes give the same answer."""
+    key = (name, label, data)
+    if len(data) >= _REMEMBER_FROM and key in _REMEMBERED:
+        return _REMEMBERED[key]
+    try:
+        parsed: SteeringFile | str = parse_steering_file(name, label, decode(data))
+    except (FrontMatterError, _DecodeError) as exc:
+        parsed = str(exc)
+    if len(data) >= _REMEMBER_FROM:
+        if len(_REMEMBERED) >= _REMEMBERED_MAX:
+            del _REMEMBERED[next(iter(_REMEMBERED))]
+        _REMEMBERED[key] = parsed
+    return parsed
 
 
 def _failed(read: SteeringRead, file: str, label: str, message: str) -> None:

@@ -92,7 +92,10 @@ def read_ctxrc(project: PathText, version: str = "0.8.1") -> CtxConfig:
     except FileNotFoundError:
         return CtxConfig()
     except NotRegularFile as exc:
-        why = f"{exc}: ctx would wait on it for ever; ctxtui ignores it (its settings do not apply here)"
+        if "directory" in str(exc):
+            why = f"{exc}: ctx cannot read it either; no settings from it apply"
+        else:  # a FIFO, /dev/tty, /dev/zero...: ctx would block on it or read it without end
+            why = f"{exc}: ctx would block or never finish reading it; ctxtui ignores it (no settings from it apply)"
         return CtxConfig(problems=(Problem(".ctxrc", why),))
     except FileTooBig as exc:
         why = f"{exc}: not read (ctx would read it whole); its settings do not apply here"

@@ -148,9 +148,15 @@ async def settled(app: CtxtuiApp, pilot, rounds: int = 100) -> None:
     A finished worker may start another, and the table's `Selected` reaches the
     why panel a message later than the rows, so "workers done" alone is not enough.
     """
+    from textual.worker import WorkerCancelled
+
     previous = None
     for _ in range(rounds):
-        await app.workers.wait_for_complete()
+        try:
+            await app.workers.wait_for_complete()
+        except WorkerCancelled:  # a newer job replaced it (a step during the first load's scans)
+            previous = None
+            continue
         await pilot.pause()
         if app.main.view is None or any(w.is_running for w in app.workers):
             previous = None

@@ -18,6 +18,7 @@ def run(args: argparse.Namespace, demo: bool = False) -> int:
     from ctxtui.opening.stores import PACKER_OF_STORE, store_kind
     from ctxtui.session import Session
     from ctxtui.tui.app import CtxtuiApp
+    from ctxtui.tui.tour import DEMO_TOUR
     from ctxtui.user_config import read_user_config
 
     given = getattr(args, "project", None)
@@ -30,13 +31,16 @@ def run(args: argparse.Namespace, demo: bool = False) -> int:
         from ctxtui.demo import demo_memory_db_path, demo_root, write_demo
 
         now = datetime.now().astimezone()
-        project = write_demo(demo_root(), now)
+        notes: list[str] = []
+        project = write_demo(demo_root(), now, notes=notes)
         db = db or (demo_memory_db_path(project) if demo_memory_db_path(project).exists() else None)
         print(
             f"ctxtui demo: the workspace is {clean_line(str(project))} (written anew on each launch: "
             "edits there are lost; copy it to keep them)",
             file=sys.stderr,
         )
+        for note in notes:
+            print(f"ctxtui demo: {clean_line(note)}", file=sys.stderr)
     else:
         project = Path(args.project).absolute()
     budget = None
@@ -79,6 +83,7 @@ def run(args: argparse.Namespace, demo: bool = False) -> int:
         theme_name=getattr(args, "theme", None) or config.theme,
         keymap=config.keys,
         notices=list(config.problems),
+        tour=DEMO_TOUR if demo else None,
     )
     app.run()
     return 0

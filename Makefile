@@ -11,22 +11,32 @@ APP    := $(VENV)/.app-installed
 DEV    := $(VENV)/.dev-installed
 # pip's "a new release is available" notice is noise in a set-up log
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
+UV     ?= $(shell command -v uv 2>/dev/null)
 
 install = if test -x $(BIN)/uv; then $(BIN)/uv pip install --quiet --python $(BIN)/python $(1); \
           else $(BIN)/python -m pip install --quiet $(1); fi
 
 .PHONY: demo test lint setup bench screenshots clean
 
+# The venv, and uv in it: the uv on PATH if there is one; else from PyPI through the system's pip
+# (pip --python, no pip copied into the venv); else a venv with its own pip, which installs uv or,
+# failing that, everything itself.
 $(BIN)/python:
-	$(PYTHON) -m venv $(VENV)
-	@$(BIN)/python -m pip install --quiet uv || echo "uv could not be installed: pip installs instead (slower)"
+	@if test -n "$(UV)"; then \
+	    $(UV) venv --quiet --python $(PYTHON) $(VENV) && ln -sf "$(UV)" $(BIN)/uv; \
+	elif $(PYTHON) -m venv --without-pip $(VENV) && $(PYTHON) -m pip --python $(BIN)/python install --quiet uv; then \
+	    :; \
+	else \
+	    $(PYTHON) -m venv $(VENV) && { $(BIN)/python -m pip install --quiet uv || echo "uv unavailable: pip installs instead (slower)"; }; \
+	fi
 
 $(APP): pyproject.toml | $(BIN)/python
 	@$(call install,-e .)
 	@touch $@
 
+# pip too: the tests build a wheel with it (tests/test_wheel.py), and a venv made by uv has none.
 $(DEV): pyproject.toml $(APP)
-	@$(call install,-e '.[test,lint]')
+	@$(call install,-e '.[test,lint]' pip)
 	@touch $@
 
 setup: $(DEV)

@@ -9,6 +9,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 APP    := $(VENV)/.app-installed
 DEV    := $(VENV)/.dev-installed
+WITH_TOOLS := '.[test,lint]'
 # pip's "a new release is available" notice is noise in a set-up log
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 UV     ?= $(shell command -v uv 2>/dev/null)
@@ -36,7 +37,7 @@ $(APP): pyproject.toml | $(BIN)/python
 
 # pip too: the tests build a wheel with it (tests/test_wheel.py), and a venv made by uv has none.
 $(DEV): pyproject.toml $(APP)
-	@$(call install,-e '.[test,lint]' pip)
+	@$(call install,-e $(WITH_TOOLS) pip)
 	@touch $@
 
 setup: $(DEV)

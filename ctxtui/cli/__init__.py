@@ -74,17 +74,19 @@ def main(argv: list[str] | None = None) -> int:
                 from ctxtui.cli import pack
 
                 return pack.run(plain)
-        from ctxtui.cli.parser import build_parser, build_tui_parser
+        from ctxtui.cli.parser import build_tui_parser, parse_command
 
         if argv and argv[0] in SUBCOMMANDS:
-            return dispatch(build_parser(only=argv[0]).parse_args(argv))  # one command's options: a faster start
+            return dispatch(parse_command(argv))  # one command's options, anywhere among its positionals
         from ctxtui.cli import tui
 
-        return tui.run(build_tui_parser().parse_args(argv))
+        return tui.run(build_tui_parser().parse_intermixed_args(argv))
     except Refused as exc:  # ctx would print this instead of a packet: so do we, exactly
         sys.stdout.write(exc.refusal.stdout)
         sys.stdout.flush()
         sys.stderr.write(clean_for_terminal(exc.refusal.stderr) if sys.stderr.isatty() else exc.refusal.stderr)
+        if exc.hint:  # after ctx's words, which stay exactly ctx's
+            print(f"ctxtui: hint: {clean_line(exc.hint)}", file=sys.stderr)
         return exc.refusal.exit_code
     except UsageError as exc:
         print(f"ctxtui: {clean_line(str(exc))}", file=sys.stderr)

@@ -44,7 +44,10 @@ def test_the_demo_is_a_clean_git_working_tree_ctx_would_pack(tmp_path, no_git_id
     assert git(project, "status", "--porcelain") == ""  # everything committed; memory.db ignored
     committed = git(project, "ls-files").split()
     assert ".context/TASKS.md" in committed and ".context/memory.db" not in committed
-    assert git(project, "log", "--format=%an|%ae|%at|%ct").strip() == f"ctxtui demo|demo@ctxtui.invalid|{int(NOW.timestamp())}|{int(NOW.timestamp())}"
+    assert (
+        git(project, "log", "--format=%an|%ae|%at|%ct").strip()
+        == f"ctxtui demo|demo@ctxtui.invalid|{int(NOW.timestamp())}|{int(NOW.timestamp())}"
+    )
     assert refusal_0_8_1(str(project), str(project)) is None
 
 
@@ -77,7 +80,9 @@ def test_a_repository_ctxtui_did_not_make_is_left_alone(tmp_path, no_git_identit
     assert notes == []
     assert (project / ".git" / "keep").read_text() == "mine"
     assert not (project / ".git" / GIT_MARKER).exists()
-    assert subprocess.run(["git", "-C", str(project), "rev-parse", "HEAD"], capture_output=True).returncode != 0  # no commit
+    assert (
+        subprocess.run(["git", "-C", str(project), "rev-parse", "HEAD"], capture_output=True).returncode != 0
+    )  # no commit
 
 
 def test_without_git_the_demo_opens_with_a_note_and_ctx_s_refusal(tmp_path, monkeypatch):

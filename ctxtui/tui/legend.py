@@ -55,7 +55,7 @@ LINES: tuple[LegendItem, ...] = (
     ),
     ("changes line", "▲▼ what the last step moved, in words; ◆ how many entries differ from the pin"),
     (
-        "refusal banner",
+        "refusal banner (⊘)",
         "ctx would refuse this workspace (no .git, a missing file...): the packet shown is what "
         "it would build otherwise; `ctxtui pack` fails as ctx does unless --ignore-refusal",
     ),

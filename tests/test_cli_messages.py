@@ -182,6 +182,16 @@ def test_a_project_that_is_not_there_is_one_line(capsys, tmp_path, monkeypatch, 
     assert runs.apps == []
 
 
+def test_a_typo_under_a_project_suggests_the_project(capsys, project, monkeypatch):
+    monkeypatch.chdir(project.parent)
+    code, out, err = run(capsys, "coverage", "p/.contxt")
+    assert (code, out) == (2, "")
+    assert (
+        err
+        == "ctxtui: p/.contxt: no such folder; the project is the folder that holds .context/: p (try `ctxtui coverage p`)\n"
+    )
+
+
 # -- token counts say what they count --------------------------------------------------------
 
 

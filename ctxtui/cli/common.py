@@ -197,7 +197,8 @@ def load_packer(project: str, args: Options, *, strict: bool = False) -> tuple[W
     from ctxtui.engine.sources.context import ContextMissing
     from ctxtui.opening.packer import open_named
 
-    for problem in (missing_project(project), missing_db(getattr(args, "db", None))):
+    command = getattr(args, "command", "")
+    for problem in (missing_project(project, command), missing_db(getattr(args, "db", None))):
         if problem is not None:
             raise UsageError(problem)
     choice = _choose(args)
@@ -205,15 +206,13 @@ def load_packer(project: str, args: Options, *, strict: bool = False) -> tuple[W
     try:
         opened = open_named(choice.name, request, strict=strict)
     except ContextMissing as exc:
-        hint = suggest_project(project, getattr(args, "command", ""))
+        hint = suggest_project(project, command)
         raise UsageError(f"{exc}; {hint}" if hint else str(exc)) from None
     except Refused as exc:
         about_budget = '"--budget" flag' in exc.refusal.reason
         if about_budget and not strict:
             raise UsageError(budget_words(request.budget)) from None
-        exc.hint = (
-            budget_words(request.budget) if about_budget else suggest_project(project, getattr(args, "command", ""))
-        )
+        exc.hint = budget_words(request.budget) if about_budget else suggest_project(project, command)
         raise
     if choice.notice and (strict or _answer_differs(choice.name, request, opened)):
         # pack: the bytes are 0.8.1's, and 0.8.0's always differ (its read-order paths are relative)

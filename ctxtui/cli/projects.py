@@ -10,13 +10,17 @@ from __future__ import annotations
 import os
 
 
-def missing_project(project: str) -> str | None:
-    """One line when PROJECT is no folder at all (ctx could not even be run there), else None."""
+def missing_project(project: str, command: str = "") -> str | None:
+    """One line when PROJECT is no folder at all (ctx could not even be run there), else None; it names
+    the folder above that holds `.context/`, when there is one (`p/.contxt`, a typo, suggests `p`)."""
     if os.path.isdir(project):
         return None
+    hint = suggest_project(project, command)
     if os.path.lexists(project):
-        return f"{project}: not a folder (PROJECT is the folder that holds .context/)"
-    return f"{project}: no such folder"
+        problem = f"{project}: not a folder (PROJECT is the folder that holds .context/)"
+    else:
+        problem = f"{project}: no such folder"
+    return f"{problem}; {hint}" if hint else problem
 
 
 def suggest_project(project: str, command: str = "") -> str | None:

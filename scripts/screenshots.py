@@ -155,7 +155,7 @@ def project_for(shot: Shot, scratch: Path) -> tuple[Path, Path | None]:
     """(project folder, memory database or None) for a shot: a copy of the corpus, in a git working tree
     unless the shot is about ctx refusing one."""
     if shot.project != "demo":
-        copy = scratch / f"{shot.name}-{shot.project}"
+        copy = scratch / shot.name / shot.project  # the status line shows the folder's name: the corpus's
         if not copy.exists():
             shutil.copytree(CORPUS / shot.project / ".context", copy / ".context", symlinks=True)
             if shot.git:

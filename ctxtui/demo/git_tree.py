@@ -79,7 +79,8 @@ def commit_demo(target: Path, now: datetime) -> str | None:
                 (repository / "info" / "exclude").write_text(EXCLUDED)
     except (OSError, subprocess.SubprocessError) as exc:
         shutil.rmtree(repository, ignore_errors=True)  # there was none before `git init`: this one is ours
-        detail = exc.stderr.decode("utf-8", "replace").strip().splitlines() if getattr(exc, "stderr", None) else []
+        stderr = getattr(exc, "stderr", None)  # CalledProcessError and TimeoutExpired carry git's words
+        detail = stderr.decode("utf-8", "replace").strip().splitlines() if isinstance(stderr, bytes) else []
         reason = detail[-1] if detail else str(exc)
         return f"git failed ({reason}): the demo folder is not a git working tree, so ctx 0.8.1 would refuse it"
     return None

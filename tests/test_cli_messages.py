@@ -9,6 +9,7 @@ what they count; the memory commands take PROJECT; `sweep --by-section` prints w
 
 from __future__ import annotations
 
+import ctxtui.cli as cli
 import pytest
 from ctxtui.cli import common, main
 
@@ -91,7 +92,13 @@ def test_a_bad_budget_is_ctxtuis_own_line_outside_pack(capsys, project, command)
     )
 
 
-def test_a_bad_budget_on_pack_is_ctxs_output_then_ctxtuis_hint(capsys, project):
+@pytest.fixture
+def terminal(monkeypatch):
+    """stderr is a terminal: a person reads it (a pipe gets ctx's stderr byte for byte, no hint)."""
+    monkeypatch.setattr(cli, "stderr_is_read", lambda: True)
+
+
+def test_a_bad_budget_on_pack_is_ctxs_output_then_ctxtuis_hint(capsys, project, terminal):
     code, out, err = run(capsys, "pack", str(project), "--budget", "4k")
     assert code == 1
     assert out.startswith("Usage:\n  ctx agent [flags]")  # ctx's own usage, as ctx prints it
@@ -100,6 +107,11 @@ def test_a_bad_budget_on_pack_is_ctxs_output_then_ctxtuis_hint(capsys, project):
         ctx_line == 'Error: invalid argument "4k" for "--budget" flag: strconv.ParseInt: parsing "4k": invalid syntax'
     )
     assert hint.startswith("ctxtui: hint: --budget '4k': not a whole number of tokens")
+
+
+def test_to_a_pipe_pack_s_stderr_stays_ctxs_alone(capsys, project):
+    code, out, err = run(capsys, "pack", str(project), "--budget", "4k")
+    assert code == 1 and out.startswith("Usage:") and "hint" not in err and err.count("\n") == 1
 
 
 # -- the "no ctx on PATH" notice ------------------------------------------------------------
@@ -162,7 +174,7 @@ def test_the_context_folder_itself_suggests_its_project(capsys, project, monkeyp
     assert code == 2 and runs.apps == [] and "(try `ctxtui p`)" in err
 
 
-def test_pack_in_the_context_folder_prints_ctxs_refusal_then_the_folder_to_use(capsys, project, monkeypatch):
+def test_pack_in_the_context_folder_prints_ctxs_refusal_then_the_folder_to_use(capsys, project, monkeypatch, terminal):
     monkeypatch.delenv("CTXTUI_IGNORE_REFUSAL")
     monkeypatch.chdir(project.parent)
     code, out, err = run(capsys, "pack", "p/.context")

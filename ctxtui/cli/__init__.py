@@ -63,6 +63,11 @@ def dispatch(args: argparse.Namespace) -> int:
     return tui.run(args, demo=True)
 
 
+def stderr_is_read() -> bool:
+    """stderr goes to a terminal, where a person reads it (not a pipe or a file a script compares)."""
+    return sys.stderr.isatty()
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     try:
@@ -85,7 +90,9 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.write(exc.refusal.stdout)
         sys.stdout.flush()
         sys.stderr.write(clean_for_terminal(exc.refusal.stderr) if sys.stderr.isatty() else exc.refusal.stderr)
-        if exc.hint:  # after ctx's words, which stay exactly ctx's
+        if exc.hint and stderr_is_read():
+            # After ctx's words, for the person reading them; a pipe or a file (scripts, CI, the recorded
+            # runs' comparisons) gets ctx's stderr byte for byte.
             print(f"ctxtui: hint: {clean_line(exc.hint)}", file=sys.stderr)
         return exc.refusal.exit_code
     except UsageError as exc:

@@ -215,10 +215,11 @@ def load_packer(project: str, args: Options, *, strict: bool = False) -> tuple[W
     from ctxtui.opening.packer import open_named
 
     command = getattr(args, "command", "")
-    for problem in (missing_project(project, command), missing_db(getattr(args, "db", None))):
+    choice = _choose(args)
+    db = getattr(args, "db", None) if choice.name != "nous" else None  # nous: its own "give a URL" is the help
+    for problem in (missing_project(project, command), missing_db(db)):
         if problem is not None:
             raise UsageError(problem)
-    choice = _choose(args)
     request = request_from_args(project, args)
     try:
         opened = open_named(choice.name, request, strict=strict)

@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     print(
         f"{packer.name} at {budget:,} tokens against {against_packer.name} at {against_budget:,}: "
         f"{len(diff.changed):,} entr{'y changes' if len(diff.changed) == 1 else 'ies change'} fate; "
-        f"used {used.before:,} → {used.after:,} tokens ({used.delta:+,})"
+        f"used (the packet's Used line) {used.before:,} → {used.after:,} tokens ({used.delta:+,})"
     )
     for change in diff.changed:
         up = change.after is Fate.INCLUDED or (change.after is Fate.SUMMARIZED and change.before is not Fate.INCLUDED)

@@ -221,11 +221,14 @@ def _memory(sub: Any, command: Callable[[str], argparse.ArgumentParser]) -> None
 
     memory = command("memory")
     memory_sub = memory.add_subparsers(dest="memory_command", required=True, metavar="init|add|import")
-    db_help = f"the database to write (default: {DEFAULT_DB})"
+    db_help = f"the database to write (default: PROJECT/{DEFAULT_DB})"
+    project_help = "the directory holding .context/, whose memory.db is written (default: the current directory)"
     init = memory_sub.add_parser("init", help="create an empty ctxtui memory database", formatter_class=_formatter)
-    init.add_argument("--db", default=DEFAULT_DB, help=db_help)
+    init.add_argument("project", nargs="?", default=".", help=project_help)
+    init.add_argument("--db", help=db_help)
     add = memory_sub.add_parser("add", help="add one memory", formatter_class=_formatter)
-    add.add_argument("--db", default=DEFAULT_DB, help=db_help)
+    add.add_argument("project", nargs="?", default=".", help=project_help)
+    add.add_argument("--db", help=db_help)
     add.add_argument(
         "--kind",
         default="fact",
@@ -249,7 +252,8 @@ def _memory(sub: Any, command: Callable[[str], argparse.ArgumentParser]) -> None
         "import", help="copy a Shabka or Cortex database's memories into ctxtui's own", formatter_class=_formatter
     )
     imp.add_argument("file", help="the Shabka or Cortex database to read (never written)")
-    imp.add_argument("--db", default=DEFAULT_DB, help=db_help)
+    imp.add_argument("project", nargs="?", default=".", help=project_help)
+    imp.add_argument("--db", help=db_help)
 
 
 def _demo(sub: Any, command: Callable[[str], argparse.ArgumentParser]) -> None:
@@ -295,6 +299,37 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         if only is None or name == only:
             add(sub, command)
     return parser
+
+
+def _subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    """A parser's subcommands by name (argparse keeps them in its one subparsers action)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return dict(action.choices)
+    return {}
+
+
+def parse_command(argv: list[str]) -> argparse.Namespace:
+    """`ctxtui COMMAND ...` parsed with options anywhere among the positionals.
+
+    `ctxtui explain p --budget 4000 Exploratory` reads as `explain p Exploratory --budget 4000`:
+    argparse's `parse_intermixed_args`, on the command's own parser (it cannot take the top
+    parser, whose subcommands are a positional of their own). Usage and errors name the
+    command (`usage: ctxtui explain ...`), as before.
+    """
+    name, rest = argv[0], argv[1:]
+    command = _subcommands(build_parser(only=name))[name]
+    inner = _subcommands(command)  # memory: init, add, import
+    if inner:
+        if rest and rest[0] in inner:
+            args = inner[rest[0]].parse_intermixed_args(rest[1:])
+            args.memory_command = rest[0]
+        else:
+            args = command.parse_args(rest)  # help, or a missing or unknown subcommand: argparse's own words
+    else:
+        args = command.parse_intermixed_args(rest)
+    args.command = name
+    return args
 
 
 def build_tui_parser() -> argparse.ArgumentParser:

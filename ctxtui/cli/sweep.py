@@ -34,11 +34,14 @@ def run(args: argparse.Namespace) -> int:
         return 0
     names = list(rows[0].sections) if rows and args.by_section else []
     header = f"{'budget':>9} {'used':>9} {'included':>9} {'summarized':>11} {'dropped':>8}"
-    print(header + "".join(f"  {name[:11]:>11}" for name in names))
-    for row in rows:
+    cells = [["%d/%d/%d" % row.sections[name] for name in names] for row in rows]
+    widths = [max(11, len(name), *(len(line[i]) for line in cells)) for i, name in enumerate(names)]
+    print(header + "".join(f"  {name:>{width}}" for name, width in zip(names, widths, strict=True)))
+    for row, line_cells in zip(rows, cells, strict=True):
         line = f"{row.budget:>9,} {row.tokens_used:>9,} {row.included:>9} {row.summarized:>11} {row.dropped:>8}"
-        line += "".join(f"  {'%d/%d/%d' % row.sections[name]:>11}" for name in names)
+        line += "".join(f"  {cell:>{width}}" for cell, width in zip(line_cells, widths, strict=True))
         print(line)
+    print("used: the packet's Used line (the tokens its packer charged)")
     if names:
         print("per section: included (in full) / summarized / dropped")
     return 0

@@ -12,31 +12,40 @@ from ctxtui.safe_text import clean_line
 
 
 def run(args: argparse.Namespace, demo: bool = False) -> int:
+    from ctxtui.cli.common import missing_db
+    from ctxtui.cli.projects import missing_project, suggest_project
     from ctxtui.engine.packers.registry import PEER_PACKERS
     from ctxtui.engine.sources.memory.shared.urls import is_db_url
     from ctxtui.opening.choose import Choice
     from ctxtui.opening.stores import PACKER_OF_STORE, store_kind
     from ctxtui.session import Session
     from ctxtui.tui.app import CtxtuiApp
+    from ctxtui.tui.tour import DEMO_TOUR
     from ctxtui.user_config import read_user_config
 
     given = getattr(args, "project", None)
     if not demo and given and not getattr(args, "db", None) and (is_db_url(given) or Path(given).is_file()):
         # `ctxtui shabka.db` / `ctxtui postgresql://…`: a memory store alone, shown through its own packer.
         args.db, args.project = given, "."
+    for problem in (None if demo else missing_project(args.project), missing_db(getattr(args, "db", None))):
+        if problem is not None:
+            raise UsageError(problem)
     db_url = args.db if is_db_url(getattr(args, "db", None)) else None  # nous: polled, not watched
     db = Path(args.db) if getattr(args, "db", None) and db_url is None else None
     if demo:
         from ctxtui.demo import demo_memory_db_path, demo_root, write_demo
 
         now = datetime.now().astimezone()
-        project = write_demo(demo_root(), now)
+        notes: list[str] = []
+        project = write_demo(demo_root(), now, notes=notes)
         db = db or (demo_memory_db_path(project) if demo_memory_db_path(project).exists() else None)
         print(
             f"ctxtui demo: the workspace is {clean_line(str(project))} (written anew on each launch: "
             "edits there are lost; copy it to keep them)",
             file=sys.stderr,
         )
+        for note in notes:
+            print(f"ctxtui demo: {clean_line(note)}", file=sys.stderr)
     else:
         project = Path(args.project).absolute()
     budget = None
@@ -54,7 +63,8 @@ def run(args: argparse.Namespace, demo: bool = False) -> int:
         # No .context/: a memory store can still be shown through its own tool's packer.
         own = PACKER_OF_STORE.get(store_kind(db_url or db) or "") if (db_url or db) else None
         if own is None:
-            raise UsageError(f"no .context/ directory in {project} (try `ctxtui demo`)")
+            hint = suggest_project(args.project) or "try `ctxtui demo`"
+            raise UsageError(f"no .context/ directory in {project} ({hint})")
         options = options.but(packer=own)
         choice = Choice(own, f"the {store_kind(db_url or db)} store's own packer")
     fixed_now = getattr(args, "now", None)
@@ -79,6 +89,7 @@ def run(args: argparse.Namespace, demo: bool = False) -> int:
         theme_name=getattr(args, "theme", None) or config.theme,
         keymap=config.keys,
         notices=list(config.problems),
+        tour=DEMO_TOUR if demo else None,
     )
     app.run()
     return 0

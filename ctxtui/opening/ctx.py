@@ -164,8 +164,8 @@ def open_ctx(
         if strict:
             raise Refused(refusal)
         warnings.append(
-            f"{name.replace('-', ' ', 1)} would refuse this workspace ({refusal.reason}); the packet below is "
-            "what it would build otherwise"
+            f"{name.replace('-', ' ', 1)} would refuse this workspace ({refusal.reason}); what follows is "
+            "about the packet it would build otherwise (--ignore-refusal: without this warning)"
         )
     if request.skill and name != "ctx-0.8.1":
         raise OpenError("--skill exists only in ctx 0.8.1 (use --packer ctx-0.8.1)")

@@ -35,6 +35,7 @@ class Refused(Exception):
     def __init__(self, refusal: Refusal) -> None:
         super().__init__(refusal.reason)
         self.refusal = refusal
+        self.hint: str | None = None  # ctxtui's own words, printed after ctx's (a folder to try, a budget to type)
 
 
 class PackRequest(Frozen):

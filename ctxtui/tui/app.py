@@ -44,6 +44,7 @@ MAX_TOASTS = 2  # toasts on screen at once: a third pushes the oldest out
 if TYPE_CHECKING:
     from ctxtui.engine.sources.memory.nous.model import TurnSummary
     from ctxtui.tui.screens.save import SaveScreen
+    from ctxtui.tui.tour import Tour
     from ctxtui.turns_session import PollResult
 
 POLL_SECONDS = 2.0  # how often a nous database is asked whether a turn was logged or a memory changed
@@ -68,6 +69,7 @@ class CtxtuiApp(ThemeVariablesMixin, App):
         keymap: dict[str, str] | None = None,
         notices: list[str] | None = None,
         poll_seconds: float = POLL_SECONDS,
+        tour: Tour | None = None,
     ) -> None:
         super().__init__()
         # Actions named "main.…" (actions.py) run on the main screen from any screen, the preview included.
@@ -75,7 +77,10 @@ class CtxtuiApp(ThemeVariablesMixin, App):
         self._action_targets.add("main")
         self.session = session
         self.main = MainScreen(session, real_tokens=real_tokens)
-        self._initial_budget = budget
+        if budget is not None:
+            tour = None  # a budget asked for is where the screen opens
+        self.main.tour = tour
+        self._initial_budget = tour.pin_budget if tour is not None else budget
         self._theme_name = theme_name
         self._watch = watch
         self._notices = notices or []

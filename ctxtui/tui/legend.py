@@ -61,7 +61,7 @@ LINES: tuple[LegendItem, ...] = (
     ("changes line", "▲▼ what the last step moved, in words; ◆ how many entries differ from the pin"),
     (
         "refusal banner",
-        "ctx would refuse this workspace (no .git, a missing file...): the packet shown is what "
+        "⊘ ctx would refuse this workspace (no .git, a missing file...): the packet shown is what "
         "it would build otherwise; `ctxtui pack` fails as ctx does unless --ignore-refusal",
     ),
     ("memory.db found", "the project has .context/memory.db, which ctx never reads: m joins it to the packet"),

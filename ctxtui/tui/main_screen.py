@@ -47,6 +47,7 @@ from ctxtui.tui.screens.prompts import FilterScreen
 from ctxtui.tui.screens.quirks import QuirksScreen
 from ctxtui.tui.screens.why import WhyScreen
 from ctxtui.tui.themes import fate_symbols
+from ctxtui.tui.tour import Tour
 from ctxtui.tui.tuning import PIN_FILTER, STEP_FILTER, TuningActions
 from ctxtui.tui.widgets.budget.memory_note import MemoryNote
 from ctxtui.tui.widgets.budget.settings import SettingsLine
@@ -118,6 +119,7 @@ class MainScreen(TuningActions, PromptFrameScreen):
         self.pin: Pin | None = None  # the state compared with (◆ marks, bar deltas, the preview's diff)
         self.step: Comparison | None = None  # what the last step moved
         self.against_pin: Comparison | None = None  # how the view differs from the pin
+        self.tour: Tour | None = None  # the first screen's pin, step and selection (the demo's)
         self._thumb_alone: Timer | None = None  # paints the slider's thumb if a worker's packet is slow
         self._heap = StepHeap()
         self._idle_collect: Timer | None = None
@@ -185,8 +187,11 @@ class MainScreen(TuningActions, PromptFrameScreen):
             self._slider.focus()
         elif message.budget_moved:
             self._slider.set_value(self.session.budget)
+        first = self.view is None
         self._show_memory_note()
         self.refresh_view()
+        if first and self.tour is not None and self.view is not None:
+            self.take_tour(self.tour)
 
     def _show_memory_note(self) -> None:
         session = self.session

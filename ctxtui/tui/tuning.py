@@ -17,6 +17,7 @@ from ctxtui.tui.actions import Action
 
 if TYPE_CHECKING:
     from ctxtui.session import Session, View
+    from ctxtui.tui.tour import Tour
     from ctxtui.tui.widgets.entries.rows import RowFilter
 
 PIN_FILTER = "differ from the pin"  # the filter label while only pin-differing entries are shown
@@ -26,6 +27,11 @@ OTHER_VERSION = {"ctx-0.8.1": "ctx-0.8.0", "ctx-0.8.0": "ctx-0.8.1", "ctx-mcp": 
 
 def short_title(name: str) -> str:
     return PACKER_TITLES.get(name, name).split(" (")[0]
+
+
+def pin_of(view: View) -> Pin:
+    """The state on screen as a pin: its packer (with its knobs) at its budget."""
+    return Pin(view.loaded.packer, view.budget, f"the pin ({short_title(view.packer_name)} at {view.budget:,} tokens)")
 
 
 class TuningActions:
@@ -158,14 +164,34 @@ class TuningActions:
             self.app.notify("unpinned", timeout=2)  # type: ignore[attr-defined]
         elif self.view is not None:
             view = self.view
-            label = f"the pin ({short_title(view.packer_name)} at {view.budget:,} tokens)"
-            self.pin = Pin(view.loaded.packer, view.budget, label)
+            self.pin = pin_of(view)
             self.app.notify(  # type: ignore[attr-defined]
                 f"pinned {short_title(view.packer_name)} at {view.budget:,} tokens: entries that differ from it "
                 "are marked ◆ (d filters them)",
                 timeout=4,
             )
         self._show_again()
+
+    def take_tour(self, tour: Tour) -> None:
+        """The first screen of a tour (the demo's): pin the state shown, step to the tour's budget, then
+        select the entry the tour picks (the why panel explains it)."""
+        view = self.view
+        if view is None:
+            return
+        self.pin = pin_of(view)
+        self.request_budget(tour.budget)  # type: ignore[attr-defined]
+
+        def select() -> None:
+            from ctxtui.tui.widgets.entries.table import EntriesTable
+
+            shown = self.view
+            key = tour.select(shown, self.against_pin) if shown is not None else None  # type: ignore[attr-defined]
+            table = self.query_one(EntriesTable)  # type: ignore[attr-defined]
+            if key is not None and table.select_key(key):
+                # A few rows above it on screen: the rows around it (and their marks) show why it moved.
+                table.scroll_to(y=max(0, table.cursor_row - 4), animate=False)
+
+        self.call_after_refresh(select)  # type: ignore[attr-defined]  # after the step `request_budget` queued
 
     def action_compare_version(self) -> None:
         """Compare with the other ctx version at the budget on screen ("differs in 0.8.0")."""

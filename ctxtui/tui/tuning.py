@@ -201,8 +201,12 @@ class TuningActions:
         keys = comparison.keys if comparison is not None else frozenset()
         self.row_filter = replace(self.row_filter, keys=keys, keys_label=label)
         count = len(keys)
-        what = "differ from " + (self.pin.label if self.pin else "the pin") if label == PIN_FILTER else STEP_FILTER
-        self.app.notify(f"showing the {count:,} entr{'y' if count == 1 else 'ies'} that {what}", timeout=3)  # type: ignore[attr-defined]
+        one = count == 1
+        if label == PIN_FILTER:
+            what = ("differs from " if one else "differ from ") + (self.pin.label if self.pin else "the pin")
+        else:
+            what = "moved on the last step"
+        self.app.notify(f"showing the {count:,} {'entry' if one else 'entries'} that {what}", timeout=3)  # type: ignore[attr-defined]
 
     def action_filter_differs(self) -> None:
         """Cycle: entries that differ from the pin → those moved on the last step → all."""

@@ -143,6 +143,8 @@ class TuningActions:
             except WriteRefused as exc:
                 self.app.notify(f"Not saved: {exc}", severity="error")  # type: ignore[attr-defined]
                 return
+            session.saved_to_ctxrc(changes)
+            self.refresh_view()  # type: ignore[attr-defined]  # the settings line now says (.ctxrc)
             kept = " (the previous one is .ctxrc.bak)" if change.old else ""
             self.app.notify(f"Saved {change.path}{kept}", timeout=5)  # type: ignore[attr-defined]
 

@@ -52,6 +52,8 @@ def run(args: argparse.Namespace) -> int:
                         }
                         for c in diff.changed
                     ],
+                    # The same entry (key) whose own text differs between the two states (two loads of a workspace).
+                    "edited": [{"key": e.key, "location": e.location, "title": e.title} for e in diff.edited],
                     "tokens": {
                         "used": {
                             "from": diff.tokens_used.before,
@@ -81,6 +83,8 @@ def run(args: argparse.Namespace) -> int:
             f"  {'▲' if up else '▼'} {_WORD[change.before] + ' → ' + _WORD[change.after]:<24} {change.entry.section:<11} "
             f"{clean_line(change.entry.title)[:60]}  ({clean_line(change.entry.source)})"
         )
+    for entry in diff.edited:
+        print(f"  ✎ edited{'':<17} {entry.section:<11} {clean_line(entry.title)[:60]}  ({clean_line(entry.location)})")
     moved = [(name, shift) for name, shift in diff.buckets.items() if shift.delta]
     if moved:
         print(

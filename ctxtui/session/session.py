@@ -13,7 +13,7 @@ opened exactly as the CLI opens them (`ctxtui.opening`), so the screen and
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -31,7 +31,7 @@ from ctxtui.opening.request import Opened, PackRequest
 if TYPE_CHECKING:
     from ctxtui.turns_session import TurnsSession
 
-from ctxtui.session.constants import MAX_BUDGET, MIN_BUDGET, NOUS, OWN_BUDGET, PROJECT_MEMORY_DB, SET_HERE
+from ctxtui.session.constants import CTXRC, MAX_BUDGET, MIN_BUDGET, NOUS, OWN_BUDGET, PROJECT_MEMORY_DB, SET_HERE
 from ctxtui.session.view import Loaded, View
 
 
@@ -49,6 +49,7 @@ class Session:
     root_path: str | None = None
     clock: Callable[[], datetime] = field(default=lambda: datetime.now().astimezone())
     budget: int = 8000
+    budget_source: str = "default"  # where `budget` came from: the opener's word, SET_HERE, or CTXRC once saved
     loaded: Loaded | None = None
     memory_join: MemoryJoin | None = None
     # The rest of what the user asked: the packer (None: the ctx on PATH), --set, --skill, query, turn...
@@ -62,6 +63,7 @@ class Session:
     _store_kind_known: bool = False
     _turns: Any = None  # the nous database's TurnsSession, once asked for
     _first_plan: tuple[Loaded | None, Plan] | None = None  # a load's own first plan, for the first view()
+    _parked_edits: dict[str, Any] = field(default_factory=dict)  # knob edits the packer on screen has no knob for
 
     # -- what the user asked for ------------------------------------------------------
 
@@ -226,15 +228,24 @@ class Session:
         made_at: datetime | None = None,
     ) -> list[Problem]:
         packer = opened.packer
-        for key, value in list(self.knob_edits.items()):
+        # Edits another packer took (ctx 0.8.1's task share, parked while 0.8.0 is shown) come back with it.
+        edits, self.knob_edits = {**self._parked_edits, **self.knob_edits}, {}
+        self._parked_edits = {}
+        for key, value in edits.items():
             try:
                 packer = packer.with_knob(key, value, SET_HERE)
+                self.knob_edits[key] = value
             except (KeyError, ValueError):
-                del self.knob_edits[key]  # this packer has no such knob: the edit was for another
+                self._parked_edits[key] = value  # this packer has no such knob: kept for one that has
         if not keep_budget:
             # A budget that is the packer's own default (a nous turn's) is the default after the knobs too.
             own = opened.budget_source == OWN_BUDGET
             self.budget = getattr(packer, "default_budget", opened.budget) if own else opened.budget
+            self.budget_source = opened.budget_source
+        elif self.budget_source == CTXRC == opened.budget_source and opened.budget != self.budget:
+            # The budget on screen was .ctxrc's and .ctxrc now says another: showing the old one as (.ctxrc)
+            # would be untrue, so it follows the file (a budget set here, a flag or a default is kept).
+            self.budget = opened.budget
         report("assembling", 3)
         plan = packer.plan(self.budget)  # the first screen's, off the UI thread (a second one cost 10-15 ms at 50k)
         self._new_load(packer, opened.workspace, opened.refusal, opened.budget_source, made_at)
@@ -333,12 +344,13 @@ class Session:
         # when it stood at the old sum, so a frame switch shows that frame's budgets, not a share of the old.
         before, after = getattr(old, "default_budget", None), getattr(packer, "default_budget", None)
         if before is not None and after is not None and self.budget == before:
-            self.budget = max(MIN_BUDGET, min(MAX_BUDGET, int(after)))
+            self.budget = max(MIN_BUDGET, min(MAX_BUDGET, int(after)))  # still the sections' sum: same source
         self._new_load(packer, loaded.workspace, loaded.refusal, loaded.budget_source, loaded.made_at)
 
     def reset_knobs(self) -> None:
         """Forget the knobs changed here (the next load is the sources' own)."""
         self.knob_edits.clear()
+        self._parked_edits.clear()
 
     # -- a nous database's turns ----------------------------------------------------------
 
@@ -445,14 +457,36 @@ class Session:
         )
 
     def set_budget(self, budget: int) -> None:
-        self.budget = max(MIN_BUDGET, min(MAX_BUDGET, int(budget)))
+        """The user's budget (slider, b, [ ]): from now on it reads (set here)."""
+        budget = max(MIN_BUDGET, min(MAX_BUDGET, int(budget)))
+        if budget != self.budget:
+            self.budget, self.budget_source = budget, SET_HERE
+
+    def saved_to_ctxrc(self, keys: Iterable[str]) -> None:
+        """`.ctxrc` now holds these knobs (and the budget, BUDGET_KEY): they read (.ctxrc) from now on.
+
+        The saved knobs leave `knob_edits` (the next load reads them from the file, as ctx will), and the
+        packer on screen gets the same values with the file as their source.
+        """
+        from ctxtui.engine.packers.ctx.knobs import BUDGET_KEY
+
+        assert self.loaded is not None, "load() first"
+        packer = self.loaded.packer
+        for key in keys:
+            if key == BUDGET_KEY:
+                self.budget_source = CTXRC
+            elif key in self.knob_edits:
+                packer = packer.with_knob(key, self.knob_edits.pop(key), CTXRC)
+        loaded = self.loaded
+        if packer is not loaded.packer:
+            self._new_load(packer, loaded.workspace, loaded.refusal, loaded.budget_source, loaded.made_at)
 
     def view(self) -> View:
         """The view at the current budget (a new one: the caller decides whether it differs)."""
         assert self.loaded is not None, "load() first"
         first, self._first_plan = self._first_plan, None  # the load's own plan, if still for this budget
         plan = first[1] if first and first[0] is self.loaded and first[1].budget == self.budget else None
-        return View(self.loaded, self.budget, plan)
+        return View(self.loaded, self.budget, plan, self.budget_source)
 
     @property
     def label(self) -> str:

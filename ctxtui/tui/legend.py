@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from ctxtui.engine.explain.components import components_for
 from ctxtui.engine.fate import Fate
 from ctxtui.engine.packers.registry import PACKERS
+from ctxtui.tui.legend_reasons import NOTATION, REASON_WORDS
 from ctxtui.tui.widgets.entries.columns import FATE_ID, MARK_ID, columns_for
 from ctxtui.tui.widgets.tiers.bars import GLYPH_FREE, GLYPH_OVERRUN, GLYPH_SUMMARIZED, GLYPH_USED
 
@@ -58,7 +59,11 @@ LINES: tuple[LegendItem, ...] = (
         "option, (environment) a variable, (.ctxrc) the project's file, (default) the tool's own, "
         "(set here) changed with k",
     ),
-    ("changes line", "▲▼ what the last step moved, in words; ◆ how many entries differ from the pin"),
+    (
+        "changes line",
+        '▲▼ what the last step did, in words: how many entries moved to each fate ("3 moved to full, 1 to '
+        'dropped"), and how many are new, gone (a reload) or edited; ◆ how many entries differ from the pin',
+    ),
     (
         "refusal banner",
         "⊘ ctx would refuse this workspace (no .git, a missing file...): the packet shown is what "
@@ -156,6 +161,10 @@ def legend(fate_symbols: Mapping[Fate, str]) -> list[LegendItem]:
     items.append((None, "Lines on screen"))
     items += LINES
     items += column_items()
+    items.append((None, "Reasons (the reason column, every packer)"))
+    items += list(REASON_WORDS.items())
+    items.append((None, "Notation"))
+    items += NOTATION
     items.append((None, "Words"))
     items += TERMS
     return items

@@ -149,6 +149,8 @@ class TuningActions:
             except WriteRefused as exc:
                 self.app.notify(f"Not saved: {exc}", severity="error")  # type: ignore[attr-defined]
                 return
+            session.saved_to_ctxrc(changes)
+            self.refresh_view()  # type: ignore[attr-defined]  # the settings line now says (.ctxrc)
             kept = " (the previous one is .ctxrc.bak)" if change.old else ""
             self.app.notify(f"Saved {change.path}{kept}", timeout=5)  # type: ignore[attr-defined]
 
@@ -227,8 +229,12 @@ class TuningActions:
         keys = comparison.keys if comparison is not None else frozenset()
         self.row_filter = replace(self.row_filter, keys=keys, keys_label=label)
         count = len(keys)
-        what = "differ from " + (self.pin.label if self.pin else "the pin") if label == PIN_FILTER else STEP_FILTER
-        self.app.notify(f"showing the {count:,} entr{'y' if count == 1 else 'ies'} that {what}", timeout=3)  # type: ignore[attr-defined]
+        one = count == 1
+        if label == PIN_FILTER:
+            what = ("differs from " if one else "differ from ") + (self.pin.label if self.pin else "the pin")
+        else:
+            what = "moved on the last step"
+        self.app.notify(f"showing the {count:,} {'entry' if one else 'entries'} that {what}", timeout=3)  # type: ignore[attr-defined]
 
     def action_filter_differs(self) -> None:
         """Cycle: entries that differ from the pin → those moved on the last step → all."""

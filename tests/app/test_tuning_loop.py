@@ -291,8 +291,8 @@ async def test_advice_is_shown_only_once_reassembly_confirms_it():
                 target = int(re.search(r"budget to ([\d,]+)", move.text).group(1).replace(",", ""))
                 assert packer.plan(target).outcome(key).fate is Fate.INCLUDED
             if move.kind == "setting":
-                name, value = re.search(r"set (\w+) to ([\d.]+)", move.text).groups()
-                rebuilt = packer.rebuilt(knobs=packer.settings.with_values({name: float(value)}))
+                name, value = re.search(r"\((\w+)\) to ([\d.]+)%", move.text).groups()
+                rebuilt = packer.rebuilt(knobs=packer.settings.with_values({name: float(value) / 100}))
                 assert rebuilt.plan(4000).outcome(key).fate is Fate.INCLUDED
         # An entry in full gets no advice line.
         full = next(o.entry.key for o in view.plan.outcomes if o.fate is Fate.INCLUDED)

@@ -148,8 +148,8 @@ def test_advice_on_ctx_large_is_verified_move_by_move():
             assert _recosted(packer, key, entry.tokens - cut).plan(4000).outcome(key).fate is Fate.INCLUDED
             assert _recosted(packer, key, entry.tokens - cut + 1).plan(4000).outcome(key).fate is not Fate.INCLUDED
         if move.kind == "setting":
-            name, value = re.search(r"set (\w+) to ([\d.]+)", move.text).groups()
-            rebuilt = packer.rebuilt(knobs=packer.settings.with_values({name: float(value)}))
+            name, value = re.search(r"\((\w+)\) to ([\d.]+)%", move.text).groups()
+            rebuilt = packer.rebuilt(knobs=packer.settings.with_values({name: float(value) / 100}))
             assert rebuilt.plan(4000).outcome(key).fate is Fate.INCLUDED
 
 

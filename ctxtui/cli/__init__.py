@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 
 from ctxtui.cli.commands import SUBCOMMANDS
-from ctxtui.cli.failures import Refused, UsageError
+from ctxtui.cli.failures import PASSWORD_IN_ARGV, Refused, UsageError, hide_secrets, note_secrets
 from ctxtui.safe_text import clean_for_terminal, clean_line
 
 TYPE_CHECKING = False
@@ -65,6 +65,8 @@ def dispatch(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if note_secrets(argv):
+        print(f"ctxtui: notice: {PASSWORD_IN_ARGV}", file=sys.stderr)
     try:
         if argv[:1] == ["pack"]:
             from ctxtui.cli.pack_args import pack_args
@@ -87,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.write(clean_for_terminal(exc.refusal.stderr) if sys.stderr.isatty() else exc.refusal.stderr)
         return exc.refusal.exit_code
     except UsageError as exc:
-        print(f"ctxtui: {clean_line(str(exc))}", file=sys.stderr)
+        print(f"ctxtui: {clean_line(hide_secrets(str(exc)))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

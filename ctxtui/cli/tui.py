@@ -8,12 +8,13 @@ from datetime import datetime
 from pathlib import Path
 
 from ctxtui.cli.common import UsageError, parse_now, request_from_args
+from ctxtui.cli.failures import PASSWORD_IN_ARGV
 from ctxtui.safe_text import clean_line
 
 
 def run(args: argparse.Namespace, demo: bool = False) -> int:
     from ctxtui.engine.packers.registry import PEER_PACKERS
-    from ctxtui.engine.sources.memory.shared.urls import is_db_url
+    from ctxtui.engine.sources.memory.shared.urls import has_secret, is_db_url
     from ctxtui.opening.choose import Choice
     from ctxtui.opening.stores import PACKER_OF_STORE, store_kind
     from ctxtui.session import Session
@@ -78,7 +79,7 @@ def run(args: argparse.Namespace, demo: bool = False) -> int:
         budget=budget,
         theme_name=getattr(args, "theme", None) or config.theme,
         keymap=config.keys,
-        notices=list(config.problems),
+        notices=list(config.problems) + ([PASSWORD_IN_ARGV] if db_url and has_secret(db_url) else []),
     )
     app.run()
     return 0

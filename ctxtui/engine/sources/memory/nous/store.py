@@ -81,7 +81,7 @@ from ctxtui.engine.sources.memory.shared.errors import (
 )
 from ctxtui.engine.sources.memory.shared.records import MemoryRecord
 from ctxtui.engine.sources.memory.shared.rows import Report
-from ctxtui.engine.sources.memory.shared.urls import redact, target
+from ctxtui.engine.sources.memory.shared.urls import parse_error, redact, scrub, target
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -154,14 +154,15 @@ class NousStore:
     # -- connection -------------------------------------------------------
 
     def _error(self, message: str, kind: str) -> MemorySourceError:
-        return MemorySourceError(self.name, message, kind)
+        # libpq's and the server's words do not quote a password; should one ever, it goes here.
+        return MemorySourceError(self.name, scrub(message, self.url), kind)
 
     def _params(self) -> dict[str, Any]:
         psycopg = _psycopg()
         try:
             parsed = psycopg.conninfo.conninfo_to_dict(self.url)
         except psycopg.ProgrammingError as exc:
-            raise self._error(f"not a valid PostgreSQL URL: {_first_line(exc)}", BAD_URL) from None
+            raise self._error(f"not a valid PostgreSQL URL: {parse_error(str(exc))}", BAD_URL) from None
         params: dict[str, Any] = parsed
         port = params.get("port")
         if port is not None and not all(p.strip().isdigit() for p in str(port).split(",")):

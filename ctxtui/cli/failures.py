@@ -36,7 +36,7 @@ def note_secrets(argv: list[str]) -> bool:
     Only an argument that looks like a libpq connection string is parsed
     (by libpq itself), so a command line without one costs a regex.
     """
-    from ctxtui.engine.sources.memory.shared.urls import is_db_url
+    from ctxtui.engine.sources.conninfo import is_db_url
 
     values = [arg.split("=", 1)[1] if arg.startswith("--db=") else arg for arg in argv]
     urls = [value for value in values if is_db_url(value)]

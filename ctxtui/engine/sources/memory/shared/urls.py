@@ -20,102 +20,40 @@ when a connection string is shown, i.e. only for a nous store.
 
 from __future__ import annotations
 
-import re
-from functools import cache
-from typing import Any
-from urllib.parse import quote, urlencode
+from ctxtui.engine.sources.conninfo import LIBPQ_KEYWORDS, URL_SCHEMES, is_db_url
 
-URL_SCHEMES = ("postgresql://", "postgres://")
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
-# libpq's connection keywords (libpq-connect.html, PostgreSQL 18): a --db that starts with one of
-# them followed by "=" is a key=value connection string, not a file name.
-LIBPQ_KEYWORDS = frozenset(
-    [
-        "host",
-        "hostaddr",
-        "port",
-        "dbname",
-        "user",
-        "password",
-        "passfile",
-        "require_auth",
-        "channel_binding",
-        "connect_timeout",
-        "client_encoding",
-        "options",
-        "application_name",
-        "fallback_application_name",
-        "keepalives",
-        "keepalives_idle",
-        "keepalives_interval",
-        "keepalives_count",
-        "tcp_user_timeout",
-        "replication",
-        "gssencmode",
-        "sslmode",
-        "sslnegotiation",
-        "sslcompression",
-        "sslcert",
-        "sslkey",
-        "sslpassword",
-        "sslcertmode",
-        "sslrootcert",
-        "sslcrl",
-        "sslcrldir",
-        "sslsni",
-        "requirepeer",
-        "ssl_min_protocol_version",
-        "ssl_max_protocol_version",
-        "min_protocol_version",
-        "max_protocol_version",
-        "krbsrvname",
-        "gsslib",
-        "gssdelegation",
-        "service",
-        "target_session_attrs",
-        "load_balance_hosts",
-        "scram_client_key",
-        "scram_server_key",
-        "oauth_issuer",
-        "oauth_client_id",
-        "oauth_client_secret",
-        "oauth_scope",
-        "sslkeylogfile",
-    ]
-)
+__all__ = ["URL_SCHEMES", "has_secret", "hidden_keys", "is_db_url", "parse", "redact", "scrub", "secrets_in", "target"]
+
+
 # Hidden whatever the libpq at hand says (an older libpq does not know the newer ones).
 ALWAYS_HIDDEN = frozenset(
     ("password", "sslpassword", "oauth_client_secret", "scram_client_key", "scram_server_key", "sslkeylogfile")
 )
-_FIRST_KEY = re.compile(r"\s*([A-Za-z_]+)\s*=")
-_QUOTED = re.compile(r'"[^"]*"?')
-_UNKNOWN_KEY = re.compile(r'^(invalid URI query parameter: |invalid connection option )"[A-Za-z0-9_%.-]*"$')
-
-
-def is_db_url(value: object) -> bool:
-    """True for a libpq connection string: a `postgresql://` / `postgres://` URL, or `keyword=value ...`."""
-    if not isinstance(value, str):
-        return False
-    if value.strip().lower().startswith(URL_SCHEMES):
-        return True
-    match = _FIRST_KEY.match(value)
-    return match is not None and match.group(1).lower() in LIBPQ_KEYWORDS
+_QUOTED = r'"[^"]*"?'
+_UNKNOWN_KEY = r'^(invalid URI query parameter: |invalid connection option )"[A-Za-z0-9_%.-]*"$'
+_HIDDEN: frozenset[str] | None = None
 
 
 def _is_url_form(url: str) -> bool:
     return url.strip().lower().startswith(URL_SCHEMES)
 
 
-@cache
 def hidden_keys() -> frozenset[str]:
-    """Every key libpq will not display (secrets and debug options), plus `ALWAYS_HIDDEN`."""
-    try:
-        from psycopg import pq
+    """Every key libpq will not display (secrets and debug options), plus `ALWAYS_HIDDEN` (asked once)."""
+    global _HIDDEN
+    if _HIDDEN is None:
+        try:
+            from psycopg import pq
 
-        keys = {opt.keyword.decode() for opt in pq.Conninfo.get_defaults() if opt.dispchar}
-    except Exception:  # pragma: no cover - psycopg is a dependency; keep the static list then
-        keys = set()
-    return frozenset(keys | ALWAYS_HIDDEN)
+            keys = {opt.keyword.decode() for opt in pq.Conninfo.get_defaults() if opt.dispchar}
+        except Exception:  # pragma: no cover - psycopg is a dependency; keep the static list then
+            keys = set()
+        _HIDDEN = frozenset(keys | ALWAYS_HIDDEN)
+    return _HIDDEN
 
 
 def parse(url: str) -> dict[str, Any] | None:
@@ -172,6 +110,8 @@ def _as_keywords(params: dict[str, str]) -> str:
 
 def _as_url(params: dict[str, str]) -> str:
     """A `postgresql://` URL of `params` (hosts and ports in the authority when they fit there)."""
+    from urllib.parse import quote, urlencode
+
     rest = dict(params)
     user = rest.pop("user", "")
     dbname = rest.pop("dbname", "")
@@ -201,8 +141,10 @@ def parse_error(message: str) -> str:
     libpq quotes the offending token, query parameter or even the whole URL
     (`... in URI: "postgresql://u:PW@[::1/db"`), which may hold a password.
     """
+    import re
+
     first = (message.strip().splitlines() or [""])[0]
-    if _UNKNOWN_KEY.match(first):  # the quoted part is a key the user wrote before its "=": never a value
+    if re.match(_UNKNOWN_KEY, first):  # the quoted part is a key the user wrote before its "=": never a value
         return first
 
     def keep(match: re.Match[str]) -> str:
@@ -211,7 +153,7 @@ def parse_error(message: str) -> str:
             return match.group(0)
         return match.group(0) if word.lower() in LIBPQ_KEYWORDS and word.lower() not in hidden_keys() else '"…"'
 
-    return _QUOTED.sub(keep, first)
+    return re.sub(_QUOTED, keep, first)
 
 
 def target(url: str) -> str:

@@ -64,7 +64,10 @@ class Watchdog:
             self.fired = True
             self._start(self.cut_after, self._cut)  # before the cancel: the cancel itself may hang
         try:
-            self.conn.cancel_safe(timeout=self.cut_after)
+            if hasattr(self.conn, "cancel_safe"):  # psycopg 3.2+: bounded
+                self.conn.cancel_safe(timeout=self.cut_after)
+            else:
+                self.conn.cancel()
         except Exception:
             pass  # the cut follows anyway
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 
 from ctxtui.cli.commands import SUBCOMMANDS
-from ctxtui.cli.failures import Refused, ToolAnswered, UsageError
+from ctxtui.cli.failures import PASSWORD_IN_ARGV, Refused, ToolAnswered, UsageError, hide_secrets, note_secrets
 from ctxtui.safe_text import clean_for_terminal, clean_line
 
 TYPE_CHECKING = False
@@ -70,6 +70,8 @@ def stderr_is_read() -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if note_secrets(argv):
+        print(f"ctxtui: notice: {PASSWORD_IN_ARGV}", file=sys.stderr)
     try:
         if argv[:1] == ["pack"]:
             from ctxtui.cli.pack_args import pack_args
@@ -99,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.write(exc.output)
         return exc.status
     except UsageError as exc:
-        print(f"ctxtui: {clean_line(str(exc))}", file=sys.stderr)
+        print(f"ctxtui: {clean_line(hide_secrets(str(exc)))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -8,6 +8,7 @@ from datetime import datetime
 from pathlib import Path
 
 from ctxtui.cli.common import UsageError, parse_now, request_from_args
+from ctxtui.cli.failures import PASSWORD_IN_ARGV
 from ctxtui.safe_text import clean_line
 
 
@@ -15,7 +16,7 @@ def run(args: argparse.Namespace, demo: bool = False) -> int:
     from ctxtui.cli.common import missing_db
     from ctxtui.cli.projects import missing_project, suggest_project
     from ctxtui.engine.packers.registry import PEER_PACKERS
-    from ctxtui.engine.sources.memory.shared.urls import is_db_url
+    from ctxtui.engine.sources.memory.shared.urls import has_secret, is_db_url
     from ctxtui.opening.choose import Choice
     from ctxtui.opening.stores import PACKER_OF_STORE, store_kind
     from ctxtui.session import Session
@@ -88,7 +89,7 @@ def run(args: argparse.Namespace, demo: bool = False) -> int:
         budget=budget,
         theme_name=getattr(args, "theme", None) or config.theme,
         keymap=config.keys,
-        notices=list(config.problems),
+        notices=list(config.problems) + ([PASSWORD_IN_ARGV] if db_url and has_secret(db_url) else []),
         tour=DEMO_TOUR if demo else None,
     )
     app.run()

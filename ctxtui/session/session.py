@@ -423,6 +423,22 @@ class Session:
         found = self.project / PROJECT_MEMORY_DB
         return found if found.is_file() else None
 
+    def memory_db_refusal(self) -> str | None:
+        """Why `.context/memory.db` cannot be joined when it is there but not a file (a FIFO, a device...)."""
+        import os
+        import stat
+
+        found = self.project / PROJECT_MEMORY_DB
+        try:
+            mode = os.stat(found).st_mode
+        except OSError:
+            return "is a symbolic link to nothing" if os.path.islink(found) else None
+        if stat.S_ISREG(mode):
+            return None
+        from ctxtui.engine.sources.memory.shared.private_copy import describe
+
+        return f"is {describe(mode)}, not a database file: not joined"
+
     def join_found_memories(self) -> Path | None:
         """Join `.context/memory.db` from the next load on (`reload(None)`); the database joined, or None."""
         found = self.memory_db_found

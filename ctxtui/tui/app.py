@@ -126,7 +126,13 @@ class CtxtuiApp(ThemeVariablesMixin, App):
         timeout: float | None = None,
         markup: bool = False,
     ) -> None:
-        """Every toast goes through the sanitiser and is never parsed as markup: messages quote paths and titles."""
+        """Every toast goes through the sanitiser and is never parsed as markup: messages quote paths and titles.
+
+        Secrets of the nous connection string are scrubbed here too, whatever the message's way here."""
+        if self.session.db_url:
+            from ctxtui.engine.sources.memory.shared.urls import scrub
+
+            message, title = scrub(message, self.session.db_url), scrub(title, self.session.db_url)
         super().notify(clean_block(message), title=clean_line(title), severity=severity, timeout=timeout, markup=False)
 
     def _on_notify(self, event: Notify) -> None:

@@ -462,7 +462,11 @@ class MainScreen(TuningActions, PromptFrameScreen):
             return
         joined = session.join_found_memories()
         if joined is None:
-            self.app.notify(f"No {PROJECT_MEMORY_DB} in this project (ctxtui memory add creates it)", timeout=4)
+            refusal = session.memory_db_refusal()
+            if refusal is not None:
+                self.app.notify(f"{PROJECT_MEMORY_DB} {refusal}", severity="warning", timeout=6)
+            else:
+                self.app.notify(f"No {PROJECT_MEMORY_DB} in this project (ctxtui memory add creates it)", timeout=4)
             return
         self.app.notify(f"Joining {PROJECT_MEMORY_DB}: the packet is ctx's plus its memories", timeout=4)
         self.app.load_project(changed=None)  # type: ignore[attr-defined]

@@ -301,12 +301,17 @@ def _still_the_same(folder: int, name: str, checked: os.stat_result | None, labe
     if not same:
         raise WriteRefused(f"{label}: was replaced while it was being checked; nothing written")
     if now is not None:
-        if not now.st_mode & stat.S_IWUSR or not os.access(name, os.W_OK, dir_fd=folder):
-            raise WriteRefused(
-                f"{label}: is read-only (permissions {stat.filemode(now.st_mode)}); ctxtui does not replace "
-                "it: make it writable first if it should change"
-            )
+        refuse_read_only(now, label, writable=os.access(name, os.W_OK, dir_fd=folder))
     return now
+
+
+def refuse_read_only(info: os.stat_result, label: str, *, writable: bool = True) -> None:
+    """`WriteRefused` for a file without write permission (its owner's bit counts even for root)."""
+    if not info.st_mode & stat.S_IWUSR or not writable:
+        raise WriteRefused(
+            f"{label}: is read-only (permissions {stat.filemode(info.st_mode)}); ctxtui does not replace it: "
+            "make it writable first if it should change"
+        )
 
 
 def _current_bytes(folder: int, name: str, expected_size: int) -> bytes | None:
@@ -331,15 +336,18 @@ def _current_bytes(folder: int, name: str, expected_size: int) -> bytes | None:
         os.close(fd)
 
 
-def replace_in(folder: int, name: str, data: bytes, existing: os.stat_result | None, label: str) -> None:
+def replace_in(
+    folder: int, name: str, data: bytes, existing: os.stat_result | None, label: str, *, exclusive: bool = False
+) -> None:
     """Write `data` to a new temporary file in the open `folder` and rename it over `name`.
 
-    An existing file's mode, owner and group are kept; a file whose owner
-    cannot be kept (another user's, when not run as root) is refused.
+    `existing`'s mode, owner and group are given to the new file (a file whose
+    owner cannot be kept, another user's when not run as root, is refused).
+    `exclusive`: `name` must not exist; it is linked into place, never replaced.
     """
     temporary = f".{name[:100]}.{secrets.token_hex(6)}.tmp"
     try:
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC, 0o600, dir_fd=folder)
+        fd = create_temporary(folder, temporary)
     except OSError as exc:
         raise WriteRefused(f"{label}: {os_error_words(exc)}") from None
     try:
@@ -350,7 +358,12 @@ def replace_in(folder: int, name: str, data: bytes, existing: os.stat_result | N
                 _keep_owner(handle.fileno(), existing, label)
                 os.fchmod(handle.fileno(), stat.S_IMODE(existing.st_mode) if existing is not None else 0o644)
                 os.fsync(handle.fileno())
-            os.replace(temporary, name, src_dir_fd=folder, dst_dir_fd=folder)
+            if exclusive:
+                _link_new(folder, temporary, name, data, existing)
+            else:
+                os.replace(temporary, name, src_dir_fd=folder, dst_dir_fd=folder)
+        except FileExistsError:
+            raise WriteRefused(f"{label}: appeared while it was being written; left alone") from None
         except OSError as exc:
             raise WriteRefused(f"{label}: {os_error_words(exc)}") from None
     except BaseException:
@@ -363,6 +376,26 @@ def replace_in(folder: int, name: str, data: bytes, existing: os.stat_result | N
         os.fsync(folder)  # the rename itself survives a crash
     except OSError:
         pass
+
+
+def create_temporary(folder: int, name: str) -> int:
+    """A new private file `name` in the open `folder`, never through a link; its descriptor."""
+    return os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC, 0o600, dir_fd=folder)
+
+
+def _link_new(folder: int, temporary: str, name: str, data: bytes, existing: os.stat_result | None) -> None:
+    """`temporary` becomes `name`, which must not exist (FileExistsError): a hard link, or a plain exclusive create."""
+    try:
+        os.link(temporary, name, src_dir_fd=folder, dst_dir_fd=folder)
+    except FileExistsError:
+        raise
+    except OSError:  # a file system without hard links: create it exclusively and write it in place
+        fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC, 0o600, dir_fd=folder)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            os.fchmod(handle.fileno(), stat.S_IMODE(existing.st_mode) if existing is not None else 0o644)
+            os.fsync(handle.fileno())
+    os.unlink(temporary, dir_fd=folder)
 
 
 def _keep_owner(fd: int, existing: os.stat_result | None, label: str) -> None:

@@ -435,9 +435,8 @@ class CtxtuiApp(ThemeVariablesMixin, App):
     @on(SavePacket)
     def _save_packet(self, intent: SavePacket) -> None:
         """Ask where (`SaveScreen` checks the path and asks before replacing), then write in a worker."""
-        from ctxtui.tui.screens.save import SaveScreen
-
         from ctxtui.opening.sources import source_paths
+        from ctxtui.tui.screens.save import SaveScreen
 
         budget, fmt = intent.view.budget, intent.fmt
         default = Path.cwd() / f"context-packet-{budget}.{fmt}"

@@ -16,7 +16,7 @@ import sys
 
 import pytest
 
-from tests.conftest import NOW, ROOT, write_context
+from tests.conftest import NOW, write_context
 
 TASKS = "# Tasks\n\n- [ ] Keep me\n"
 STEERING = "---\nname: style\ninclusion: always\n---\n\nWrite short functions.\n"

@@ -10,8 +10,10 @@
   used instead, and the message says so. Nothing is ever written beside the
   link's target.
 - Nothing is written through a link into a source (`.context/`, the steering
-  folder...), over a read-only `.ctxrc`, or over an edit made since the change
-  was planned (`save` raises `TargetChanged`: plan again and show the new diff).
+  folder...), over a read-only `.ctxrc` (its mode and owner are kept
+  otherwise), over a `.ctxrc` with other hard links (replacing it would split
+  them), or over an edit made since the change was planned (`save` raises
+  `TargetChanged`: plan again and show the new diff).
 """
 
 from __future__ import annotations
@@ -78,9 +80,18 @@ def plan_save(project: Path, changes: Mapping[str, str | float | int], request: 
     sources = tuple(source_paths(request or PackRequest(project=str(project)), ctxrc=False))
     target = check_target(change.path, sources=sources)
     try:
-        refuse_read_only(os.stat(target), str(change.path), writable=os.access(target, os.W_OK))
+        info = os.stat(target)
     except FileNotFoundError:
-        pass
+        info = None
+    except OSError as exc:
+        raise WriteRefused(f"{change.path}: {os_error_words(exc)}") from None
+    if info is not None:
+        refuse_read_only(info, str(change.path), writable=os.access(target, os.W_OK))
+        if info.st_nlink > 1:  # a rename would leave the other names with the old settings
+            raise WriteRefused(
+                f"{change.path}: is one of {info.st_nlink} hard links to the same file; ctxtui replaces files "
+                "whole, which would split it from the others: edit it by hand, or make .ctxrc a symbolic link"
+            )
     backup, passed_over = _backup_name(change.path.parent) if change.existed else (None, ())
     return SavePlan(change, target, backup, passed_over, sources)
 

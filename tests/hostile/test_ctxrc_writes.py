@@ -108,6 +108,15 @@ def test_a_ctxrc_linked_into_context_is_refused(project):
     assert tasks.read_text() == before
 
 
+def test_a_hard_linked_ctxrc_is_not_split_from_its_other_name(project, tmp_path):
+    shared = tmp_path / "shared-ctxrc"
+    shared.write_text(OLD)
+    os.link(shared, project / ".ctxrc")
+    result = tune(project, "--set", "token_budget=6000", "--write")
+    assert result.returncode == 2 and "hard links" in result.stderr, result.stdout
+    assert shared.read_text() == OLD and os.stat(shared).st_nlink == 2
+
+
 def test_a_read_only_ctxrc_is_not_replaced(project):
     ctxrc = project / ".ctxrc"
     ctxrc.write_text(OLD)

@@ -162,19 +162,27 @@ def check_target(
     context_dirs: Iterable[Path] = (),
     sources: Iterable[str | os.PathLike[str]] = (),
     database: bool = False,
+    settings: bool = False,
 ) -> Path:
     """The file a write to `path` would replace, or `WriteRefused` saying why not.
 
     `sources` (and `context_dirs`, the older name): the folders and files the
     packers read (`ctxtui.opening.sources.source_paths`); nothing is written
     into them. `database` allows a SQLite file (`*.db`) inside `.context/`,
-    where ctxtui's own memory database lives by default.
+    where ctxtui's own memory database lives by default. `settings`: the
+    write is `.ctxrc` or its backup, which may sit in a context or steering
+    folder other than `.context/` (ctx reads only `*.md` files there) unless
+    its name ends in `.md`.
     """
-    return inspect_target(path, sources=[*context_dirs, *sources], database=database).target
+    return inspect_target(path, sources=[*context_dirs, *sources], database=database, settings=settings).target
 
 
 def inspect_target(
-    path: str | os.PathLike[str], *, sources: Iterable[str | os.PathLike[str]] = (), database: bool = False
+    path: str | os.PathLike[str],
+    *,
+    sources: Iterable[str | os.PathLike[str]] = (),
+    database: bool = False,
+    settings: bool = False,
 ) -> Checked:
     """`check_target`, with what `write_atomically` needs to make sure nothing moved since."""
     text = os.fspath(path)
@@ -214,7 +222,7 @@ def inspect_target(
         raise WriteRefused(f"{label}: {os_error_words(exc)}") from None
     if existing is not None and not stat.S_ISREG(existing.st_mode):
         raise WriteRefused(f"{label}: {_kind(existing.st_mode)}; only regular files are written")
-    _refuse_sources(label, given, target, existing, _Sources(sources), database)
+    _refuse_sources(label, given, target, existing, _Sources(sources), database, settings)
     return Checked(Path(target), (folder_info.st_dev, folder_info.st_ino), existing)
 
 
@@ -232,7 +240,13 @@ def _follow(link: str, label: str) -> str:
 
 
 def _refuse_sources(
-    label: str, given: str, target: str, existing: os.stat_result | None, sources: _Sources, database: bool
+    label: str,
+    given: str,
+    target: str,
+    existing: os.stat_result | None,
+    sources: _Sources,
+    database: bool,
+    settings: bool = False,
 ) -> None:
     allowed_in_context = database and os.path.splitext(target)[1].lower() in DATABASE_SUFFIXES
     in_context = ".context" in Path(os.path.dirname(target)).parts or ".context" in Path(given).parent.parts
@@ -241,6 +255,8 @@ def _refuse_sources(
             f"{label}: is inside a .context/ folder, the agent's source of truth; ctxtui never writes there"
         )
     folder = sources.folder_holding(os.path.dirname(target))
+    if settings and not target.lower().endswith(".md"):
+        folder = None  # ctx reads only `*.md` from a context or steering folder; `.context/` was refused above
     if folder is not None and not allowed_in_context:
         where = "" if os.path.realpath(folder) == os.path.dirname(target) else f" (it resolves to {target})"
         raise WriteRefused(f"{label}: is inside {folder}, a folder the packer reads{where}; ctxtui never writes there")
@@ -261,6 +277,7 @@ def write_atomically(
     context_dirs: Iterable[Path] = (),
     sources: Iterable[str | os.PathLike[str]] = (),
     expect: bytes | None = None,
+    settings: bool = False,
 ) -> Path:
     """Check the target, write `data` beside it and rename it into place; returns the file written.
 
@@ -269,7 +286,7 @@ def write_atomically(
     when the file holds anything else now, `TargetChanged` and nothing is written.
     """
     label = os.fspath(path)
-    checked = inspect_target(path, sources=[*context_dirs, *sources])
+    checked = inspect_target(path, sources=[*context_dirs, *sources], settings=settings)
     target = checked.target
     try:
         folder = os.open(target.parent, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | _CLOEXEC)

@@ -78,7 +78,7 @@ def plan_save(project: Path, changes: Mapping[str, str | float | int], request: 
     """The change and where it would go; raises `CtxrcEditError` or `WriteRefused` (in words) when it cannot."""
     change = plan_ctxrc_change(project, changes)
     sources = tuple(source_paths(request or PackRequest(project=str(project)), ctxrc=False))
-    target = check_target(change.path, sources=sources)
+    target = check_target(change.path, sources=sources, settings=True)
     try:
         info = os.stat(target)
     except FileNotFoundError:
@@ -107,9 +107,10 @@ def save(plan: SavePlan, changes: Mapping[str, str | float | int]) -> SavePlan:
         raise TargetChanged(f"{change.path}: changed since the change was planned; nothing written")
     backup, passed_over = _backup_name(change.path.parent) if change.existed else (None, ())
     if backup is not None:
-        check_target(backup, sources=plan.sources)
+        check_target(backup, sources=plan.sources, settings=True)
         _write_backup(backup, change.old, plan.target)
-    write_atomically(change.path, change.new.encode("utf-8"), sources=plan.sources, expect=change.old_bytes)
+    data = change.new.encode("utf-8")
+    write_atomically(change.path, data, sources=plan.sources, expect=change.old_bytes, settings=True)
     return SavePlan(change, plan.target, backup, passed_over, plan.sources)
 
 

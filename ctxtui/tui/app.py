@@ -449,7 +449,7 @@ class CtxtuiApp(ThemeVariablesMixin, App):
         screen = SaveScreen(
             str(default),
             save,
-            context_dirs=[Path(p) for p in sources],
+            sources=sources,
             what=f"the {FORMAT_NAMES.get(fmt, fmt)} packet",
         )
         self.push_screen(screen)

@@ -221,3 +221,22 @@ async def test_ctrl_s_refuses_a_read_only_ctxrc_in_words(project):
             await settle(pilot)
         assert any("read-only" in n for n in notices(app)), notices(app)
     assert ctxrc.read_text() == OLD and stat.S_IMODE(os.stat(ctxrc).st_mode) == 0o444
+
+
+def test_a_ctxrc_linked_into_a_context_folder_by_another_name_is_refused(project):
+    (project / "mydocs").mkdir()
+    tasks = project / "mydocs" / "TASKS.md"
+    tasks.write_text("context_dir: mydocs\ntoken_budget: 4000\n")  # reads as settings too
+    (project / ".ctxrc").symlink_to(tasks)
+    result = tune(project, "--set", "token_budget=6000", "--write")
+    assert result.returncode == 2 and "mydocs" in result.stderr, result.stdout
+    assert tasks.read_text() == "context_dir: mydocs\ntoken_budget: 4000\n"
+
+
+def test_settings_in_a_project_that_is_its_own_context_folder_are_still_saved(project):
+    # ctx 0.8.0 with `context_dir: .` reads PROJECT/*.md: .ctxrc and its backup are not among them.
+    (project / ".ctxrc").write_text("context_dir: .\ntoken_budget: 4000\n")
+    result = tune(project, "--set", "token_budget=6000", "--write")
+    assert result.returncode == 0, result.stderr
+    assert (project / ".ctxrc").read_text() == "context_dir: .\ntoken_budget: 6000\n"
+    assert (project / ".ctxrc.bak").is_file()

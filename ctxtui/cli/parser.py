@@ -183,7 +183,10 @@ def _tune(sub: Any, command: Callable[[str], argparse.ArgumentParser]) -> None:
         help="whose settings: ctx-0.8.1, ctx-0.8.0 or ctx-mcp (default: the ctx on PATH, else 0.8.1)",
     )
     tune.add_argument(
-        "--write", action="store_true", help="write the change (atomically; the previous file is kept as .ctxrc.bak)"
+        "--write",
+        action="store_true",
+        help="write the change (atomically; through a linked .ctxrc to its target, the link kept; the previous "
+        "content is kept in .ctxrc.bak, never over a file ctxtui did not write)",
     )
 
 

@@ -446,24 +446,26 @@ class CtxtuiApp(ThemeVariablesMixin, App):
     @on(SavePacket)
     def _save_packet(self, intent: SavePacket) -> None:
         """Ask where (`SaveScreen` checks the path and asks before replacing), then write in a worker."""
+        from ctxtui.opening.sources import source_paths
         from ctxtui.tui.screens.save import SaveScreen
 
         budget, fmt = intent.view.budget, intent.fmt
         default = Path.cwd() / f"context-packet-{budget}.{fmt}"
-        context_dirs = [self.session.project / ".context"]
+        # Every path a packer reads for this session: context folders by any name, steering, .ctxrc, the store.
+        sources = source_paths(self.session.request(), os.environ)
 
         def save(path: str) -> None:
-            self.run_in_thread("save", partial(self._write_packet, screen, budget, fmt, path))
+            self.run_in_thread("save", partial(self._write_packet, screen, budget, fmt, path, sources))
 
         screen = SaveScreen(
             str(default),
             save,
-            context_dirs=context_dirs,
+            sources=sources,
             what=f"the {FORMAT_NAMES.get(fmt, fmt)} packet",
         )
         self.push_screen(screen)
 
-    def _write_packet(self, screen: SaveScreen, budget: int, fmt: str, path: str) -> None:
+    def _write_packet(self, screen: SaveScreen, budget: int, fmt: str, path: str, sources: list[str]) -> None:
         """In a worker: the packet made now (its `Generated:` is the time of saving), written atomically."""
         from ctxtui.safe_write import WriteRefused, os_error_words, write_atomically
 
@@ -473,7 +475,7 @@ class CtxtuiApp(ThemeVariablesMixin, App):
             written = write_atomically(
                 path,
                 text.encode("utf-8", "surrogateescape"),
-                context_dirs=[self.session.project / ".context"],
+                sources=sources,
             )
         except WriteRefused as exc:
             self.call_from_thread(screen.failed, str(exc))

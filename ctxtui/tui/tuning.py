@@ -119,8 +119,6 @@ class TuningActions:
     def action_save_ctxrc(self) -> None:
         """Save the knobs changed here (and the budget) to `.ctxrc`: a diff first, written on `y`."""
         from ctxtui.engine.packers.ctx.knobs import BUDGET_KEY, HONOURED
-        from ctxtui.engine.sources.ctxrc_edit import CtxrcEditError, plan_ctxrc_change
-        from ctxtui.tui.screens.ctxrc import ConfirmWriteScreen
 
         session = self.session
         name = session.packer_name or ""
@@ -129,33 +127,49 @@ class TuningActions:
             return
         changes: dict[str, Any] = {k: v for k, v in session.knob_edits.items() if k in HONOURED.get(name, ())}
         changes[BUDGET_KEY] = session.budget
+        self._ask_to_save_ctxrc(changes)
+
+    def _ask_to_save_ctxrc(self, changes: dict[str, Any], changed_meanwhile: bool = False) -> None:
+        """Plan the change against `.ctxrc` as it is now and show it; `y` writes it unless the file changed again."""
+        from ctxtui.opening.ctxrc_save import CtxrcEditError, WriteRefused, plan_save
+        from ctxtui.tui.screens.ctxrc import ConfirmWriteScreen
+
+        notify = self.app.notify  # type: ignore[attr-defined]
+        session = self.session
         try:
-            change = plan_ctxrc_change(session.project, changes)
-        except CtxrcEditError as exc:
-            self.app.notify(str(exc), severity="error")  # type: ignore[attr-defined]
+            plan = plan_save(session.project, changes, session.request())
+        except (CtxrcEditError, WriteRefused) as exc:
+            notify(f"Not saved: {exc}", severity="error", markup=False)
             return
-        if not change.diff:
-            self.app.notify(".ctxrc already says that: nothing to change", timeout=4)  # type: ignore[attr-defined]
+        if not plan.change.diff:
+            notify(".ctxrc already says that: nothing to change", timeout=4)
             return
 
         def answered(yes: bool | None) -> None:
-            from ctxtui.safe_write import WriteRefused, write_atomically
+            from ctxtui.opening.ctxrc_save import TargetChanged, save
 
             if not yes:
-                self.app.notify(".ctxrc left as it was", timeout=3)  # type: ignore[attr-defined]
+                notify(".ctxrc left as it was", timeout=3)
                 return
             try:
-                write_atomically(change.path, change.new.encode("utf-8"), backup_suffix=".bak")
-            except WriteRefused as exc:
-                self.app.notify(f"Not saved: {exc}", severity="error")  # type: ignore[attr-defined]
+                done = save(plan, changes)
+            except TargetChanged:  # edited since the dialog opened: show the change against the file as it is now
+                self._ask_to_save_ctxrc(changes, changed_meanwhile=True)
                 return
+            except (CtxrcEditError, WriteRefused) as exc:
+                notify(f"Not saved: {exc}", severity="error", markup=False)
+                return
+            kept = f"; {done.kept}" if done.kept else ""
             session.saved_to_ctxrc(changes)
             self.refresh_view()  # type: ignore[attr-defined]  # the settings line now says (.ctxrc)
-            kept = " (the previous one is .ctxrc.bak)" if change.old else ""
-            self.app.notify(f"Saved {change.path}{kept}", timeout=5)  # type: ignore[attr-defined]
+            notify(f"Saved {done.where}{kept}", timeout=8, markup=False)
 
-        question = f"Write these settings to {change.path}? ctx (and `ctxtui pack`) will then build this packet."
-        self.app.push_screen(ConfirmWriteScreen(question, change.diff), answered)  # type: ignore[attr-defined]
+        lead = (
+            ".ctxrc changed since the dialog opened: this is the change against it now. " if changed_meanwhile else ""
+        )
+        question = f"{lead}Write these settings to {plan.where}? ctx (and `ctxtui pack`) will then build this packet."
+        hint = f"y writes it ({plan.kept}) · n or Esc leaves it" if plan.kept else "y writes it · n or Esc leaves it"
+        self.app.push_screen(ConfirmWriteScreen(question, plan.change.diff, hint), answered)  # type: ignore[attr-defined]
 
     # -- pin and compare ---------------------------------------------------------------
 

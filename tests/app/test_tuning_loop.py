@@ -10,6 +10,7 @@ from ctxtui.comparison import DIFFERS, DOWN, UP
 from ctxtui.engine.explain.advice import advise, describe_advice
 from ctxtui.engine.explain.coverage import coverage
 from ctxtui.engine.fate import Fate
+from ctxtui.opening.ctxrc_save import BACKUP_MARK
 from ctxtui.tui.screens.coverage import CoverageChart, CoverageScreen
 from ctxtui.tui.screens.ctxrc import ConfirmWriteScreen
 from ctxtui.tui.screens.knobs import KnobsScreen
@@ -241,7 +242,7 @@ async def test_saving_to_ctxrc_asks_first_and_writes_atomically_only_on_yes(tmp_
         assert (root / ".ctxrc").read_text() == (
             "# my settings\nunknown_key: keep me\ntask_budget_pct: 0.25\ntoken_budget: 3000\n"
         )
-        assert (root / ".ctxrc.bak").read_text() == "# my settings\nunknown_key: keep me\n"
+        assert (root / ".ctxrc.bak").read_text() == BACKUP_MARK + "# my settings\nunknown_key: keep me\n"
         assert sorted(p.name for p in root.iterdir()) == [".context", ".ctxrc", ".ctxrc.bak"]  # no temp file left
         assert any("Saved" in n for n in notices(app))
         # Saving again: nothing to change, nothing asked.

@@ -56,7 +56,7 @@ def test_ctxrc_edits_keep_comments_order_and_unknown_keys():
     text = '# ctx settings\ntoken_budget: 4000   # claude\'s window\nfoo:\n  - a\n  - b\ntool: "x"\n'
     edited = set_keys(text, {"token_budget": 6000, "tool": "claude code", "task_budget_pct": 0.3})
     assert edited == (
-        "# ctx settings\ntoken_budget: 6000  # claude's window\nfoo:\n  - a\n  - b\n"
+        "# ctx settings\ntoken_budget: 6000   # claude's window\nfoo:\n  - a\n  - b\n"
         "tool: claude code\ntask_budget_pct: 0.3\n"
     )
     config = parse_ctxrc(edited)

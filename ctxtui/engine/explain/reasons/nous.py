@@ -22,7 +22,9 @@ NOUS_TEXT: dict[Enum, str] = {
     NousReason.AFTER_STOP: "after the block that did not fit: nous had stopped adding blocks",
     NousReason.NOT_BUDGETED: "Recent Conversations has no budget in nous: always shown",
     NousReason.SECTION_OFF: "its section's budget is 0 or the intent plan skips its type: no section",
-    NousReason.ABANDONED: "an abandoned episode: nous counts it as rendered but prints nothing",
+    NousReason.ABANDONED: "an abandoned episode: nous prints nothing for it (and logs it budget_truncated)",
+    NousReason.POINTER: "named in the critic's one-line pointer to the Procedure Catalog",
+    NousReason.CATALOG: "a passive procedure slot: nous does not search them when the Procedure Catalog renders",
     NousReason.GATE: "dropped by a nous gate before the section was formatted",
 }
 
@@ -37,6 +39,8 @@ NOUS_SHORT: dict[Enum, str] = {
     NousReason.NOT_BUDGETED: "not budgeted",
     NousReason.SECTION_OFF: "section off",
     NousReason.ABANDONED: "abandoned",
+    NousReason.POINTER: "pointer",
+    NousReason.CATALOG: "catalog on",
     NousReason.GATE: "gate",
 }
 
@@ -106,8 +110,18 @@ def describe_nous(outcome: Outcome) -> str:
         )
     if reason is NousReason.ABANDONED:
         return (
-            "an abandoned episode: nous logs it as rendered, but _format_episodes prints nothing for it "
-            "(context.py:2361-2362)"
+            "an abandoned episode: _format_episodes prints nothing for it (context.py:2361-2362), so nous's "
+            "40-character check logs it budget_truncated"
+        )
+    if reason is NousReason.POINTER:
+        return (
+            "a critic pick, named in the one line nous prints under Recommended Procedures when the Procedure "
+            "Catalog rendered (context.py:1418-1442); the line is never cut, only switched off with a 0 budget"
+        )
+    if reason is NousReason.CATALOG:
+        return (
+            "a passive (embedding) procedure: nous skips those slots when the Procedure Catalog renders "
+            "(NOUS_PROC_CATALOG_ENABLED); only the critic's picks are named"
         )
     if reason is NousReason.NOT_BUDGETED:
         return "Recent Conversations has no budget in nous (context.py:1466-1525): always shown"

@@ -118,7 +118,7 @@ def test_a_turn_rebuilt_from_the_database_matches_what_nous_logged(nous_db):
         )
         F.add_retrieval(conn, "r1", candidates=cands)
     turn, rows = read_turn(nous_db.url, "r1")
-    packer, complaints = packer_for_turn(turn, rows, {})
+    packer, complaints = packer_for_turn(turn, rows, {"NOUS_MODEL": "claude-sonnet-4-6"})
     assert complaints == [] and packer.problems == []
     assert [(c.label, c.agrees) for c in packer.checks()] == [
         ("Related Decisions", True),

@@ -38,9 +38,10 @@ from ctxtui.engine.model import Bucket, Entry, Outcome, Plan, Problem, SectionFi
 from ctxtui.engine.packers.base import DROPPED, INCLUDED, SUMMARIZED, Knob, Packer
 from ctxtui.engine.packers.nous import budgets as b
 from ctxtui.engine.packers.nous import formats as f
+from ctxtui.engine.packers.nous.assume import assumptions
 from ctxtui.engine.packers.nous.fates import NousReason
-from ctxtui.engine.packers.nous.knobs import knobs, with_knob
-from ctxtui.engine.packers.nous.rebuild import SectionBuilder, format_item, pointer_on, row_of, spec_for
+from ctxtui.engine.packers.nous.knobs import input_reading, knobs, with_knob
+from ctxtui.engine.packers.nous.rebuild import CRITIC_LEG, SectionBuilder, format_item, pointer_on, row_of, spec_for
 from ctxtui.engine.packers.nous.sections import (
     BLOCKS,
     LINE,
@@ -85,6 +86,9 @@ class NousPacker(Packer):
         self.pointer = pointer_on(self.logged, settings)
         with gc_paused():
             self.sections: list[Section] = self._build_sections()
+        critic = any(c.entry_leg == CRITIC_LEG for c in self.logged)
+        self.assumptions = assumptions(settings, turn, critic)
+        self.problems += [Problem(self.source, line) for _, line in self.assumptions]
         self._where: dict[int, tuple[int, int]] = {}  # candidate index → (section index, position)
         for s_index, section in enumerate(self.sections):
             for pos, c_index in enumerate(section.items):
@@ -408,6 +412,11 @@ class NousPacker(Packer):
             "default_budget": self.default_budget,
             "tokens_used": plan.tokens_used,
             "settings": {k.key: k.value for k in self.knobs()},
+            "input": input_reading(self.settings),
+            "assumptions": [
+                {"knob": key, "value": getattr(self.settings, key), "source": self.settings.source(key), "note": line}
+                for key, line in self.assumptions
+            ],
             "scale": self.settings.factor,
             "sections": sections,
             "candidates": candidates,

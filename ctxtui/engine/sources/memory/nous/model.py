@@ -341,7 +341,6 @@ def parse_counts(value: Any) -> dict[str, int]:
 def iso(value: Any) -> str:
     """A timestamp cell as ISO 8601 text, in UTC when aware (psycopg hands timestamptz over in the server's zone)."""
     if isinstance(value, datetime):
-        if value.tzinfo is not None:
-            value = value.astimezone(UTC)
-        return value.isoformat()
+        when: datetime = value.astimezone(UTC) if value.tzinfo is not None else value
+        return when.isoformat()
     return "" if value is None else str(value)

@@ -273,3 +273,36 @@ def test_rule8_a_fact_cut_at_a_word_boundary_is_logged_cut_though_its_line_shows
     )
     assert plan.outcomes[1].fate is Fate.INCLUDED and packer.problems == []
     assert packer.to_json(plan)["candidates"][1]["logged_disposition"] == "budget_truncated"
+
+
+def test_rule8_what_if_budgets_apply_nous_check_to_the_recut_text():
+    # At the turn's own budget the 40-character check on the rebuilt text gives the logged split; at 20 tokens
+    # (80 characters) both decisions show whole, and nous would have logged both rendered.
+    d1 = row("decision", 1, description="Use a queue", outcome="noise", confidence=0.5)
+    d2 = row("decision", 2, description="", outcome="partial", confidence=0.5)
+    cands = [
+        cand(d1, "budget_truncated", entry_rank=1, stage="section_budget_truncation"),
+        cand(d2, final_rank=1, entry_rank=2),
+    ]
+    t = with_input(turn(cands), "what did we decide about queues?")
+    env = {**GPT4O, "NOUS_CONTEXT_BUDGET_OVERRIDES": '{"decisions": 2}'}
+    packer, _ = packer_for_turn(t, {(r.type, r.id): r for r in (d1, d2)}, env)
+    own = packer.to_json(packer.plan(packer.default_budget))["candidates"]
+    assert [c["nous_would_log"] for c in own] == [c["logged_disposition"] for c in own]
+    wider = packer.with_knob("decisions", 20)
+    assert [c["nous_would_log"] for c in wider.to_json(wider.plan(wider.default_budget))["candidates"]] == [
+        "rendered",
+        "rendered",
+    ]
+
+
+def test_what_if_frames_go_through_the_same_rules():
+    # --frame conversation on a follow-up input: the conversation plan's episodes 600 lifted to 1,000
+    # (intent.py:220-237); --frame decision: its plan (decisions 3,500, procedures 2,000) and the frame's own 1,000.
+    t = with_input(turn([], frame="task"), "what did we do yesterday about the cache?")
+    conv = settings_for_turn(t, GPT4O, frame="conversation")[0]
+    assert conv.followup and b.resolve(conv).base["episodes"] == 1000 and conv.source("frame") == "flag"
+    dec = b.resolve(settings_for_turn(t, GPT4O, frame="decision")[0]).base
+    assert (dec["decisions"], dec["procedures"], dec["episodes"]) == (3500, 2000, 1000)
+    greet = with_input(turn([], frame="task"), "good morning")
+    assert b.resolve(settings_for_turn(greet, GPT4O, frame="debug")[0]).base["facts"] == 0

@@ -41,6 +41,7 @@ from ctxtui.engine.packers.nous import formats as f
 from ctxtui.engine.packers.nous.assume import assumptions
 from ctxtui.engine.packers.nous.fates import NousReason
 from ctxtui.engine.packers.nous.knobs import input_reading, knobs, with_knob
+from ctxtui.engine.packers.nous.order import logged_split
 from ctxtui.engine.packers.nous.rebuild import CRITIC_LEG, SectionBuilder, format_item, pointer_on, row_of, spec_for
 from ctxtui.engine.packers.nous.sections import (
     BLOCKS,
@@ -57,6 +58,8 @@ from ctxtui.engine.packers.nous.sections import (
     text_at,
 )
 from ctxtui.engine.sources.memory.nous.model import (
+    BUDGET_TRUNCATED,
+    RENDERED,
     Candidate,
     NousRow,
     Turn,
@@ -356,6 +359,26 @@ class NousPacker(Packer):
             return json.dumps(self.to_json(plan), indent=2, ensure_ascii=True)
         raise ValueError(f"unknown format {fmt!r}")
 
+    def would_log(self, plan: Plan) -> list[str]:
+        """Each candidate's disposition as nous would log it at this plan: its 40-character check on a mid-text
+        section's cut text (`_tr_budget`), the blocks accumulated (`procedure_budget_accumulation`); a
+        candidate no section holds keeps its logged disposition."""
+        out = [c.disposition for c in self.logged]
+        for s_index, (section, state) in enumerate(zip(self.sections, plan.state.sections, strict=True)):
+            text = self.section_text(plan, s_index)
+            if text is None:
+                continue
+            if section.spec.rule == MID:
+                probes = [f.probe_of(row_of(self.logged[i], self.rows)[0]) for i in section.items]
+                split = logged_split(probes, text)
+            elif section.spec.rule == BLOCKS:
+                split = [pos < state.shown for pos in range(len(section.items))]
+            else:
+                split = [True] * len(section.items)
+            for index, rendered in zip(section.items, split, strict=True):
+                out[index] = RENDERED if rendered else BUDGET_TRUNCATED
+        return out
+
     def to_json(self, plan: Plan) -> dict[str, Any]:
         summary = self.turn.summary
         logged = dict(self.turn.first_call.token_breakdown) if self.turn.first_call else {}
@@ -383,7 +406,8 @@ class NousPacker(Packer):
                 }
             )
         candidates = []
-        for outcome in plan.outcomes:
+        would_log = self.would_log(plan)
+        for index, outcome in enumerate(plan.outcomes):
             entry = outcome.entry
             extra = dict(entry.extra)
             candidates.append(
@@ -397,6 +421,7 @@ class NousPacker(Packer):
                     "entry_leg": extra.get("entry_leg"),
                     "entry_rank": extra.get("entry_rank"),
                     "final_rank": extra.get("final_rank"),
+                    "nous_would_log": would_log[index],
                     "fate": outcome.fate.value,
                     "reason": outcome.reason.value,
                     "tokens": entry.tokens,

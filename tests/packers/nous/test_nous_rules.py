@@ -306,3 +306,52 @@ def test_what_if_frames_go_through_the_same_rules():
     assert (dec["decisions"], dec["procedures"], dec["episodes"]) == (3500, 2000, 1000)
     greet = with_input(turn([], frame="task"), "good morning")
     assert b.resolve(settings_for_turn(greet, GPT4O, frame="debug")[0]).base["facts"] == 0
+
+
+def test_rule8_cut_facts_are_placed_by_the_score_nous_sorted_them_by():
+    # The recency resolver demotes a fact ×0.3 and logs the mutation (context.py facts leg, tr.mutate); the
+    # usage boost then sorts by score (a FactSummary has no created_at or encoded_frame, so neither the
+    # staleness penalty nor the frame boost moves it). Scores 0.9, 0.8 → 0.24, 0.7: nous's order is f1, f3, f2,
+    # and a 10-token budget (40 characters: text[:37] + "...") shows the start of f3's line, not f2's.
+    from ctxtui.engine.sources.memory.nous.model import Mutation
+
+    f1 = row("fact", 1, content="First fact", confidence=1.0)
+    f2 = row("fact", 2, content="Second fact", confidence=1.0)
+    f3 = row("fact", 3, content="Third fact", confidence=1.0)
+    cut = {"stage": "section_budget_truncation"}
+    cands = [
+        replace(cand(f1, final_rank=1, entry_rank=1), entry_score=0.9),
+        replace(
+            cand(f2, "budget_truncated", entry_rank=2, **cut),
+            entry_score=0.8,
+            mutations=(Mutation("recency_resolver", 0.8, 0.24, "superseded"),),
+        ),
+        replace(cand(f3, "budget_truncated", entry_rank=3, **cut), entry_score=0.7),
+    ]
+    t = with_input(turn(cands), "which units do we use?")
+    env = {**GPT4O, "NOUS_CONTEXT_BUDGET_OVERRIDES": '{"facts": 10}'}
+    packer, _ = packer_for_turn(t, {(r.type, r.id): r for r in (f1, f2, f3)}, env)
+    assert packer.plan(packer.default_budget).render("md") == (
+        "## Relevant Facts\n\n- First fact [confidence: 1.00]\n- Thi..."
+    )
+    assert not any("disagrees" in str(p) for p in packer.problems)
+
+
+def test_rule8_cut_episodes_are_placed_by_their_recency_weighted_score():
+    # _apply_episode_recency: score × max(0.5, 1 − age/60 days), then sorted. At the turn (2026-08-21 10:02),
+    # e2 (0.8, 50 days old → ×0.5 = 0.4) falls behind e3 (0.7, 1 day old → ×0.983 = 0.688).
+    from datetime import timedelta
+
+    when = datetime(2026, 8, 21, 10, 2, 3)
+    e1 = row("episode", 1, summary="First", outcome="success", started_at=when - timedelta(hours=1))
+    e2 = row("episode", 2, summary="Second", outcome="success", started_at=when - timedelta(days=50))
+    e3 = row("episode", 3, summary="Third", outcome="success", started_at=when - timedelta(days=1))
+    cut = {"stage": "section_budget_truncation"}
+    cands = [
+        replace(cand(e1, final_rank=1, entry_rank=1), entry_score=0.9),
+        replace(cand(e2, "budget_truncated", entry_rank=2, **cut), entry_score=0.8),
+        replace(cand(e3, "budget_truncated", entry_rank=3, **cut), entry_score=0.7),
+    ]
+    packer = NousPacker(turn(cands), {(r.type, r.id): r for r in (e1, e2, e3)}, b.NousSettings(model="gpt-4o"))
+    order = [packer.entries[i].title for i in packer.sections[0].items]
+    assert order == ["First", "Third", "Second"]

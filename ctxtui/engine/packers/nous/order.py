@@ -11,9 +11,9 @@ characters is marked though its line shows; an abandoned episode (printed as
 nothing) is marked. So a cut item need not come after the rendered ones.
 
 The log orders the rendered items (`final_rank`) but not the cut ones. The
-rebuild keeps the rendered order and places each cut item by its entry rank
-(the search's order, which is the section's order for decisions: their
-pipeline never re-sorts), where the 40-character rule allows it: an item whose
+rebuild keeps the rendered order and places each cut item by nous's pre-cut
+order as `pipeline` estimates it (exact for decisions: their pipeline never
+re-sorts), where the 40-character rule allows it: an item whose
 probe its own line shows must come after the last rendered item with a
 probe; one whose probe its line never shows may sit anywhere.
 `logged_split` then applies nous's rule to the rebuilt text, so the rebuild
@@ -35,7 +35,7 @@ class Item:
     index: int  # the candidate's index in the log
     rendered: bool  # logged rendered (else budget_truncated)
     final_rank: int | None
-    entry_rank: int | None
+    key: tuple[float, int]  # nous's pre-cut order, estimated (`pipeline.order_key`): ascending
     probe: str  # `_tr_budget`'s probe ("" never marks)
     text: str | None  # its formatted line(s); None prints nothing
 
@@ -52,13 +52,13 @@ def _rank(value: int | None) -> int:
 def section_order(items: Sequence[Item]) -> list[Item]:
     """The items in the order nous printed them, as far as the log tells (see the module's docstring)."""
     ordered = sorted((i for i in items if i.rendered), key=lambda i: (_rank(i.final_rank), i.index))
-    cut = sorted((i for i in items if not i.rendered), key=lambda i: (_rank(i.entry_rank), i.index))
+    cut = sorted((i for i in items if not i.rendered), key=lambda i: (i.key, i.index))
     last_probed = max((pos for pos, i in enumerate(ordered) if i.probe), default=-1)
     for item in cut:
         start = last_probed + 1 if item.shows_probe else 0
         pos = len(ordered)
         for at in range(start, len(ordered)):
-            if _rank(ordered[at].entry_rank) > _rank(item.entry_rank):
+            if ordered[at].key > item.key:
                 pos = at
                 break
         ordered.insert(pos, item)

@@ -107,12 +107,14 @@ class NousPacker(Packer):
     # -- building ---------------------------------------------------------
 
     def _build_sections(self) -> list[Section]:
+        retrieval = self.turn.retrieval
         builder = SectionBuilder(
             self.logged,
             self.rows,
             self.settings,
             self.budgets,
             lambda text: self.problems.append(Problem(self.source, text)),
+            retrieval.timestamp if retrieval is not None else None,
         )
         sections = builder.build()
         self.suppressed = builder.suppressed

@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from ctxtui.engine.packers.nous import budgets as b
 from ctxtui.engine.packers.nous import formats as f
 from ctxtui.engine.packers.nous.order import Item, disagreements, section_order
+from ctxtui.engine.packers.nous.pipeline import order_key, turn_time
 from ctxtui.engine.packers.nous.sections import (
     DECISIONS,
     EPISODES,
@@ -99,6 +100,7 @@ class SectionBuilder:
         settings: b.NousSettings,
         budgets: b.TurnBudgets,
         problem: Callable[[str], None],
+        now: str | None = None,
     ) -> None:
         self.logged = logged
         self.rows = rows
@@ -108,6 +110,7 @@ class SectionBuilder:
         self.pointer = pointer_on(logged, settings)
         self.suppressed: set[int] = set()  # passive procedures nous does not search with the catalog on
         self.missing = self.changed = 0
+        self.now = turn_time(now)
 
     def _specs(self) -> list[SectionSpec]:
         if self.settings.procedure_path == b.PROC_GRAPH:
@@ -138,13 +141,17 @@ class SectionBuilder:
         self._report()
         return sections
 
+    def _key(self, index: int, row: NousRow) -> tuple[float, int]:
+        cand = self.logged[index]
+        return order_key(cand, row, self.now, critic=cand.entry_leg == CRITIC_LEG)
+
     def _order(self, spec: SectionSpec, rendered: list[int], truncated: list[int]) -> list[int]:
         log = self.logged
         if spec is RECENT or spec is POINTER:
             # list_episodes' order (the temporal tier's final ranks come from a set); the critic's own order.
             return sorted(rendered, key=lambda i: (log[i].entry_rank or 0, i))
         rendered.sort(key=lambda i: (log[i].final_rank if log[i].final_rank is not None else 10**9, i))
-        truncated.sort(key=lambda i: (log[i].entry_rank or 10**9, i))
+        truncated.sort(key=lambda i: (self._key(i, row_of(log[i], self.rows)[0]), i))
         if spec.rule != MID:
             return rendered + truncated
         items = []
@@ -152,7 +159,7 @@ class SectionBuilder:
             row, _ = row_of(log[i], self.rows)
             text = format_item(spec, row, 0, self.settings)
             items.append(
-                Item(i, log[i].disposition == RENDERED, log[i].final_rank, log[i].entry_rank, f.probe_of(row), text)
+                Item(i, log[i].disposition == RENDERED, log[i].final_rank, self._key(i, row), f.probe_of(row), text)
             )
         return [item.index for item in section_order(items)]
 
@@ -195,7 +202,7 @@ class SectionBuilder:
             cand = self.logged[index]
             row, _ = row_of(cand, self.rows)
             items.append(
-                Item(index, cand.disposition == RENDERED, cand.final_rank, cand.entry_rank, f.probe_of(row), text)
+                Item(index, cand.disposition == RENDERED, cand.final_rank, self._key(index, row), f.probe_of(row), text)
             )
         disagreements(items, cut_text, section.spec.label, self.problem)
 

@@ -273,6 +273,11 @@ def test_rule8_a_fact_cut_at_a_word_boundary_is_logged_cut_though_its_line_shows
     )
     assert plan.outcomes[1].fate is Fate.INCLUDED and packer.problems == []
     assert packer.to_json(plan)["candidates"][1]["logged_disposition"] == "budget_truncated"
+    from ctxtui.engine.explain.reasons import describe
+
+    assert describe(plan.outcomes[1]).endswith(
+        "; nous logged it budget_truncated: its first 40 characters are not in the cut text"
+    )
 
 
 def test_rule8_what_if_budgets_apply_nous_check_to_the_recut_text():

@@ -96,6 +96,30 @@ def _nous_budget(n: SectionFit) -> str:
     return f"section '{n.section}' budget {num(n.budget)} tokens" + (f" ({own})" if own else "")
 
 
+def _mid_text(reason: Enum, n: SectionFit, head: str) -> str:
+    start, end, text = n.start or 0, n.end or 0, n.text_chars or 0
+    span = f"its line is characters {num(start)}–{num(end)} of {num(text)}"
+    if n.kept is None:
+        return f"{head} = {num(n.max_chars or 0)} characters; the whole section ({num(text)} characters) fits: included"
+    cut = f'{head}: cut mid-text after {num(n.kept)} characters (then "...")'
+    if reason is NousReason.FITS:
+        return f"{cut}; {span}: all of it is before the cut"
+    if reason is NousReason.CUT:
+        return f"{cut}; {span}: {num(n.kept - start)} of its {num(end - start)} characters survive"
+    return f"{cut}; {span}: it starts after the cut, not in the packet"
+
+
+def _logged_note(reason: Enum, n: SectionFit, logged: str) -> str:
+    """At the turn's own budget, where nous's log (its 40-character check, context.py:315-331) says otherwise."""
+    if n.full is None or n.full != n.budget:
+        return ""
+    if reason is not NousReason.AFTER_CUT and logged == "budget_truncated":
+        return "; nous logged it budget_truncated: its first 40 characters are not in the cut text"
+    if reason is NousReason.AFTER_CUT and logged == "rendered":
+        return "; nous logged it rendered: its content is empty, or its first 40 characters show elsewhere"
+    return ""
+
+
 def describe_nous(outcome: Outcome) -> str:
     """A nous candidate's fate in words: its section's budget, where the cut fell, or the gate that dropped it."""
     reason, n = outcome.reason, outcome.numbers
@@ -134,16 +158,7 @@ def describe_nous(outcome: Outcome) -> str:
         )
     head = _nous_budget(n)
     if reason in (NousReason.FITS, NousReason.CUT, NousReason.AFTER_CUT):
-        start, end, text = n.start or 0, n.end or 0, n.text_chars or 0
-        span = f"its line is characters {num(start)}–{num(end)} of {num(text)}"
-        if n.kept is None:
-            return f"{head} = {num(n.max_chars or 0)} characters; the whole section ({num(text)} characters) fits: included"
-        cut = f'{head}: cut mid-text after {num(n.kept)} characters (then "...")'
-        if reason is NousReason.FITS:
-            return f"{cut}; {span}: all of it is before the cut"
-        if reason is NousReason.CUT:
-            return f"{cut}; {span}: {num(n.kept - start)} of its {num(end - start)} characters survive"
-        return f"{cut}; {span}: it starts after the cut, not in the packet"
+        return _mid_text(reason, n, head) + _logged_note(reason, n, str(extra.get("disposition") or ""))
     used, needs = n.used_before or 0, n.needs or 0
     if reason is NousReason.FIRST_BLOCK:
         return (

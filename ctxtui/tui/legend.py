@@ -57,7 +57,8 @@ LINES: tuple[LegendItem, ...] = (
         "settings line",
         "the packer (and why that one) and each setting with where it came from: (flag) a command-line "
         "option, (environment) a variable, (.ctxrc) the project's file, (default) the tool's own, "
-        "(set here) changed with k",
+        "(set here) changed with k; a nous turn's: (turn log) read from its log, (assumed …) or "
+        "(inferred …) not logged, ctxtui's guess, said in the problems line (k changes it)",
     ),
     (
         "changes line",

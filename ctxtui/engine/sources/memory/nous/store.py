@@ -37,7 +37,8 @@ timeout. A lost connection is closed and reopened on the next call.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 from ctxtui.engine.gcpause import gc_paused
@@ -54,8 +55,8 @@ from ctxtui.engine.sources.memory.nous.memory_sql import (
     ROW_COLUMNS,
     TableShape,
     canonical_uuid,
-    plain_value,
     row_expr,
+    row_value,
 )
 from ctxtui.engine.sources.memory.nous.model import (
     SCHEMA_OF_TABLE,
@@ -67,6 +68,7 @@ from ctxtui.engine.sources.memory.nous.model import (
 )
 from ctxtui.engine.sources.memory.nous.turn_sql import (
     CALL_SQL,
+    EARLIER_TURN_SQL,
     ONE_KEY,
     RECENT_KEYS,
     RETRIEVAL_SQL,
@@ -507,6 +509,9 @@ class NousStore:
             retrieval = retrieval_of(row) if row else None
         if summary is None or (retrieval_id and summary.retrieval_id != retrieval_id and retrieval is not None):
             summary = summary_from(agent_id, session_id, turn_number, calls, retrieval)
+        if session_id is not None and turn_number is not None:
+            earlier = cur.execute(EARLIER_TURN_SQL, params).fetchone()
+            summary = replace(summary, earlier_turn=bool(earlier and earlier[0]))
         return Turn(summary, calls, retrieval)
 
     def _locate(self, cur: Cursor, agent: str | None, key: str) -> tuple[Any, Any, Any, str | None] | None:
@@ -555,7 +560,7 @@ class NousStore:
             for row in cur.execute(
                 f"SELECT id::pg_catalog.text, {exprs} FROM {table} WHERE id {EQ} ANY(%s::pg_catalog.uuid[])", (ids,)
             ).fetchall():
-                values = {name: plain_value(value) for name, value in zip(names, row[1:], strict=True)}
+                values = {name: row_value(name, value) for name, value in zip(names, row[1:], strict=True)}
                 found[(mem_type, row[0])] = NousRow(mem_type, row[0], values)
         # Keyed as the log spells the ids (nous logs str(uuid): lower case, dashes).
         out: dict[tuple[str, str], NousRow] = {}

@@ -128,9 +128,9 @@ def _coverage(sub: Any, command: Callable[[str], argparse.ArgumentParser]) -> No
     cover.add_argument(
         "--max-seconds",
         type=float,
-        default=30.0,
+        default=10.0,
         metavar="S",
-        help="stop scanning budgets after this long and say how far it looked (default: 30)",
+        help="stop scanning budgets after this long and say how far it looked (default: 10)",
     )
 
 

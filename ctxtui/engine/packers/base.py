@@ -186,6 +186,11 @@ class Packer(ABC):
             self._key_index = index
         return index.get(key)
 
+    def component_vector(self, plan: Plan, component: str) -> Sequence[Any] | None:
+        """Every candidate's value of one score component (`explain.components`), in `candidates()` order,
+        as its outcome would give it; None: no answer without building every outcome (the default)."""
+        return None
+
     def counts(self, plan: Plan) -> dict[str, int]:
         """Entries per fate (`Plan.counts`); a packer may answer without building every outcome."""
         counts = dict.fromkeys(FATE_VALUES, 0)

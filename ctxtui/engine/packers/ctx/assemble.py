@@ -294,6 +294,11 @@ class CtxPacker(CtxPrepared, Packer):
 
     # -- across budgets --------------------------------------------------------
 
+    def component_vector(self, plan: Plan, component: str) -> Sequence[Any] | None:
+        from ctxtui.engine.packers.ctx.vectors import component_vector
+
+        return component_vector(self, plan, component)
+
     def fate_vector(self, plan: Plan) -> bytearray:
         state: CtxState = plan.state
         parsed = self.parsed

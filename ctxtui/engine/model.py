@@ -14,9 +14,10 @@ kept on the plan, so whoever holds the plan owns those caches.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ctxtui.engine.record import Frozen, NamedTuple, slot_setters
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from enum import Enum

@@ -21,7 +21,8 @@ syntax and the same behaviour, made without `namedtuple`'s `eval` (see
 
 from __future__ import annotations
 
-TYPE_CHECKING = False
+from typing import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from typing import Any, TypeVar
     from typing import NamedTuple as NamedTuple

@@ -16,11 +16,11 @@ looking at (the default looks at every one).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from typing import TYPE_CHECKING
 
 from ctxtui.engine.model import FATE_VALUES, Bucket, Entry, Outcome, Plan
 from ctxtui.engine.record import Frozen
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import Any, ClassVar

@@ -9,6 +9,8 @@ per-entry outcomes (`outcomes`) are derived from it, on first use.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ctxtui.engine.gcpause import gc_paused
 from ctxtui.engine.model import Bucket, Outcome, Plan
 from ctxtui.engine.packers.base import INCLUDED, SUMMARIZED, Packer
@@ -35,7 +37,6 @@ from ctxtui.engine.sources.steering import SkillFile
 from ctxtui.engine.sources.workspace import Workspace
 from ctxtui.engine.text.go_strconv import i64
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from datetime import datetime, tzinfo

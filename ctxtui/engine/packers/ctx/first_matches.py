@@ -24,10 +24,10 @@ compare it with the direct search on generated texts.
 from __future__ import annotations
 
 from itertools import chain
+from typing import TYPE_CHECKING
 
 from ctxtui.engine.gcpause import gc_paused
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from _thread import allocate_lock  # what threading.Lock() makes, without importing threading
 from itertools import repeat
+from typing import TYPE_CHECKING
 
 from ctxtui.engine.datetimes import UTC
 from ctxtui.engine.model import Entry
@@ -19,7 +20,6 @@ from ctxtui.engine.packers.ctx.first_matches import KeywordsInWords, first_match
 from ctxtui.engine.text.go import go_lower
 from ctxtui.engine.text.go_time import recency_days
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from datetime import datetime, tzinfo

@@ -14,9 +14,9 @@ kept on the plan, so whoever holds the plan owns those caches.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
-from ctxtui.engine.record import Frozen, NamedTuple, slot_setters
+from ctxtui.engine.record import Frozen, slot_setters
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence

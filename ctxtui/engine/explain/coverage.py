@@ -144,9 +144,9 @@ def coverage(
             for n in never:
                 results[section_of[n]].never_full.append(plan.outcome_at(n))
         else:
-            outcomes, places = plan.outcomes, plan.places
+            outcomes, at = plan.outcomes, plan.places
             for n in never:
-                results[section_of[n]].never_full.append(outcomes[places[n]])
+                results[section_of[n]].never_full.append(outcomes[at[n]])
     for result in results:
         for share in SHARES:
             need = math.ceil(share * result.can_be_full)

@@ -188,7 +188,8 @@ class Packer(ABC):
 
     def component_vector(self, plan: Plan, component: str) -> Sequence[Any] | None:
         """Every candidate's value of one score component (`explain.components`), in `candidates()` order,
-        as its outcome would give it; None: no answer without building every outcome (the default)."""
+        as its outcome would give it: a number, or None where it has none (the table sorts by it).
+        None for the whole: no answer without building every outcome (the default)."""
         return None
 
     def counts(self, plan: Plan) -> dict[str, int]:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import compress, repeat
+from operator import is_not
 from typing import TYPE_CHECKING, Any, overload
 
 from ctxtui.engine.explain.reasons import REASON_SHORT
@@ -276,10 +278,17 @@ def sorted_indices(
     sort_key = columns.by_id[column].sort_key
     values = rows.sort_values(columns.by_id[column]) if isinstance(rows, ViewRows) else None
     if values is not None:
-        keyed = [(values[i], i) for i in indices]
-    else:
-        every = rows.every_row() if isinstance(rows, ViewRows) else rows
-        keyed = [(sort_key(every[i].outcome), i) for i in indices]
+        # Per-row vectors, sorted in C (a key that is a list's own __getitem__); stable, ties in packet order.
+        key = values.__getitem__
+        if None in values:
+            has = list(map(is_not, values, repeat(None)))
+            present = list(compress(indices, map(has.__getitem__, indices)))
+            missing = [i for i in indices if not has[i]]
+        else:
+            present, missing = indices, []
+        return sorted(present, key=key, reverse=reverse) + missing
+    every = rows.every_row() if isinstance(rows, ViewRows) else rows
+    keyed = [(sort_key(every[i].outcome), i) for i in indices]
     present = [pair for pair in keyed if pair[0] is not None]
     missing = [i for key, i in keyed if key is None]
     # Stable: equal keys keep the order of `indices` (packet order), also when reversed.

@@ -74,13 +74,14 @@ class LoadIndex:
                 flags[index] = 1
         return flags
 
-    def sort_keys(self, column: str, sort_key: Callable[[Outcome], Any]) -> list[Any]:
-        """An entry-only column's sort key for every candidate (from an outcome of the entry alone)."""
+    def sort_keys(self, column: str, sort_key: Callable[[Outcome], Any]) -> list[int | None]:
+        """An entry-only column's sort key for every candidate, as a dense rank (equal keys, equal ranks;
+        None stays None): a step sorts small integers, not 50,000 casefolded titles."""
         found = self._sort_keys.get(column)
         if found is None:
-            found = self._sort_keys[column] = [
-                sort_key(Outcome(entry, 0, Fate.DROPPED, Fate.DROPPED)) for entry in self.entries
-            ]
+            keys = [sort_key(Outcome(entry, 0, Fate.DROPPED, Fate.DROPPED)) for entry in self.entries]
+            rank_of = {key: rank for rank, key in enumerate(sorted({k for k in keys if k is not None}))}
+            found = self._sort_keys[column] = [None if key is None else rank_of[key] for key in keys]
         return found
 
 
@@ -148,6 +149,4 @@ def column_values(
         by_code = [FATE_ORDER[Fate.DROPPED], FATE_ORDER[Fate.SUMMARIZED], FATE_ORDER[Fate.INCLUDED]]
         return [by_code[code] for code in plan.fates]
     vector = plan.packer.component_vector(plan, column)
-    if vector is None:
-        return None
-    return [value if isinstance(value, (int, float)) else None for value in vector]
+    return None if vector is None else list(vector)  # numbers or None, as `Packer.component_vector` says

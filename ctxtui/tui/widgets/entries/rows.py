@@ -289,11 +289,10 @@ def sorted_indices(
         return sorted(present, key=key, reverse=reverse) + missing
     every = rows.every_row() if isinstance(rows, ViewRows) else rows
     keyed = [(sort_key(every[i].outcome), i) for i in indices]
-    present = [pair for pair in keyed if pair[0] is not None]
-    missing = [i for key, i in keyed if key is None]
+    valued = [pair for pair in keyed if pair[0] is not None]
     # Stable: equal keys keep the order of `indices` (packet order), also when reversed.
-    present.sort(key=lambda pair: pair[0], reverse=reverse)
-    return [i for _key, i in present] + missing
+    valued.sort(key=lambda pair: pair[0], reverse=reverse)
+    return [i for _key, i in valued] + [i for key, i in keyed if key is None]
 
 
 def position_of(rows: Sequence[Row], indices: Sequence[int], entry: Entry, near: int = 0) -> int | None:

@@ -8,12 +8,12 @@ stderr and exit status 2, never a traceback.
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 from ctxtui.cli.commands import SUBCOMMANDS
 from ctxtui.cli.failures import PASSWORD_IN_ARGV, Refused, ToolAnswered, UsageError, hide_secrets, note_secrets
 from ctxtui.safe_text import clean_for_terminal, clean_line
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
 

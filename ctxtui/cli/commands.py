@@ -7,7 +7,8 @@ importing argparse.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False
+from typing import TYPE_CHECKING
+
 if TYPE_CHECKING:
     import argparse
     from typing import Any

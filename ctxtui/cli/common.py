@@ -8,6 +8,7 @@ printed through the one sanitiser.
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 from ctxtui.cli.commands import TOKENIZERS
 from ctxtui.cli.failures import Refused, UsageError, warn
@@ -18,7 +19,6 @@ from ctxtui.opening.clock import parse_now
 from ctxtui.opening.request import PackRequest
 from ctxtui.safe_text import clean_line
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 from ctxtui.cli.common import load_packer
 from ctxtui.cli.failures import UsageError
 from ctxtui.safe_text import active_controls, clean_for_terminal
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ctxtui.cli.commands import Options
 

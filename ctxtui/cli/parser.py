@@ -108,6 +108,13 @@ def _sweep(sub: Any, command: Callable[[str], argparse.ArgumentParser]) -> None:
     sweep.add_argument("--step", type=int, default=1000, metavar="S", help="budget step (default: 1000)")
     sweep.add_argument("--format", choices=("table", "json"), default="table", help="(default: table)")
     sweep.add_argument("--by-section", action="store_true", help="also count fates per section")
+    sweep.add_argument(
+        "--max-seconds",
+        type=float,
+        default=10.0,
+        metavar="S",
+        help="stop after this long and say which budgets were not examined (default: 10)",
+    )
     add_source_args(sweep, budget=False)
     sweep.add_argument("--budget", action=NoBudget, help=argparse.SUPPRESS)
 
@@ -121,9 +128,9 @@ def _coverage(sub: Any, command: Callable[[str], argparse.ArgumentParser]) -> No
     cover.add_argument(
         "--max-seconds",
         type=float,
-        default=30.0,
+        default=10.0,
         metavar="S",
-        help="stop scanning budgets after this long and say how far it looked (default: 30)",
+        help="stop scanning budgets after this long and say how far it looked (default: 10)",
     )
 
 

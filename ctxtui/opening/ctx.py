@@ -11,6 +11,7 @@ build, unless the caller is strict (`pack`), which fails as ctx does.
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 from ctxtui.engine.model import Problem
 from ctxtui.engine.packers.ctx.knobs import BUDGET_KEY, CtxKnobs, KnobError, parse_settings
@@ -25,7 +26,6 @@ from ctxtui.engine.text.go_strconv import GoNumError, parse_int
 from ctxtui.opening.clock import parse_now
 from ctxtui.opening.request import Opened, OpenError, PackRequest, Refused
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from datetime import datetime

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ctxtui.engine.model import Problem
 from ctxtui.engine.packers.base import Packer
 from ctxtui.engine.record import Frozen, Record, replace
 from ctxtui.engine.sources.ctx_gates import Refusal
 from ctxtui.engine.sources.workspace import Workspace
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 

@@ -16,11 +16,11 @@ looking at (the default looks at every one).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from typing import TYPE_CHECKING
 
 from ctxtui.engine.model import FATE_VALUES, Bucket, Entry, Outcome, Plan
 from ctxtui.engine.record import Frozen
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import Any, ClassVar
@@ -201,6 +201,12 @@ class Packer(ABC):
                 index.setdefault(entry.key, place)
             self._key_index = index
         return index.get(key)
+
+    def component_vector(self, plan: Plan, component: str) -> Sequence[Any] | None:
+        """Every candidate's value of one score component (`explain.components`), in `candidates()` order,
+        as its outcome would give it: a number, or None where it has none (the table sorts by it).
+        None for the whole: no answer without building every outcome (the default)."""
+        return None
 
     def counts(self, plan: Plan) -> dict[str, int]:
         """Entries per fate (`Plan.counts`); a packer may answer without building every outcome."""

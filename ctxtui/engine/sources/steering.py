@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import stat
+from typing import TYPE_CHECKING
 
 from ctxtui.engine.model import Entry, Problem
 from ctxtui.engine.record import Frozen, Record
@@ -27,7 +28,6 @@ from ctxtui.engine.text.go import decode, go_join
 from ctxtui.engine.text.go_sort import sort_slice
 from ctxtui.engine.text.tokens import estimate
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 

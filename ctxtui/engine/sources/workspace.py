@@ -7,6 +7,8 @@ result, bound to a clock reading the caller made.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ctxtui.engine.model import Entry, Problem
 from ctxtui.engine.record import Record
 from ctxtui.engine.sources.context import (
@@ -19,7 +21,6 @@ from ctxtui.engine.sources.context import (
 from ctxtui.engine.sources.ctxrc import CtxConfig, read_ctxrc
 from ctxtui.engine.sources.fspath import absolute
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ctxtui.engine.sources.fspath import PathText
 

@@ -52,7 +52,14 @@ def add_source_args(parser: argparse.ArgumentParser, *, budget: bool = True, tok
         help="override a setting for this run (repeatable): task_budget_pct, convention_budget_pct, "
         "tool (ctx 0.8.1), token_budget; `ctxtui tune` saves them to .ctxrc",
     )
-    parser.add_argument("--now", help="pin the clock, ISO 8601, e.g. 2026-11-21T23:56:08Z (default: the current time)")
+    parser.add_argument(
+        "--now",
+        help="pin the clock, ISO 8601, e.g. 2026-11-21T23:56:08Z (default: the current time; with --rev, "
+        "the commit's date)",
+    )
+    from ctxtui.cli.revision import add_rev_arg
+
+    add_rev_arg(parser)
     parser.add_argument(
         "--root-path",
         metavar="PATH",
@@ -166,8 +173,14 @@ def load_packer(project: str, args: Options, *, strict: bool = False) -> tuple[W
     from ctxtui.opening.packer import open_named
 
     name = choose_packer(args)
+    rev = getattr(args, "rev", None)
     try:
-        opened = open_named(name, request_from_args(project, args), strict=strict)
+        if rev is not None:
+            from ctxtui.cli.revision import open_rev
+
+            opened = open_rev(name, request_from_args(project, args), rev, strict=strict)
+        else:
+            opened = open_named(name, request_from_args(project, args), strict=strict)
     except ContextMissing as exc:
         raise UsageError(str(exc)) from None
     for notice in opened.notices:

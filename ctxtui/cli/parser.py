@@ -148,7 +148,10 @@ def _diff(sub: Any, command: Callable[[str], argparse.ArgumentParser]) -> None:
         metavar="NAME",
         help="the packer compared against (default: the same packer)",
     )
-    diff.add_argument("--format", choices=("text", "json"), default="text", help="(default: text)")
+    from ctxtui.cli.revision import add_against_rev_arg
+
+    add_against_rev_arg(diff)
+    diff.add_argument("--format", choices=("text", "json", "md"), default="text", help="(default: text)")
 
 
 def _check(sub: Any, command: Callable[[str], argparse.ArgumentParser]) -> None:

@@ -168,6 +168,12 @@ def _check(sub: Any, command: Callable[[str], argparse.ArgumentParser]) -> None:
     check.add_argument("--format", choices=("md", "json"), default="md", help="which rendering to count (default: md)")
 
 
+def _log(sub: Any, command: Callable[[str], argparse.ArgumentParser]) -> None:
+    from ctxtui.cli.revision import add_log_args
+
+    add_log_args(command("log"))
+
+
 def _tune(sub: Any, command: Callable[[str], argparse.ArgumentParser]) -> None:
     tune = command("tune")
     tune.add_argument("project", nargs="?", default=".", help="the directory holding .ctxrc (default: .)")
@@ -268,6 +274,7 @@ _BUILDERS: dict[str, Callable[[Any, Callable[[str], argparse.ArgumentParser]], N
     "coverage": _coverage,
     "diff": _diff,
     "check": _check,
+    "log": _log,
     "tune": _tune,
     "turns": _turns,
     "memory": _memory,

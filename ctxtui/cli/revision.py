@@ -61,3 +61,24 @@ def add_against_rev_arg(parser: argparse.ArgumentParser) -> None:
         help="compare against the packet at this git revision, at its own commit date (WORKTREE: the working "
         "tree) (default: the same source as --rev)",
     )
+
+
+def add_log_args(log: argparse.ArgumentParser) -> None:
+    """`ctxtui log`'s options: the packet options, and which commits."""
+    from ctxtui.cli.common import add_source_args
+
+    log.add_argument("project", nargs="?", default=".", help="the directory holding .context/ (default: .)")
+    add_source_args(log)
+    for action in log._actions:
+        if action.dest == "rev":
+            action.help = "the newest commit to show (default: HEAD)"
+    log.add_argument("--since", metavar="REV", help="only commits after REV (default: the whole history)")
+    log.add_argument("--limit", type=int, default=100, metavar="N", help="at most N commits (default: 100)")
+    log.add_argument(
+        "--max-seconds",
+        type=float,
+        default=60.0,
+        metavar="S",
+        help="stop after this long and say how far it got (default: 60)",
+    )
+    log.add_argument("--format", choices=("text", "json"), default="text", help="(default: text)")

@@ -59,6 +59,13 @@ class History:
             found = self._commits[oid] = self.repo.commits([oid], walk=False)[0]
         return found
 
+    def preload(self, oids: list[str]) -> None:
+        """Read the commits not yet known in one git call (a log's parents)."""
+        wanted = list(dict.fromkeys(oid for oid in oids if oid not in self._commits))
+        for start in range(0, len(wanted), 1000):
+            for commit in self.repo.commits(wanted[start : start + 1000], walk=False):
+                self._commits[commit.commit] = commit
+
     def tree(self, commit: str) -> GitTree:
         """The project's files at `commit`."""
         return GitTree(self.repo, commit, self.objects)

@@ -1,0 +1,153 @@
+"""The packet through a project's history: one record per commit that touched `.context/` or `.ctxrc`.
+
+Each record packs the commit at its own time against its first parent at the
+parent's, and the parent's files at the commit's time to tell the edit's
+changes from the clock's (`explain.history.changes`). The walk goes oldest
+to newest so a parent that is the previous record's commit is not packed
+twice; every tree and blob is read from git once (`History.objects`) and
+every file text parsed once (`History.memo`). It stops at `limit` commits
+and after `max_seconds` (the clock is the caller's: `clock`), and says so.
+"""
+
+from __future__ import annotations
+
+from ctxtui.engine.explain.history import EMPTY, Change, Fates, changes, fates_of
+from ctxtui.engine.record import Record
+from ctxtui.engine.sources.context import ContextMissing
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+
+    from ctxtui.engine.sources.workspace import Workspace
+    from ctxtui.opening.git import Commit
+    from ctxtui.opening.request import PackRequest
+    from ctxtui.opening.revision import History
+
+
+class LogRecord(Record):
+    """One commit's packet and what the commit did to it."""
+
+    __slots__ = ("commit", "fates", "changed", "refusal", "missing")
+
+    commit: Commit
+    fates: Fates  # the packet at the commit, at its own time
+    changed: list[Change]
+    refusal: str | None  # ctx would have refused to pack this commit (the packet is what it would build)
+    missing: bool  # no .context/ at this commit
+
+    def __init__(self, commit: Commit, fates: Fates, changed: list[Change], refusal: str | None, missing: bool) -> None:
+        self.commit, self.fates, self.changed, self.refusal, self.missing = commit, fates, changed, refusal, missing
+
+
+class Log(Record):
+    __slots__ = ("records", "complete", "stopped")
+
+    records: list[LogRecord]  # newest first
+    complete: bool  # False: the time bound stopped the walk (`stopped` says where)
+    stopped: str
+
+    def __init__(self, records: list[LogRecord], complete: bool = True, stopped: str = "") -> None:
+        self.records, self.complete, self.stopped = records, complete, stopped
+
+
+class PacketAt:
+    """Packets of one history by (commit, time): a commit's workspace is read once, its packet once per time."""
+
+    def __init__(self, name: str, request: PackRequest, history: History, env: Mapping[str, str] | None) -> None:
+        self.name, self.request, self.history, self.env = name, request, history, env
+        self._workspaces: dict[str, tuple[Workspace | None, str | None]] = {}
+        self._fates: dict[tuple[str, str], Fates] = {}
+        self._memories: Workspace | None = None
+
+    def workspace(self, commit: str) -> tuple[Workspace | None, str | None]:
+        """(workspace, refusal reason) at `commit`; (None, None) when `.context/` did not exist."""
+        if commit not in self._workspaces:
+            self._workspaces[commit] = self._read(commit)
+        return self._workspaces[commit]
+
+    def _read(self, commit: str) -> tuple[Workspace | None, str | None]:
+        import os
+
+        from ctxtui.engine.sources.revision import config_at, refusal_at, workspace_at
+        from ctxtui.opening.ctx import context_dir_of, shown_root
+
+        env = os.environ if self.env is None else self.env
+        tree = self.history.tree(commit)
+        context_dir = context_dir_of(self.name, self.request, env, tree)
+        allow = self.request.allow_outside_cwd or config_at(tree, "0.8.0").allow_outside_cwd
+        refusal = refusal_at(self.name, tree, shown_root(self.request), context_dir, allow_outside=allow)
+        try:
+            workspace = workspace_at(tree, self.history.project, context_dir, memo=self.history.memo, revision=commit)
+        except ContextMissing:
+            return None, None
+        if self.request.db:  # a memory store is not in git: the one loaded now joins every commit's packet
+            if self._memories is None:
+                from pathlib import Path
+
+                from ctxtui.engine.packers.ctx.memories import attach_memories
+                from ctxtui.engine.sources.memory.shared.urls import is_db_url
+                from ctxtui.opening.clock import parse_now
+
+                db: str | Path = self.request.db if is_db_url(self.request.db) else Path(self.request.db)
+                attach_memories(
+                    workspace,
+                    db,
+                    project=self.request.db_project,
+                    now=parse_now(self.request.now),
+                    agent=self.request.agent,
+                )
+                self._memories = workspace
+            workspace.memories = self._memories.memories
+            workspace.memory_problems = self._memories.memory_problems
+        return workspace, refusal.reason if refusal is not None else None
+
+    def fates(self, commit: str, when: str) -> Fates:
+        """The packet of `commit`'s files at time `when` (ISO 8601), as fates by key."""
+        found = self._fates.get((commit, when))
+        if found is None:
+            found = self._fates[(commit, when)] = self._pack(commit, when)
+        return found
+
+    def _pack(self, commit: str, when: str) -> Fates:
+        from ctxtui.opening.clock import parse_now
+        from ctxtui.opening.ctx import open_ctx
+
+        workspace, _ = self.workspace(commit)
+        if workspace is None:
+            return EMPTY
+        request = self.request.but(ignore_refusal=True)
+        now = parse_now(self.request.now or when)
+        tree = self.history.tree(commit)
+        opened = open_ctx(self.name, request, env=self.env, now=now, workspace=workspace, tree=tree)
+        return fates_of(opened.packer.plan(opened.budget))
+
+
+def walk_log(
+    name: str,
+    request: PackRequest,
+    history: History,
+    commits: list[Commit],
+    *,
+    env: Mapping[str, str] | None = None,
+    max_seconds: float = 60.0,
+    clock: Callable[[], float] | None = None,
+) -> Log:
+    """The records of `commits` (newest first, as `History.log` gives them)."""
+    packets = PacketAt(name, request, history, env)
+    start = clock() if clock is not None else 0.0
+    records: list[LogRecord] = []
+    history.preload([commit.parent for commit in commits if commit.parent is not None])
+    for commit in commits:  # newest first: the time bound keeps the newest
+        if clock is not None and clock() - start > max_seconds:
+            return Log(records, False, commit.commit)
+        now = packets.fates(commit.commit, commit.date)
+        workspace, refusal = packets.workspace(commit.commit)
+        if commit.parent is None:
+            then = middle = EMPTY
+        else:
+            parent = history.commit(commit.parent)
+            then = packets.fates(parent.commit, parent.date)
+            middle = then if parent.date == commit.date else packets.fates(parent.commit, commit.date)
+        records.append(LogRecord(commit, now, changes(then, middle, now), refusal, workspace is None))
+    return Log(records)

@@ -324,6 +324,10 @@ class GitTree:
         listing = self._dir(parent)
         return listing.get(name) if listing is not None else None
 
+    @property
+    def has_git(self) -> bool:
+        return self.repo.prefix == ""
+
     def kind(self, path: str) -> str | None:
         item = self._item(path)
         if item is None:

@@ -55,6 +55,10 @@ if TYPE_CHECKING:
         def link_target(self, path: str) -> str:
             """A symbolic link's target as stored."""
 
+        @property
+        def has_git(self) -> bool:
+            """Whether a checkout of the commit has `.git` in the project folder (the repository's top)."""
+
 
 FILE, DIR, LINK, SUBMODULE = "file", "dir", "link", "submodule"
 
@@ -221,7 +225,8 @@ def _direct(fn: Any, *args: Any) -> Any:
 def refusal_at(name: str, tree: Tree, root: str, context_dir: str, *, allow_outside: bool = False) -> Refusal | None:
     """What ctx `name`, run in a checkout of the revision, would print instead of a packet (`ctx_gates`' rules).
 
-    `.git` exists in any checkout, so 0.8.1's work-tree gate always passes.
+    A checkout has `.git` at the repository's top only: 0.8.1's work-tree gate
+    passes there and refuses a project in a subfolder, as ctx run there does.
     """
     if name == "ctx-0.8.0":
         return _refusal_0_8_0(tree, root, context_dir, allow_outside=allow_outside)
@@ -255,6 +260,8 @@ def refusal_at(name: str, tree: Tree, root: str, context_dir: str, *, allow_outs
         return fail(message, before=(f"ctx: resolve context dir: {message}",))
     if not all(tree.kind(f"{base}/{n}") is not None for n in REQUIRED):
         return fail('ctx: not initialized - run "ctx init" first')
+    if name == "ctx-0.8.1" and not tree.has_git:
+        return fail(f"git working tree required: ctx agent: .git/ not found at {root}; run `git init` to fix")
     if base != ".context":
         return fail(f'context directory "{shown}" is a symlink', with_usage=True)
     linked = _first_link(tree, ".context")

@@ -91,6 +91,9 @@ def _explain(sub: Any, command: Callable[[str], argparse.ArgumentParser]) -> Non
         action="store_true",
         help="every candidate; with --format json: key, title, section, source, fate, reason, numbers, thresholds",
     )
+    from ctxtui.cli.revision import add_history_arg
+
+    add_history_arg(explain)
     explain.add_argument(
         "--max-seconds",
         type=float,

@@ -82,3 +82,15 @@ def add_log_args(log: argparse.ArgumentParser) -> None:
         help="stop after this long and say how far it got (default: 60)",
     )
     log.add_argument("--format", choices=("text", "json"), default="text", help="(default: text)")
+
+
+def add_history_arg(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--history",
+        action="store_true",
+        help="the commits at which the entry's fate changed (newest first, first-parent, each commit at its own "
+        "time), each with the reason in numbers; --limit bounds the commits looked at",
+    )
+    parser.add_argument(
+        "--limit", type=int, default=100, metavar="N", help="with --history: at most N commits (default: 100)"
+    )

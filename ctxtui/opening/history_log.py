@@ -19,6 +19,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
+    from ctxtui.engine.model import Plan
     from ctxtui.engine.sources.workspace import Workspace
     from ctxtui.opening.git import Commit
     from ctxtui.opening.request import PackRequest
@@ -110,17 +111,22 @@ class PacketAt:
         return found
 
     def _pack(self, commit: str, when: str) -> Fates:
+        plan = self.plan(commit, when)
+        return EMPTY if plan is None else fates_of(plan)
+
+    def plan(self, commit: str, when: str) -> Plan | None:
+        """The packet of `commit`'s files at time `when`; None when `.context/` did not exist."""
         from ctxtui.opening.clock import parse_now
         from ctxtui.opening.ctx import open_ctx
 
         workspace, _ = self.workspace(commit)
         if workspace is None:
-            return EMPTY
+            return None
         request = self.request.but(ignore_refusal=True)
         now = parse_now(self.request.now or when)
         tree = self.history.tree(commit)
         opened = open_ctx(self.name, request, env=self.env, now=now, workspace=workspace, tree=tree)
-        return fates_of(opened.packer.plan(opened.budget))
+        return opened.packer.plan(opened.budget)
 
 
 def walk_log(
@@ -132,9 +138,10 @@ def walk_log(
     env: Mapping[str, str] | None = None,
     max_seconds: float = 60.0,
     clock: Callable[[], float] | None = None,
+    packets: PacketAt | None = None,
 ) -> Log:
     """The records of `commits` (newest first, as `History.log` gives them)."""
-    packets = PacketAt(name, request, history, env)
+    packets = PacketAt(name, request, history, env) if packets is None else packets
     start = clock() if clock is not None else 0.0
     records: list[LogRecord] = []
     history.preload([commit.parent for commit in commits if commit.parent is not None])
@@ -151,3 +158,47 @@ def walk_log(
             middle = then if parent.date == commit.date else packets.fates(parent.commit, commit.date)
         records.append(LogRecord(commit, now, changes(then, middle, now), refusal, workspace is None))
     return Log(records)
+
+
+class Move(Record):
+    """One commit at which an entry's fate changed, with the numbers behind it."""
+
+    __slots__ = ("commit", "change", "reasons")
+
+    commit: Commit
+    change: Change
+    reasons: list[str]
+
+    def __init__(self, commit: Commit, change: Change, reasons: list[str]) -> None:
+        self.commit, self.change, self.reasons = commit, change, reasons
+
+
+def entry_history(
+    name: str,
+    request: PackRequest,
+    history: History,
+    commits: list[Commit],
+    key: str,
+    *,
+    env: Mapping[str, str] | None = None,
+    max_seconds: float = 60.0,
+    clock: Callable[[], float] | None = None,
+) -> tuple[list[Move], Log]:
+    """The commits (newest first) at which the entry `key` changed fate, each with its reasons in numbers."""
+    from ctxtui.engine.explain.history_reasons import reasons
+
+    packets = PacketAt(name, request, history, env)
+    log = walk_log(name, request, history, commits, env=env, max_seconds=max_seconds, clock=clock, packets=packets)
+    moves: list[Move] = []
+    for record in log.records:
+        change = next((c for c in record.changed if c.entry.key == key), None)
+        if change is None:
+            continue
+        commit = record.commit
+        after = packets.plan(commit.commit, commit.date)
+        before = None
+        if commit.parent is not None:
+            parent = history.commit(commit.parent)
+            before = packets.plan(parent.commit, parent.date)
+        moves.append(Move(commit, change, reasons(key, before, after)))
+    return moves, log

@@ -131,3 +131,25 @@ def test_a_subdirectory_project(tmp_path, capsysbinary):
     assert code == 0, err
     assert f"{repo / 'svc'}/.context/TASKS.md".encode() in out
     assert b"Generated: 2026-05-28T20:26:40Z" in out
+
+
+def test_explain_history_lists_the_commits_where_the_fate_changed(history, capsysbinary):
+    root, commits = history
+    log = json.loads(run_cli(["log", str(root), "--format", "json", "--budget", "3000", *PACKER], capsysbinary)[0])
+    moved: dict[str, list[str]] = {}
+    for record in log["commits"]:
+        for change in record["changed"]:
+            moved.setdefault(change["key"], []).append(record["commit"])
+    key = next(k for k, found in moved.items() if len(found) >= 1 and k.startswith("decisions:"))
+    out, err, code = run_cli(
+        ["explain", str(root), key, "--history", "--rev", "HEAD", "--budget", "3000", "--format", "json", *PACKER],
+        capsysbinary,
+    )
+    if code == 1 and b"no entry matches" in err:
+        pytest.skip("that key is not a candidate at HEAD")
+    assert code == 0, err
+    data = json.loads(out)
+    assert [m["commit"] for m in data["history"]] == moved[key]
+    assert all(m["reasons"] or m["cause"] for m in data["history"])
+    text, _, _ = run_cli(["explain", str(root), key, "--history", "--budget", "3000", *PACKER], capsysbinary)
+    assert moved[key][0][:10].encode() in text

@@ -209,28 +209,32 @@ class Repository:
         """(oid, type, size) of the object `name` (an oid or REV:PATH), or None when it does not exist."""
         return self._ask("info", name)
 
-    def read(self, oid: str, limit: int = MAX_FILE_BYTES) -> tuple[str, bytes]:
-        """(type, data) of an object whose size is at most `limit` (sized first: a bigger one is never read)."""
-        found = self.info(oid)
-        if found is None:
-            raise GitError(f"object {oid} is missing from the repository")
-        if found[2] > limit:
-            raise FileTooBigInGit(f"is {found[2]:,} bytes, over the {limit:,}-byte limit")
-        header = self._ask("contents", found[0])
-        assert header is not None
+    def read(self, name: str, limit: int = MAX_FILE_BYTES) -> tuple[str, bytes]:
+        """(type, data) of the object `name` (an oid or REV:PATH), in one round trip.
+
+        The header gives the size before any byte of data: an object over
+        `limit` is drained from the pipe a chunk at a time, never held, and
+        refused (`FileTooBigInGit`); GitError when there is no such object.
+        """
+        header = self._ask("contents", name)
+        if header is None:
+            raise GitError(f"object {name} is missing from the repository")
         batch = self._batch
         assert batch is not None and batch.stdout is not None
-        data = batch.stdout.read(header[2])
+        size = header[2]
+        if size > limit:
+            left = size + 1
+            while left:
+                chunk = batch.stdout.read(min(left, 1 << 20))
+                if not chunk:
+                    raise GitError("git cat-file stopped answering")
+                left -= len(chunk)
+            raise FileTooBigInGit(f"is {size:,} bytes, over the {limit:,}-byte limit")
+        data = batch.stdout.read(size)
         batch.stdout.read(1)  # the newline after the contents
+        if len(data) != size:
+            raise GitError("git cat-file stopped answering")
         return header[1], data
-
-    def tree(self, name: str) -> list[TreeItem] | None:
-        """The entries of the tree `name` (REV:PATH), or None when it is not a tree (missing, a blob...)."""
-        found = self.info(name)
-        if found is None or found[1] != "tree":
-            return None
-        kind, data = self.read(found[0], MAX_TREE_BYTES)
-        return parse_tree(data, self.oid_bytes)
 
     # -- revisions and history ---------------------------------------------------------------------------
 
@@ -301,21 +305,24 @@ class GitTree:
             return self._dirs[path]
         listing: dict[str, TreeItem] | None
         if path in ("", "."):
-            found = self.repo.info(f"{self.commit}:{self.repo.prefix.rstrip('/')}")
-            oid = found[0] if found is not None and found[1] == "tree" else None
+            name: str | None = f"{self.commit}:{self.repo.prefix.rstrip('/')}"
         else:
-            parent, _, name = path.rpartition("/")
+            parent, _, base = path.rpartition("/")
             above = self._dir(parent)
-            item = above.get(name) if above is not None else None
-            oid = item.oid if item is not None and item.is_tree else None
-        if oid is None:
-            listing = None
-        else:
-            cached = self.objects.get(oid)
-            if cached is None:
-                kind, data = self.repo.read(oid, MAX_TREE_BYTES)
-                cached = self.objects[oid] = {item.name: item for item in parse_tree(data, self.repo.oid_bytes)}
-            listing = cached
+            item = above.get(base) if above is not None else None
+            name = item.oid if item is not None and item.is_tree else None
+        listing = None
+        if name is not None:
+            listing = self.objects.get(name)
+            if listing is None:
+                try:
+                    kind, data = self.repo.read(name, MAX_TREE_BYTES)
+                except (GitError, FileTooBigInGit):
+                    kind, data = "missing", b""
+                if kind == "tree":
+                    listing = {item.name: item for item in parse_tree(data, self.repo.oid_bytes)}
+                    if ":" not in name:  # an object id: the same tree in every commit that holds it
+                        self.objects[name] = listing
         self._dirs[path] = listing
         return listing
 

@@ -114,6 +114,33 @@ class PacketAt:
         plan = self.plan(commit, when)
         return EMPTY if plan is None else fates_of(plan)
 
+    def same_recency(self, commit: str, then: str, now: str) -> bool:
+        """Whether every dated entry of `commit` has the same recency at both times (then time changed no fate).
+
+        The clock enters a ctx packet only through recency brackets (0 to 7
+        days, 30, 90, older): when none moves, the packet at `now` has the
+        fates of the packet at `then`, and the log need not pack it again.
+        The MCP packet does not score by age at all.
+        """
+        if self.name == "ctx-mcp":
+            return True
+        if self.request.now is not None:
+            return True
+        workspace, _ = self.workspace(commit)
+        if workspace is None:
+            return True
+        from ctxtui.engine.packers.ctx.score import age_in_days, recency_bracket
+        from ctxtui.engine.sources.zone import local_zone
+        from ctxtui.opening.clock import parse_now
+
+        zone = local_zone()
+        a, b = parse_now(then), parse_now(now)
+        p = workspace.parsed
+        for entry in (*p.decisions, *p.learnings, *workspace.memories):
+            if recency_bracket(age_in_days(entry.date, a, zone)) != recency_bracket(age_in_days(entry.date, b, zone)):
+                return False
+        return True
+
     def plan(self, commit: str, when: str) -> Plan | None:
         """The packet of `commit`'s files at time `when`; None when `.context/` did not exist."""
         from ctxtui.opening.clock import parse_now
@@ -155,7 +182,8 @@ def walk_log(
         else:
             parent = history.commit(commit.parent)
             then = packets.fates(parent.commit, parent.date)
-            middle = then if parent.date == commit.date else packets.fates(parent.commit, commit.date)
+            same_clock = parent.date == commit.date or packets.same_recency(parent.commit, parent.date, commit.date)
+            middle = then if same_clock else packets.fates(parent.commit, commit.date)
         records.append(LogRecord(commit, now, changes(then, middle, now), refusal, workspace is None))
     return Log(records)
 

@@ -36,6 +36,7 @@ class History:
         self.objects: dict[str, Any] = {}
         self.memo = ParseMemo()
         self._commits: dict[str, Commit] = {}
+        self._trees: dict[str, GitTree] = {}
 
     def close(self) -> None:
         self.repo.close()
@@ -67,8 +68,11 @@ class History:
                 self._commits[commit.commit] = commit
 
     def tree(self, commit: str) -> GitTree:
-        """The project's files at `commit`."""
-        return GitTree(self.repo, commit, self.objects)
+        """The project's files at `commit` (one view per commit: its directories are listed once)."""
+        tree = self._trees.get(commit)
+        if tree is None:
+            tree = self._trees[commit] = GitTree(self.repo, commit, self.objects)
+        return tree
 
     def log(self, head: str = "HEAD", *, since: str | None = None, limit: int = 100) -> list[Commit]:
         """The first-parent commits from `head` that touched `.context/` or `.ctxrc`, newest first."""

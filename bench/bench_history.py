@@ -38,13 +38,27 @@ from tests.factories.workspace import build_workspace  # noqa: E402
 LARGE = {"tasks": 330, "decisions": 109, "learnings": 151, "conventions": 89, "steering": 4}
 
 
+def corpus_files() -> dict[str, str] | None:
+    """ctx-large's own `.context/` (1.4 MB: every file, read or not by ctx), when the shared corpus is here."""
+    from bench.corpus import find_corpus
+
+    base = find_corpus() / "ctx-large" / ".context"
+    if not base.is_dir():
+        return None
+    return {
+        str(path.relative_to(base)): path.read_bytes().decode("utf-8", "surrogateescape")
+        for path in sorted(base.rglob("*"))
+        if path.is_file() and not path.is_symlink()
+    }
+
+
 def write_history(root: Path, commits: int, seed: int = 0) -> None:
     """`commits` commits (the first adds .context/), streamed to git fast-import."""
     rng = random.Random(f"bench-history:{seed}")
     root.mkdir(parents=True)
     subprocess.run(["git", "init", "-q", "-b", "main"], cwd=root, check=True)
     when = EPOCH
-    files = build_workspace(**LARGE, seed=seed, now=when)
+    files = corpus_files() or build_workspace(**LARGE, seed=seed, now=when)
     edits = Edits(rng, files, when)
     stream: list[bytes] = []
     previous: dict[str, str] = {}
@@ -66,7 +80,7 @@ def write_history(root: Path, commits: int, seed: int = 0) -> None:
                 body.append(f"D {path}\n".encode())
         for path, text in current.items():
             if previous.get(path) != text:
-                blob = text.encode()
+                blob = text.encode("utf-8", "surrogateescape")
                 body.append(f"M 100644 inline {path}\ndata {len(blob)}\n".encode() + blob + b"\n")
         stream.append(b"".join(body))
         previous = current
@@ -80,13 +94,16 @@ def bench_log(root: Path, runs: int, limit: int) -> dict[str, float]:
     from ctxtui.opening.revision import History
 
     times = []
+    cpu = []
     facts: dict[str, float] = {}
     for _ in range(runs):
         start = time.perf_counter()
+        started = time.process_time()
         with History(str(root)) as history:
             commits = history.log("HEAD", limit=limit)
             log = walk_log("ctx-0.8.1", PackRequest(project=str(root), budget=8000), history, commits, max_seconds=600)
         times.append(time.perf_counter() - start)
+        cpu.append(time.process_time() - started)
         facts = {
             "commits": len(log.records),
             "parses": history.memo.misses,
@@ -94,7 +111,13 @@ def bench_log(root: Path, runs: int, limit: int) -> dict[str, float]:
             "objects read": len(history.objects),
             "changes": sum(len(r.changed) for r in log.records),
         }
-    return {"median s": statistics.median(times), "min s": min(times), **facts}
+    return {
+        "median wall s": round(statistics.median(times), 2),
+        "min wall s": round(min(times), 2),
+        "median cpu s (ctxtui's process)": round(statistics.median(cpu), 2),
+        "load average": round(os.getloadavg()[0], 1),
+        **facts,
+    }
 
 
 def _objects(root: Path, limit: int) -> list[str]:
@@ -178,8 +201,10 @@ def main() -> None:
         root = Path(tmp) / "project"
         start = time.perf_counter()
         write_history(root, args.commits)
-        size = sum(p.stat().st_size for p in (root / ".context").rglob("*") if p.is_file())
-        print(f"history: {args.commits} commits, .context/ {size / 1e6:.2f} MB at HEAD, written in "
+        size = int(subprocess.run(
+            ["git", "ls-tree", "-r", "-l", "HEAD", ".context"], cwd=root, capture_output=True, text=True, check=True
+        ).stdout.count("\n"))
+        print(f"history: {args.commits} commits, {size} files in .context/ at HEAD, written in "
               f"{time.perf_counter() - start:.1f} s")
         print("readers (all .context/ blobs of every commit):", bench_readers(root, args.commits, args.runs))
         print("log:", bench_log(root, args.runs, args.commits))

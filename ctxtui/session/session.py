@@ -62,6 +62,8 @@ class Session:
     _store_kind_known: bool = False
     _turns: Any = None  # the nous database's TurnsSession, once asked for
     _first_plan: tuple[Loaded | None, Plan] | None = None  # a load's own first plan, for the first view()
+    # The past: the commit whose .context/ is shown (None: the working tree), and its reader (`past.Past`).
+    past: Any = None
 
     # -- what the user asked for ------------------------------------------------------
 
@@ -118,9 +120,21 @@ class Session:
     def _read_workspace(self, name: str) -> Workspace:
         from ctxtui.opening.ctx import context_dir_of, read_ctx_workspace
 
+        if self.past is not None and self.past.commit is not None:
+            workspace, self._workspace_dir = self.past.workspace(name, self.request())
+            self._workspace = workspace
+            return workspace
         workspace = read_ctx_workspace(name, self.request(), os.environ)
         self._workspace, self._workspace_dir = workspace, context_dir_of(name, self.request(), os.environ)
         return workspace
+
+    @property
+    def at_revision(self) -> bool:
+        """The packet shown is the past's: read-only, its clock the commit's."""
+        return self.past is not None and self.past.commit is not None
+
+    def _tree(self) -> Any:
+        return self.past.tree() if self.at_revision else None
 
     def reload(
         self, changed: set[Path] | None = None, progress: Callable[[str, int], None] | None = None
@@ -137,6 +151,8 @@ class Session:
             if changed is not None and not any(self._is_db_file(p) for p in changed):
                 return None
             return self._open_peer(name, None, True, report)
+        if self.at_revision and changed is not None and not any(self._is_db_file(p) for p in changed):
+            return None  # the past does not change with the working tree's files
         context_dir = self.project / ".context"
         # The database may live in .context/ (the default): its commits are not .context/ edits.
         context_changed = changed is None or any(
@@ -190,7 +206,7 @@ class Session:
             workspace.memories, workspace.memory_problems = joined.entries, joined.problems
         self._workspace = workspace  # what the next poll compares with
         report("scoring", 2)
-        opened = open_ctx(self._chosen().name, self.request(budget), workspace=workspace, now=now)
+        opened = open_ctx(self._chosen().name, self.request(budget), workspace=workspace, now=now, tree=self._tree())
         # A refusal is not listed here: the main screen's banner shows it (Loaded.refusal).
         return self._install(opened, budget, keep_budget, report, list(opened.problems), made_at=now)
 
@@ -310,7 +326,7 @@ class Session:
         workspace = self._workspace
         copy = Workspace(workspace.project, workspace.config, workspace.parsed)
         copy.memories, copy.memory_problems = workspace.memories, workspace.memory_problems
-        packer = open_ctx(name, self.request(), workspace=copy, now=self.now()).packer
+        packer = open_ctx(name, self.request(), workspace=copy, now=self.now(), tree=self._tree()).packer
         for key, value in self.knob_edits.items():
             try:
                 packer = packer.with_knob(key, value, SET_HERE)
@@ -372,6 +388,27 @@ class Session:
             self._turns.close()
         if self.memory_join is not None:
             self.memory_join.close()
+        if self.past is not None:
+            self.past.close()
+
+    def open_past(self) -> Any:
+        """The project's history (`past.Past`), opened on first use; GitError when it has none."""
+        if self.past is None:
+            from ctxtui.session.past import Past
+
+            self.past = Past(str(self.project))
+        return self.past
+
+    def show_revision(self, rev: str | None, progress: Callable[[str, int], None] | None = None) -> list[Problem]:
+        """Show the packet at `rev` (None: back to the working tree), keeping the budget and the packer."""
+        past = self.open_past()
+        past.choose(rev)
+        return self.load(keep_budget=True, progress=progress)
+
+    def step_revision(self, by: int, progress: Callable[[str, int], None] | None = None) -> list[Problem]:
+        """Show the commit `by` places older (+1) or newer (−1); newer than the newest is the working tree."""
+        self.open_past().step(by)
+        return self.load(keep_budget=True, progress=progress)
 
     # -- views --------------------------------------------------------------------------
 
@@ -392,7 +429,14 @@ class Session:
         return self.loaded.entry_count if self.loaded else 0
 
     def now(self) -> datetime:
-        """The clock, to the whole second: packets print whole seconds, so `--now` with that time is exact."""
+        """The clock, to the whole second: packets print whole seconds, so `--now` with that time is exact.
+
+        In the past, the commit's date (ctx packed that commit then), unless --now pinned the clock.
+        """
+        if self.at_revision and self.options.now is None:
+            from ctxtui.opening.clock import parse_now
+
+            return parse_now(self.past.commit.date)
         return self.clock().replace(microsecond=0)
 
     # -- the memory database a project may have -------------------------------------------
@@ -431,6 +475,8 @@ class Session:
         from ctxtui.opening.command import remade
 
         now = self.now()
+        if self.at_revision and self.loaded is not None:  # the past's packet, as ctx printed it at the commit
+            return self.loaded.packer.plan(budget).render(fmt), now
         request = self.request(budget).but(now=now.isoformat())
         return remade(self._chosen().name, request, budget, fmt, self.knob_edits, SET_HERE), now
 
@@ -440,6 +486,11 @@ class Session:
 
         name = self._chosen().name if self.loaded is None else self.loaded.packer.name
         refused = self.loaded is not None and self.loaded.refusal is not None
+        if self.at_revision:
+            line = pack_command(
+                self.request(budget), name, budget, fmt, now=None, knob_edits=self.knob_edits, ignore_refusal=refused
+            )
+            return None if line is None else f"{line} --rev {self.past.commit.commit[:12]}"
         return pack_command(
             self.request(budget), name, budget, fmt, now=now, knob_edits=self.knob_edits, ignore_refusal=refused
         )

@@ -166,7 +166,7 @@ def read_with_dulwich(root: Path, commits: list[str]) -> int:
     cache: dict[bytes, bytes] = {}
     for commit in commits:
         tree = repo[repo[commit.encode()].tree]
-        mode, sha = tree[b".context"]
+        _mode, sha = tree[b".context"]
         for entry in repo[sha].items():
             if entry.mode & 0o170000 == 0o100000:
                 if entry.sha not in cache:
@@ -201,11 +201,15 @@ def main() -> None:
         root = Path(tmp) / "project"
         start = time.perf_counter()
         write_history(root, args.commits)
-        size = int(subprocess.run(
-            ["git", "ls-tree", "-r", "-l", "HEAD", ".context"], cwd=root, capture_output=True, text=True, check=True
-        ).stdout.count("\n"))
-        print(f"history: {args.commits} commits, {size} files in .context/ at HEAD, written in "
-              f"{time.perf_counter() - start:.1f} s")
+        size = int(
+            subprocess.run(
+                ["git", "ls-tree", "-r", "-l", "HEAD", ".context"], cwd=root, capture_output=True, text=True, check=True
+            ).stdout.count("\n")
+        )
+        print(
+            f"history: {args.commits} commits, {size} files in .context/ at HEAD, written in "
+            f"{time.perf_counter() - start:.1f} s"
+        )
         print("readers (all .context/ blobs of every commit):", bench_readers(root, args.commits, args.runs))
         print("log:", bench_log(root, args.runs, args.commits))
 

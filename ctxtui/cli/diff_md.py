@@ -86,5 +86,8 @@ def pull_request_summary(diff: PlanDiff, before: Plan, after: Plan, from_rev: st
             lines.append(f"| … {len(diff.changed) - 200:,} more | | | |")
     moved = [(name, shift) for name, shift in diff.buckets.items() if shift.delta]
     if moved:
-        lines += ["", "Tokens by section: " + "; ".join(f"{n} {s.before:,} → {s.after:,} ({s.delta:+,})" for n, s in moved)]
+        lines += [
+            "",
+            "Tokens by section: " + "; ".join(f"{n} {s.before:,} → {s.after:,} ({s.delta:+,})" for n, s in moved),
+        ]
     return "\n".join(lines) + "\n"

@@ -44,7 +44,10 @@ def run(args: argparse.Namespace) -> int:
         log = walk_log(name, request, history, commits, max_seconds=args.max_seconds, clock=time.monotonic)
         shallow = history.repo.shallow
     if request.db:
-        print("ctxtui: notice: the memory store is not in git: every commit's packet joins it as it is now", file=sys.stderr)
+        print(
+            "ctxtui: notice: the memory store is not in git: every commit's packet joins it as it is now",
+            file=sys.stderr,
+        )
     if args.format == "json":
         print(json.dumps(log_json(log), indent=2, ensure_ascii=True))
     else:

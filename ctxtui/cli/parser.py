@@ -174,7 +174,10 @@ def _check(sub: Any, command: Callable[[str], argparse.ArgumentParser]) -> None:
 def _log(sub: Any, command: Callable[[str], argparse.ArgumentParser]) -> None:
     from ctxtui.cli.revision import add_log_args
 
-    add_log_args(command("log"))
+    log = command("log")
+    log.add_argument("project", nargs="?", default=".", help=PROJECT_HELP)
+    add_source_args(log)
+    add_log_args(log)
 
 
 def _tune(sub: Any, command: Callable[[str], argparse.ArgumentParser]) -> None:

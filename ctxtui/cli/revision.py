@@ -64,11 +64,7 @@ def add_against_rev_arg(parser: argparse.ArgumentParser) -> None:
 
 
 def add_log_args(log: argparse.ArgumentParser) -> None:
-    """`ctxtui log`'s options: the packet options, and which commits."""
-    from ctxtui.cli.common import add_source_args
-
-    log.add_argument("project", nargs="?", default=".", help="the directory holding .context/ (default: .)")
-    add_source_args(log)
+    """`ctxtui log`'s own options (after the packet options): which commits, how long."""
     for action in log._actions:
         if action.dest == "rev":
             action.help = "the newest commit to show (default: HEAD)"

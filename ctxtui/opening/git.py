@@ -119,8 +119,14 @@ class Repository:
     def __init__(self, project: str) -> None:
         self.project = project
         self._batch: subprocess.Popen[bytes] | None = None
-        top = self._run("rev-parse", "--is-inside-work-tree", "--show-prefix", "--is-shallow-repository",
-                        "--show-object-format", missing_repo=True)
+        top = self._run(
+            "rev-parse",
+            "--is-inside-work-tree",
+            "--show-prefix",
+            "--is-shallow-repository",
+            "--show-object-format",
+            missing_repo=True,
+        )
         lines = top.split("\n")
         if len(lines) < 4 or lines[0] != "true":
             raise GitError(f"{project} is not inside a git work tree: --rev and log read .context/ from git history")
@@ -151,7 +157,9 @@ class Repository:
             err = done.stderr.decode("utf-8", "replace").strip().splitlines()
             first = err[0] if err else f"exit status {done.returncode}"
             if missing_repo and "not a git repository" in first:
-                raise GitError(f"{self.project} is not in a git repository: --rev and log read .context/ from git history")
+                raise GitError(
+                    f"{self.project} is not in a git repository: --rev and log read .context/ from git history"
+                )
             if "dubious ownership" in first:
                 raise GitError(f"git refuses to read {self.project}: it belongs to another user (git's safe.directory)")
             raise GitError(f"git {args[0]}: {first.removeprefix('fatal: ')}")
@@ -244,11 +252,17 @@ class Repository:
             raise GitError(f"--rev {rev!r}: not a revision")
         found = self.info(f"{rev}^{{commit}}")
         if found is None:
-            extra = " (this is a shallow clone: older commits are not here; `git fetch --unshallow`)" if self.shallow else ""
+            extra = (
+                " (this is a shallow clone: older commits are not here; `git fetch --unshallow`)"
+                if self.shallow
+                else ""
+            )
             raise GitError(f"--rev {rev}: no such revision in this repository{extra}")
         return self.commits([found[0]], walk=False)[0]
 
-    def commits(self, revs: list[str], *, walk: bool = True, paths: tuple[str, ...] = (), limit: int | None = None) -> list[Commit]:
+    def commits(
+        self, revs: list[str], *, walk: bool = True, paths: tuple[str, ...] = (), limit: int | None = None
+    ) -> list[Commit]:
         """Commits as `git rev-list --first-parent` lists them (newest first), or exactly `revs` (walk=False)."""
         args = ["rev-list", "--first-parent", "--format=%H%x1f%P%x1f%cI%x1f%ct%x1f%s", "--no-commit-header"]
         if not walk:
@@ -363,7 +377,7 @@ class GitTree:
         cached = self.objects.get(key)
         if cached is None:
             try:
-                kind, cached = self.repo.read(item.oid, limit)
+                _kind, cached = self.repo.read(item.oid, limit)
             except FileTooBigInGit as exc:
                 cached = exc
             self.objects[key] = cached

@@ -62,9 +62,11 @@ class Past:
         from ctxtui.engine.sources.revision import workspace_at
         from ctxtui.opening.ctx import context_dir_of
 
+        assert self.commit is not None
         tree = self.tree()
         context_dir = context_dir_of(name, request, os.environ, tree)
-        workspace = workspace_at(tree, self.history.project, context_dir, memo=self.history.memo, revision=self.commit.commit)  # type: ignore[union-attr]
+        project, memo = self.history.project, self.history.memo
+        workspace = workspace_at(tree, project, context_dir, memo=memo, revision=self.commit.commit)
         return workspace, context_dir
 
     def close(self) -> None:

@@ -50,7 +50,9 @@ class Edits:
         return self.files.get(name, "").split("\n")
 
     def comment_on_top(self) -> str:
-        name = self.rng.choice([n for n in ("TASKS.md", "DECISIONS.md", "LEARNINGS.md", "CONVENTIONS.md") if n in self.files])
+        name = self.rng.choice(
+            [n for n in ("TASKS.md", "DECISIONS.md", "LEARNINGS.md", "CONVENTIONS.md") if n in self.files]
+        )
         self.files[name] = f"<!-- note {self.count} -->\n" + self.files[name]
         return f"comment atop {name}"
 
@@ -58,7 +60,9 @@ class Edits:
         lines = self._lines("TASKS.md")
         for _ in range(self.rng.randint(1, 4)):
             at = self.rng.randint(0, len(lines))
-            lines.insert(at, f"- [ ] task {self.count}-{self.rng.randint(0, 999)}: wire the cache #added:{self.now:%Y-%m-%d}")
+            lines.insert(
+                at, f"- [ ] task {self.count}-{self.rng.randint(0, 999)}: wire the cache #added:{self.now:%Y-%m-%d}"
+            )
         self.files["TASKS.md"] = "\n".join(lines)
         return "add tasks"
 
@@ -87,7 +91,9 @@ class Edits:
         )
         text = self.files.get("DECISIONS.md", "# Decisions\n")
         marker = text.find("\n## [")
-        self.files["DECISIONS.md"] = text + "\n" + block if marker < 0 else text[: marker + 1] + block + "\n" + text[marker + 1 :]
+        self.files["DECISIONS.md"] = (
+            text + "\n" + block if marker < 0 else text[: marker + 1] + block + "\n" + text[marker + 1 :]
+        )
         return "add a decision"
 
     def edit_decision(self) -> str:
@@ -202,7 +208,13 @@ def make_history(
         commit("start")
         when += timedelta(hours=5)
     files = build_workspace(
-        tasks=tasks, conventions=conventions, decisions=decisions, learnings=learnings, steering=steering, seed=seed, now=when
+        tasks=tasks,
+        conventions=conventions,
+        decisions=decisions,
+        learnings=learnings,
+        steering=steering,
+        seed=seed,
+        now=when,
     )
     write_files(root, files)
     commit("ctx init and first notes")

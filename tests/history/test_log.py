@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 
@@ -38,9 +39,7 @@ def test_log_changes_are_the_fate_differences_of_consecutive_explains(history, c
         after = _fates(root, record["commit"], capsysbinary)
         before = _fates(root, parents[0], capsysbinary) if parents else {}
         expected = {
-            (key, before.get(key), after.get(key))
-            for key in {*before, *after}
-            if before.get(key) != after.get(key)
+            (key, before.get(key), after.get(key)) for key in {*before, *after} if before.get(key) != after.get(key)
         }
         got = {(change["key"], change["from"], change["to"]) for change in record["changed"]}
         assert got == expected, record["subject"]
@@ -107,8 +106,8 @@ def test_an_entry_untouched_by_a_commit_keeps_its_key(history, capsysbinary):
 
     root, commits = history
     with History(str(root)) as h:
-        from ctxtui.engine.sources.revision import workspace_at
         from ctxtui.engine.sources.context import ContextMissing
+        from ctxtui.engine.sources.revision import workspace_at
 
         def entries(commit):
             try:
@@ -119,7 +118,7 @@ def test_an_entry_untouched_by_a_commit_keeps_its_key(history, capsysbinary):
 
         keys_seen = []
         broken = []
-        for parent, commit in zip(commits, commits[1:]):
+        for parent, commit in itertools.pairwise(commits):
             before, after = entries(parent), entries(commit)
             keys_seen += [e.key for e in after]
             texts_after = {}

@@ -26,7 +26,19 @@ def _explain_fates(root, rev, capsysbinary, budget="3000"):
 def test_diff_across_revisions_is_the_fate_difference(history, capsysbinary):
     root, commits = history
     out, err, code = run_cli(
-        ["diff", str(root), "--rev", "HEAD", "--against-rev", "HEAD~5", "--budget", "3000", "--format", "json", *PACKER],
+        [
+            "diff",
+            str(root),
+            "--rev",
+            "HEAD",
+            "--against-rev",
+            "HEAD~5",
+            "--budget",
+            "3000",
+            "--format",
+            "json",
+            *PACKER,
+        ],
         capsysbinary,
     )
     assert code == 0, err
@@ -65,7 +77,9 @@ def test_against_rev_head_shows_uncommitted_edits(tmp_path, capsysbinary):
 @pytest.mark.parametrize("command", ["coverage", "sweep", "check"])
 def test_other_commands_take_rev(history, capsysbinary, command):
     root, commits = history
-    extra = {"coverage": ["--max-seconds", "2"], "sweep": ["--to", "4000"], "check": ["--max-tokens", "100000"]}[command]
+    extra = {"coverage": ["--max-seconds", "2"], "sweep": ["--to", "4000"], "check": ["--max-tokens", "100000"]}[
+        command
+    ]
     out, err, code = run_cli([command, str(root), "--rev", commits[4], *PACKER, *extra], capsysbinary)
     assert code == 0, err
     assert out

@@ -25,11 +25,11 @@ NOUNS = {
 
 
 def move_words(before: Fate | None, after: Fate | None) -> str:
-    """"entered the packet in full", "left the packet", "was cut to a title"..."""
+    """ "entered the packet in full", "left the packet", "was cut to a title"..."""
     if before is None:
-        return {Fate.INCLUDED: "appeared, in full", Fate.SUMMARIZED: "appeared, as a title"}.get(
-            after, "appeared, dropped"  # type: ignore[arg-type]
-        )
+        if after is Fate.INCLUDED:
+            return "appeared, in full"
+        return "appeared, as a title" if after is Fate.SUMMARIZED else "appeared, dropped"
     if after is None:
         return "was removed from the files" if before is Fate.DROPPED else "left the packet: removed from the files"
     if after is Fate.INCLUDED:
@@ -79,14 +79,18 @@ def reasons(key: str, before: Plan | None, after: Plan | None) -> list[str]:
         found.append(f"its own text went from {was.entry.tokens:,} to {now.entry.tokens:,} tokens")
     if before is not None and after is not None and before.budget != after.budget:
         found.append(f"the budget went from {before.budget:,} to {after.budget:,} tokens")
-    for tier in sorted({b.tier for b in (before.buckets if before else [])} | {b.tier for b in (after.buckets if after else [])}):
+    for tier in sorted(
+        {b.tier for b in (before.buckets if before else [])} | {b.tier for b in (after.buckets if after else [])}
+    ):
         b, a = _bucket(before, tier), _bucket(after, tier)
         if b is None or a is None:
             continue
         grew = (a.used + a.summarized) - (b.used + b.summarized)
-        mine = now is not None and now.tier == tier or was is not None and was.tier == tier
+        mine = (now is not None and now.tier == tier) or (was is not None and was.tier == tier)
         if mine and b.cap is not None and a.cap is not None and a.cap != b.cap:
-            found.append(f"the {_name(a)}' share {'fell' if a.cap < b.cap else 'rose'} from {b.cap:,} to {a.cap:,} tokens")
+            found.append(
+                f"the {_name(a)}' share {'fell' if a.cap < b.cap else 'rose'} from {b.cap:,} to {a.cap:,} tokens"
+            )
         elif grew and abs(grew) >= 1:
             found.append(f"the {_name(a)} tier {'grew' if grew > 0 else 'shrank'} by {abs(grew):,} tokens")
     if was is not None and now is not None and was.score is not None and now.score is not None:

@@ -44,7 +44,7 @@ if TYPE_CHECKING:
         """One commit's files, read-only. Paths are relative to the project, "/"-separated."""
 
         def kind(self, path: str) -> str | None:
-            """"file", "dir", "link" (a symbolic link), "submodule", or None when nothing is there."""
+            """ "file", "dir", "link" (a symbolic link), "submodule", or None when nothing is there."""
 
         def names(self, path: str) -> list[str] | None:
             """The names directly inside the directory `path`, or None when it is not a directory."""
@@ -143,7 +143,12 @@ def steering_at(tree: Tree, setting: str, root: str) -> SteeringRead:
             continue
         label = go_join(directory, name)
         if is_dangerous(go_join(root, label)):
-            steering._failed(read, name, label, "lies in a system folder ctx will not read from; ctx then includes no steering at all")
+            steering._failed(
+                read,
+                name,
+                label,
+                "lies in a system folder ctx will not read from; ctx then includes no steering at all",
+            )
             continue
         try:
             data = _read_following(tree, path)

@@ -248,8 +248,8 @@ class Repository:
 
     def resolve(self, rev: str) -> Commit:
         """The commit REV names (a hash, HEAD~3, a branch, a tag); GitError saying why when none."""
-        if not rev or rev.startswith("-"):
-            raise GitError(f"--rev {rev!r}: not a revision")
+        if not rev or rev.startswith("-") or any(ord(c) < 32 or ord(c) == 127 for c in rev):
+            raise GitError(f"--rev {rev!r}: not a revision")  # an option, or a control character (a second command)
         found = self.info(f"{rev}^{{commit}}")
         if found is None:
             extra = (

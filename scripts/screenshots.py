@@ -109,6 +109,16 @@ async def open_pin_diff(app: CtxtuiApp, pilot) -> None:
     app.clear_notifications()
 
 
+async def open_history(app: CtxtuiApp, pilot) -> None:
+    """The history view (h), three commits back: the main screen shows that commit's packet."""
+    await pilot.press("h")
+    await _until_screen(app, pilot, "HistoryScreen")
+    for _ in range(3):
+        await pilot.press("down")
+        await settled(app, pilot)
+    app.clear_notifications()
+
+
 SHOTS: tuple[Shot, ...] = (
     Shot("tuning-pinned", "ctx-large", 4100, setup=pin_then_step, note="pinned, stepped: ▲▼◆ marks, d filter"),
     Shot("tuning-knobs", "ctx-large", 4000, setup=open_knobs, note="the knobs dialog (k)"),
@@ -128,11 +138,19 @@ SHOTS: tuple[Shot, ...] = (
     Shot("theme-high-contrast", "ctx-large", 4000, theme="ctxtui-high-contrast"),
     Shot("demo", "demo", 8000, note="the built-in demo workspace"),
     Shot("small-80x24", "ctx-large", 4000, size=(80, 24), note="an 80×24 terminal"),
+    Shot("history", "history", 3000, setup=open_history, note="the history view (h): a commit's packet, read-only"),
 )
 
 
 def project_for(shot: Shot, scratch: Path) -> tuple[Path, Path | None]:
     """(project folder, memory database or None) for a shot."""
+    if shot.project == "history":  # a generated git history (tests/factories/history.py), the same on each run
+        from tests.factories.history import make_history
+
+        project = scratch / "history" / "project"
+        if not project.exists():
+            make_history(project, commits=30, seed=3)
+        return project, None
     if shot.project != "demo":
         return CORPUS / shot.project, None
     from ctxtui.demo import demo_memory_db_path, write_demo
@@ -240,7 +258,7 @@ def main(argv: list[str] | None = None) -> int:
         for shot in SHOTS:
             if args.only and not any(word in shot.name for word in args.only):
                 continue
-            if shot.project != "demo" and not (CORPUS / shot.project / ".context").is_dir():
+            if shot.project not in ("demo", "history") and not (CORPUS / shot.project / ".context").is_dir():
                 print(f"skip  {shot.name}: {CORPUS / shot.project} not found")
                 continue
             started = time.perf_counter()

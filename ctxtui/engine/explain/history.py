@@ -47,17 +47,14 @@ EMPTY = Fates({}, {}, 0, {"included": 0, "summarized": 0, "dropped": 0}, 0)
 
 
 def fates_of(plan: Plan) -> Fates:
-    """The plan's fate per key, read from its fate vector (no outcome is built)."""
+    """The plan's fate per key, read from its fate vector (no outcome is built; one pass at C speed)."""
     candidates = plan.packer.candidates()
-    vector = plan.fates
-    by_key: dict[str, Fate] = {}
-    entries: dict[str, Entry] = {}
-    for entry, code in zip(candidates, vector, strict=True):
-        by_key[entry.key] = FATE_OF_CODE[code]
-        entries[entry.key] = entry
-    counts = {"included": 0, "summarized": 0, "dropped": 0}
-    for fate in by_key.values():
-        counts[fate.value] = counts.get(fate.value, 0) + 1
+    vector = bytes(plan.fates)
+    keys = [entry.key for entry in candidates]
+    by_key = dict(zip(keys, map(FATE_OF_CODE.__getitem__, vector), strict=True))
+    entries = dict(zip(keys, candidates, strict=True))
+    counts = {fate.value: vector.count(code) for code, fate in FATE_OF_CODE.items()}
+    counts = {"included": counts["included"], "summarized": counts["summarized"], "dropped": counts["dropped"]}
     return Fates(by_key, entries, plan.tokens_used, counts, plan.budget)
 
 

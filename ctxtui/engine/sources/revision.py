@@ -18,6 +18,7 @@ touch is the very same `Entry`, key and all.
 from __future__ import annotations
 
 import posixpath
+from functools import lru_cache
 
 from ctxtui.engine.model import Problem
 from ctxtui.engine.sources.context import ContextFiles, ContextMissing, ParsedContext, parse_context
@@ -217,14 +218,10 @@ def workspace_at(
 ) -> RevisionWorkspace:
     """`load_workspace` for a revision: raises ContextMissing when `.context/` did not exist yet."""
     text, problems = ctxrc_text_at(tree)
-    config = CtxConfig(problems=tuple(problems)) if text is None else (memo or _direct)(parse_ctxrc, text, "0.8.1")
+    config = CtxConfig(problems=tuple(problems)) if text is None else _parsed_ctxrc(text, "0.8.1")
     files = context_files_at(tree, project, context_dir, config.steering_dir)
     parsed: ParsedContext = parse_context(files, config.tool, memo=memo)
     return RevisionWorkspace(project=project, config=config, parsed=parsed, ctxrc_text=text, revision=revision)
-
-
-def _direct(fn: Any, *args: Any) -> Any:
-    return fn(*args)
 
 
 def refusal_at(name: str, tree: Tree, root: str, context_dir: str, *, allow_outside: bool = False) -> Refusal | None:
@@ -320,7 +317,13 @@ def _first_link(tree: Tree, directory: str) -> str | None:
 def config_at(tree: Tree, version: str = "0.8.1") -> CtxConfig:
     """`.ctxrc` at the revision as ctx `version` reads it (`ctxrc.read_ctxrc` for a commit)."""
     text, problems = ctxrc_text_at(tree)
-    return CtxConfig(problems=tuple(problems)) if text is None else parse_ctxrc(text, version)
+    return CtxConfig(problems=tuple(problems)) if text is None else _parsed_ctxrc(text, version)
+
+
+@lru_cache(maxsize=32)
+def _parsed_ctxrc(text: str, version: str) -> CtxConfig:
+    """A history holds a few `.ctxrc` texts, each asked for at every commit: YAML-parsed once each."""
+    return parse_ctxrc(text, version)
 
 
 def skill_at(tree: Tree, name: str) -> SkillFile:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 
 from ctxtui.cli.commands import SUBCOMMANDS
-from ctxtui.cli.failures import Refused, UsageError
+from ctxtui.cli.failures import Refused, ToolAnswered, UsageError
 from ctxtui.safe_text import clean_for_terminal, clean_line
 
 TYPE_CHECKING = False
@@ -90,6 +90,9 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.flush()
         sys.stderr.write(clean_for_terminal(exc.refusal.stderr) if sys.stderr.isatty() else exc.refusal.stderr)
         return exc.refusal.exit_code
+    except ToolAnswered as exc:  # the tool's own error (Shabka's MCP tool): printed as the client receives it
+        sys.stderr.write(exc.output)
+        return exc.status
     except UsageError as exc:
         print(f"ctxtui: {clean_line(str(exc))}", file=sys.stderr)
         return 2

@@ -29,7 +29,8 @@ __all__ = ["Refused", "UsageError", "add_source_args", "load_packer", "parse_now
 
 PACKER_HELP = (
     "which packet to reproduce: ctx-0.8.1 (ctx's main), ctx-0.8.0 (the newest release), ctx-mcp "
-    "(ctx's MCP resource), shabka, cortex or nous (these three read --db alone); "
+    "(ctx's MCP resource), shabka (context-pack), shabka-mcp (Shabka's MCP get_context), cortex or nous "
+    "(these four read --db alone); "
     "default: the version of the ctx on PATH, else ctx-0.8.1"
 )
 
@@ -108,7 +109,21 @@ def add_source_args(parser: argparse.ArgumentParser, *, budget: bool = True, tok
     peers.add_argument("--query", help="shabka: the query (default: *); cortex: the focus")
     peers.add_argument("--kind", help="shabka: only memories of this kind (default: all)")
     peers.add_argument("--tag", action="append", default=[], help="shabka: only memories with this tag (repeatable)")
-    peers.add_argument("--user", help="shabka: whose private memories are visible (default: as shabka finds it)")
+    peers.add_argument(
+        "--tags",
+        dest="tags_text",
+        metavar="'A,B'",
+        help="shabka-mcp: the tool's tags argument, one comma-separated string (default: absent)",
+    )
+    peers.add_argument(
+        "--args-json",
+        metavar="JSON",
+        help="shabka-mcp: the get_context arguments object exactly as an MCP client sends it, or null; "
+        "a flag given beside it replaces that key (default: the flags alone)",
+    )
+    peers.add_argument(
+        "--user", help="shabka, shabka-mcp: whose private memories are visible (default: as shabka finds it)"
+    )
     peers.add_argument("--intent", help="cortex: the intent (default: understand_code)")
     peers.add_argument("--agent", help="nous: the agent id (default: nous-default, or the only agent)")
     peers.add_argument(
@@ -144,6 +159,8 @@ def request_from_args(project: str, args: Options) -> PackRequest:
         query=get("query"),
         kind=get("kind"),
         tags=tuple(get("tag", ())),
+        tags_text=get("tags_text"),
+        args_json=get("args_json"),
         user=get("user"),
         intent=get("intent"),
         agent=get("agent"),

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import sys
 
-from ctxtui.opening.request import OpenError, Refused
+from ctxtui.opening.request import OpenError, Refused, ToolAnswered
 from ctxtui.safe_text import clean_line
 
 UsageError = OpenError
 
-__all__ = ["Refused", "UsageError", "warn"]
+__all__ = ["Refused", "ToolAnswered", "UsageError", "warn"]
 
 
 def warn(message: str) -> None:

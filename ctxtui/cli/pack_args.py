@@ -32,6 +32,8 @@ VALUE_OPTIONS = {
     "--query": "query",
     "--kind": "kind",
     "--user": "user",
+    "--tags": "tags_text",
+    "--args-json": "args_json",
     "--intent": "intent",
     "--agent": "agent",
     "--turn": "turn",

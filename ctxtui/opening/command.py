@@ -23,6 +23,7 @@ from ctxtui.opening.request import PackRequest
 # A peer packer's knob and the `ctxtui pack` option that sets it.
 _PEER_OPTIONS: dict[str, dict[str, str]] = {
     "shabka": {"query": "--query", "project": "--project", "kind": "--kind", "tag": "--tag", "user": "--user"},
+    "shabka-mcp": {"query": "--query", "project": "--project", "kind": "--kind", "tag": "--tags", "user": "--user"},
     "cortex": {"query": "--query", "intent": "--intent"},
     "nous": {"frame": "--frame"},
 }
@@ -81,6 +82,11 @@ def pack_command(
         value = options.pop(option, getattr(request, field))
         if value is not None and value != "":
             words += [option, str(value)]
+    tags_text = options.pop("--tags", request.tags_text)
+    if tags_text is not None:
+        words += ["--tags", str(tags_text)]
+    if request.args_json is not None:
+        words += ["--args-json", request.args_json]
     tags = options.pop("--tag", request.tags)
     for tag in [tags] if isinstance(tags, str) else tags or ():
         words += ["--tag", str(tag)]

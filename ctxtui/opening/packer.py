@@ -29,11 +29,15 @@ def open_named(
 
     if not request.db:
         raise OpenError(f"--packer {name} reads a memory store: give it with --db")
-    budget = parse_budget(request.budget, name)
+    budget = parse_budget(request.budget, name) if name != "shabka-mcp" else None  # the tool's own rules
     if name == "shabka":
         from ctxtui.opening.shabka import open_shabka
 
         return open_shabka(request, budget)
+    if name == "shabka-mcp":
+        from ctxtui.opening.shabka_mcp import open_shabka_mcp
+
+        return open_shabka_mcp(request)
     if name == "cortex":
         from ctxtui.opening.cortex import open_cortex
 

@@ -17,6 +17,18 @@ class OpenError(Exception):
     """A failure the user can fix (a missing --query, an unreadable store...): one line of words."""
 
 
+class ToolAnswered(OpenError):
+    """The tool answers with an error instead of a packet (Shabka's MCP tool: a JSON-RPC error object).
+
+    `output` is what `pack` prints on stderr (the object, one line), `status` its exit status.
+    """
+
+    def __init__(self, message: str, output: str, status: int = 1) -> None:
+        super().__init__(message)
+        self.output = output
+        self.status = status
+
+
 class Refused(Exception):
     """ctx would not build a packet here, or would not parse an option: `pack` prints what ctx prints."""
 
@@ -49,6 +61,8 @@ class PackRequest(Frozen):
         "query",
         "kind",
         "tags",
+        "tags_text",
+        "args_json",
         "user",
         "intent",
         "agent",
@@ -72,6 +86,8 @@ class PackRequest(Frozen):
     query: str | None
     kind: str | None
     tags: tuple[str, ...]
+    tags_text: str | None  # shabka-mcp: the `tags` argument, one comma-separated string (--tags)
+    args_json: str | None  # shabka-mcp: the tool call's arguments object as an MCP client sends it
     user: str | None
     intent: str | None
     agent: str | None
@@ -96,6 +112,8 @@ class PackRequest(Frozen):
         query: str | None = None,
         kind: str | None = None,
         tags: tuple[str, ...] = (),
+        tags_text: str | None = None,
+        args_json: str | None = None,
         user: str | None = None,
         intent: str | None = None,
         agent: str | None = None,
@@ -118,6 +136,8 @@ class PackRequest(Frozen):
         object.__setattr__(self, "query", query)
         object.__setattr__(self, "kind", kind)
         object.__setattr__(self, "tags", tags)
+        object.__setattr__(self, "tags_text", tags_text)
+        object.__setattr__(self, "args_json", args_json)
         object.__setattr__(self, "user", user)
         object.__setattr__(self, "intent", intent)
         object.__setattr__(self, "agent", agent)

@@ -14,7 +14,8 @@ from ctxtui.engine.packers.registry import CTX_PACKERS
 from ctxtui.engine.sources.memory.shared.urls import is_db_url
 
 NOUS = "nous"
-PACKER_OF_STORE = {"shabka": "shabka", "cortex": "cortex", NOUS: "nous"}
+PACKER_OF_STORE = {"shabka": "shabka", "cortex": "cortex", NOUS: "nous"}  # the one a store opens with
+PACKERS_OF_STORE = {"shabka": ("shabka", "shabka-mcp"), "cortex": ("cortex",), NOUS: ("nous",)}  # all it feeds
 
 
 def store_kind(db: str | Path | None) -> str | None:
@@ -41,7 +42,5 @@ def store_kind(db: str | Path | None) -> str | None:
 def packers_for(has_context: bool, kind: str | None) -> tuple[str, ...]:
     """The packers these sources allow: ctx's when there is a context directory, the store's own packer."""
     names: list[str] = list(CTX_PACKERS) if has_context else []
-    own = PACKER_OF_STORE.get(kind or "")
-    if own:
-        names.append(own)
+    names.extend(PACKERS_OF_STORE.get(kind or "", ()))
     return tuple(names)

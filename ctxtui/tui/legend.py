@@ -133,7 +133,13 @@ def _is_component(column_id: str, packer: str) -> bool:
 
 
 def _short(packer: str) -> str:
-    names = {"ctx-0.8.1": "ctx 0.8.1", "ctx-0.8.0": "0.8.0", "shabka": "Shabka", "cortex": "Cortex"}
+    names = {
+        "ctx-0.8.1": "ctx 0.8.1",
+        "ctx-0.8.0": "0.8.0",
+        "shabka": "Shabka",
+        "shabka-mcp": "its MCP tool",
+        "cortex": "Cortex",
+    }
     return names.get(packer, packer)
 
 

@@ -81,7 +81,11 @@ async def test_help_explains_every_symbol_column_and_term(tmp_path):
         assert "summarized: only a shorter form" in text
         headings = [words for key, words in items if key is None]
         assert headings[:3] == ["Keys", "Symbols", "Lines on screen"] and headings[-1] == "Words"
-        assert "Columns of Shabka" in headings and "Columns of Cortex" in headings and "Columns of nous" in headings
+        assert (
+            "Columns of Shabka and its MCP tool" in headings
+            and "Columns of Cortex" in headings
+            and "Columns of nous" in headings
+        )
 
 
 @pytest.mark.asyncio

@@ -282,6 +282,7 @@ BY_PACKER: dict[str, tuple[Component, ...]] = {
     "ctx-0.8.0": CTX,
     "ctx-mcp": (),
     "shabka": SHABKA,
+    "shabka-mcp": SHABKA,
     "cortex": CORTEX,
     "nous": NOUS,
 }

@@ -20,13 +20,14 @@ if TYPE_CHECKING:
 
 MCP = "ctx-mcp"
 CTX_PACKERS = (*VERSIONS, MCP)  # ctx-0.8.1, ctx-0.8.0, ctx-mcp: built from a project's .context/
-PEER_PACKERS = ("shabka", "cortex", "nous")  # built from a memory store alone
+PEER_PACKERS = ("shabka", "shabka-mcp", "cortex", "nous")  # built from a memory store alone
 PACKERS = (*CTX_PACKERS, *PEER_PACKERS)
 PACKER_TITLES = {
     "ctx-0.8.1": "ctx agent 0.8.1 (ctx's main, commit ce5a832)",
     "ctx-0.8.0": "ctx agent 0.8.0 (the newest release: binaries, Homebrew, VS Code)",
     MCP: "ctx's MCP resource ctx://context/agent (0.8.0 and 0.8.1 alike)",
     "shabka": "shabka context-pack (v0.5.2, hash embedder)",
+    "shabka-mcp": "Shabka's MCP tool get_context (v0.5.2, hash embedder)",
     "cortex": "drift memory why: Cortex's retrieval budget (TypeScript v1, vector-less path)",
     "nous": "nous's per-frame context sections, rebuilt from a logged turn",
 }

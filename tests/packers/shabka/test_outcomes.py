@@ -157,9 +157,13 @@ def test_reasons_in_words_with_their_numbers(packer):
     assert o["Small after"].blocked_by == big.entry.key
     assert "ranked below the first misfit" in describe(o["Small after"])
     assert describe(o["Bob's secret"]).startswith("hidden by privacy: private, created by 'bob'; the user is 'alice'")
-    assert describe(o["A decision"]).startswith("filtered out by -k: its kind is decision; -k asks for fact")
-    assert describe(o["Untagged"]).startswith("filtered out by -t: its tags are ops; -t asks for any of db")
-    assert describe(o["Elsewhere"]).startswith("filtered out by -p: its project is 'other'; -p asks for 'proj'")
+    assert describe(o["A decision"]).startswith(
+        "filtered out by the kind filter: its kind is decision; -k asks for fact"
+    )
+    assert describe(o["Untagged"]).startswith("filtered out by the tag filter: its tags are ops; -t asks for any of db")
+    assert describe(o["Elsewhere"]).startswith(
+        "filtered out by the project filter: its project is 'other'; -p asks for 'proj'"
+    )
     assert "status != 'pending'" in describe(o["Awaiting review"])
     assert "not among the 50 nearest" in describe(o["Outside 1"])
     assert "768 dimensions, the store's most common is 128" in describe(o["Ollama leftover"])

@@ -14,9 +14,9 @@ SHABKA_TEXT: dict[Enum, str] = {
     ShabkaReason.PACKED: "packed: fits what is left of the budget",
     ShabkaReason.MISFIT: "stopped at the first misfit: it does not fit what is left",
     ShabkaReason.AFTER_MISFIT: "ranked below the first misfit: the pack had stopped",
-    ShabkaReason.KIND: "filtered out by -k (kind)",
-    ShabkaReason.TAG: "filtered out by -t (tags)",
-    ShabkaReason.PROJECT: "filtered out by -p (project)",
+    ShabkaReason.KIND: "filtered out by the kind filter (-k; the MCP tool's kind)",
+    ShabkaReason.TAG: "filtered out by the tag filter (-t; the MCP tool's tags)",
+    ShabkaReason.PROJECT: "filtered out by the project filter (-p; the MCP tool's project_id)",
     ShabkaReason.PRIVATE: "hidden by privacy: a private memory of another user",
     ShabkaReason.PENDING: "pending: Shabka's search leaves pending memories out",
     ShabkaReason.ORPHAN: "a stored vector without a memory row",
@@ -32,9 +32,9 @@ SHABKA_SHORT: dict[Enum, str] = {
     ShabkaReason.PACKED: "packed",
     ShabkaReason.MISFIT: "misfit",
     ShabkaReason.AFTER_MISFIT: "after misfit",
-    ShabkaReason.KIND: "-k filter",
-    ShabkaReason.TAG: "-t filter",
-    ShabkaReason.PROJECT: "-p filter",
+    ShabkaReason.KIND: "kind filter",
+    ShabkaReason.TAG: "tag filter",
+    ShabkaReason.PROJECT: "project filter",
     ShabkaReason.PRIVATE: "private",
     ShabkaReason.PENDING: "pending",
     ShabkaReason.ORPHAN: "orphan vector",
@@ -108,11 +108,11 @@ def describe_shabka(outcome: Outcome) -> str:
             f"(needs {num(needs)} tokens){tail}"
         )
     if reason is ShabkaReason.KIND:
-        return f"filtered out by -k: {why}{nearest}"
+        return f"filtered out by the kind filter: {why}{nearest}"
     if reason is ShabkaReason.TAG:
-        return f"filtered out by -t: {why}{nearest}"
+        return f"filtered out by the tag filter: {why}{nearest}"
     if reason is ShabkaReason.PROJECT:
-        return f"filtered out by -p: {why}{nearest}"
+        return f"filtered out by the project filter: {why}{nearest}"
     if reason is ShabkaReason.PRIVATE:
         return f"hidden by privacy: {why}{nearest}"
     if reason is ShabkaReason.PENDING:

@@ -36,7 +36,7 @@ STEP_NAMES = {
     STEP_KNN: "the 50 nearest",
     STEP_READ: "reading the rows",
     STEP_PRIVACY: "privacy",
-    STEP_FILTER: "-k/-t/-p filters",
+    STEP_FILTER: "kind/tag/project filters",
     STEP_PACK: "packing",
 }
 KNN_SIZE = 50

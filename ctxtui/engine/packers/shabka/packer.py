@@ -27,7 +27,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
@@ -101,7 +101,7 @@ class ShabkaPacker(Packer):
 
     name = "shabka"
     title = "shabka context-pack (v0.5.2, hash embedder)"
-    formats = ("md", "json")
+    formats: ClassVar[tuple[str, ...]] = ("md", "json")
 
     def __init__(
         self,
@@ -152,11 +152,8 @@ class ShabkaPacker(Packer):
         if failure is not None:
             self.failure = ShabkaFailure(failure, STEP_OPEN)
             return
-        kind = self.settings.kind
-        if kind is not None and rank.lowercase(kind) not in KINDS:
-            self.failure = ShabkaFailure(f"unknown memory kind: {kind}", STEP_OPEN)
+        if not self._settle_kind():
             return
-        self._kind = None if kind is None else rank.lowercase(kind)
         if emb.dims != DIMS:
             if emb.memory_ids:
                 self.notices.append(
@@ -273,45 +270,9 @@ class ShabkaPacker(Packer):
         contradictions = self.store.contradictions or {}
         ranked: list[Ranked] = []
         for index, memory, distance, sim, key in survivors:
-            if self._kind is not None and memory.kind != self._kind:
-                self.hits.append(
-                    Hit(
-                        key,
-                        index,
-                        distance,
-                        sim,
-                        ShabkaReason.KIND,
-                        STEP_FILTER,
-                        f"its kind is {memory.kind}; -k asks for {self._kind}",
-                    )
-                )
-                continue
-            if s.tags and not any(t in memory.tags for t in s.tags):
-                self.hits.append(
-                    Hit(
-                        key,
-                        index,
-                        distance,
-                        sim,
-                        ShabkaReason.TAG,
-                        STEP_FILTER,
-                        f"its tags are {', '.join(memory.tags) or '(none)'}; -t asks for any of {', '.join(s.tags)}",
-                    )
-                )
-                continue
-            if s.project is not None and memory.project_id != s.project:
-                shown = "none" if memory.project_id is None else repr(memory.project_id)
-                self.hits.append(
-                    Hit(
-                        key,
-                        index,
-                        distance,
-                        sim,
-                        ShabkaReason.PROJECT,
-                        STEP_FILTER,
-                        f"its project is {shown}; -p asks for {s.project!r}",
-                    )
-                )
+            refused = self._filtered_out(memory)
+            if refused is not None:
+                self.hits.append(Hit(key, index, distance, sim, refused[0], STEP_FILTER, refused[1]))
                 continue
             matched = rank.keyword(s.search_query, memory.title, memory.content, memory.tags)
             n_rel = relations.get(memory.id, 0)
@@ -347,6 +308,30 @@ class ShabkaPacker(Packer):
             )
         ranked.sort(key=lambda r: -r.signals.score)  # stable, as Rust's sort_by
         self.ranked = ranked
+
+    def _settle_kind(self) -> bool:
+        """`-k` parsed as `MemoryKind` (`model/memory.rs:203-220`): any case, else exit 1 (False)."""
+        kind = self.settings.kind
+        if kind is not None and rank.lowercase(kind) not in KINDS:
+            self.failure = ShabkaFailure(f"unknown memory kind: {kind}", STEP_OPEN)
+            return False
+        self._kind = None if kind is None else rank.lowercase(kind)
+        return True
+
+    def _filtered_out(self, memory: Memory) -> tuple[ShabkaReason, str] | None:
+        """The first of `-k`, `-t`, `-p` (`main.rs:891-906`, in that order) that refuses `memory`, and why."""
+        s = self.settings
+        if self._kind is not None and memory.kind != self._kind:
+            return ShabkaReason.KIND, f"its kind is {memory.kind}; -k asks for {self._kind}"
+        if s.tags and not any(t in memory.tags for t in s.tags):
+            return (
+                ShabkaReason.TAG,
+                f"its tags are {', '.join(memory.tags) or '(none)'}; -t asks for any of {', '.join(s.tags)}",
+            )
+        if s.project is not None and memory.project_id != s.project:
+            shown = "none" if memory.project_id is None else repr(memory.project_id)
+            return ShabkaReason.PROJECT, f"its project is {shown}; -p asks for {s.project!r}"
+        return None
 
     def _nearest_rows(self, nearest: list[int], distances: np.ndarray) -> list[tuple[str, int, float]]:
         """(key, place, distance) of the nearest that have a memory row."""
@@ -446,6 +431,8 @@ class ShabkaPacker(Packer):
             raise KeyError(f"shabka has no setting {key!r}")
         if key == "query" and value is None:
             value = ""
+        if key == "tag" and (value is None or isinstance(value, str)):  # the MCP tool's one string, carried over
+            value = tuple(t for t in (p.strip() for p in (value or "").split(",")) if t)
         settings = replace(self.settings, **{field[key]: value})
         return ShabkaPacker(
             self.store,

@@ -19,7 +19,7 @@ from ctxtui.engine.fate import Fate
 from ctxtui.engine.model import Plan
 from ctxtui.engine.packers.base import Packer
 
-UP, DOWN, DIFFERS = "▲", "▼", "◆"
+UP, DOWN, DIFFERS, EDITED = "▲", "▼", "◆", "✎"
 _RANK = {Fate.DROPPED: 0, Fate.SUMMARIZED: 1, Fate.INCLUDED: 2, None: -1}
 
 
@@ -52,13 +52,21 @@ def step_comparison(before: Plan, after: Plan) -> Comparison:
     """The last step: ▲/▼ for each entry whose fate moved, and "+3 in full, −1 to title: …"."""
     diff = diff_plans(before, after)
     marks = {change.entry.key: UP if _RANK[change.after] > _RANK[change.before] else DOWN for change in diff.changed}
+    _mark_edited(marks, diff)
     return Comparison(diff, marks, step_summary(diff))
+
+
+def _mark_edited(marks: dict[str, str], diff: PlanDiff) -> None:
+    """✎ for an entry whose own text changed and whose fate did not (a move's ▲/▼ says more)."""
+    for entry in diff.edited:
+        marks.setdefault(entry.key, EDITED)
 
 
 def pin_comparison(pin: Pin, after: Plan) -> Comparison:
     """Against a pin: ◆ for each entry whose fate differs, and how many and how many tokens, in words."""
     diff = diff_plans(pin.plan(after.budget), after)
     marks = dict.fromkeys((change.entry.key for change in diff.changed), DIFFERS)
+    _mark_edited(marks, diff)
     counts = diff.counts()
     delta = diff.tokens_used.delta
     if not diff.changed:
@@ -67,6 +75,8 @@ def pin_comparison(pin: Pin, after: Plan) -> Comparison:
         entries = len(diff.changed)
         moves = ", ".join(f"{n} {word}" for n, word in ((counts["up"], "up"), (counts["down"], "down")) if n)
         summary = f"{entries:,} entr{'y' if entries == 1 else 'ies'} differ from {pin.label} ({moves})"
+    if diff.edited:
+        summary += f", {len(diff.edited):,} edited since"
     if delta:
         summary += f", {'+' if delta > 0 else '−'}{abs(delta):,} tokens"
     return Comparison(diff, marks, summary)

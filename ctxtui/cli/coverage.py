@@ -37,6 +37,7 @@ def run(args: argparse.Namespace) -> int:
                             "never_full": [
                                 {
                                     "key": o.entry.key,
+                                    "location": o.entry.location,
                                     "title": o.entry.title,
                                     "source": o.entry.source,
                                     "reason": o.reason.value,

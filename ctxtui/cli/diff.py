@@ -61,6 +61,7 @@ def run(args: argparse.Namespace) -> int:
                     "changed": [
                         {
                             "key": c.entry.key,
+                            "location": c.entry.location,
                             "title": c.entry.title,
                             "section": c.entry.section,
                             "source": c.entry.source,

@@ -119,6 +119,7 @@ def outcome_json(outcome: Outcome, threshold: Threshold | None, budget: int) -> 
     entry = outcome.entry
     data: dict[str, Any] = {
         "key": entry.key,
+        "location": entry.location,
         "title": entry.title,
         "section": entry.section,
         "source": entry.source,

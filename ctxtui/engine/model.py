@@ -53,12 +53,15 @@ class Entry(Frozen):
         "extra",
     )
 
-    key: str  # stable across reloads and budgets, e.g. "decisions:.context/DECISIONS.md:12"
+    # What the entry is, stable across budgets, reloads and edits elsewhere in its file (sources/identity.py):
+    # "tasks:.context/TASKS.md:Fix the build#1", "decisions:.context/DECISIONS.md:[2026-01-02-030405] Use X#1",
+    # "memory:memory.db:42". Never a line number: that is the location.
+    key: str
     section: str
     title: str
     text: str
     tokens: int
-    source: str  # provenance: ".context/DECISIONS.md:12", "memory.db:42", "shabka:<id>"
+    source: str  # where it is now, its *location*: ".context/DECISIONS.md:12", "memory.db:42", "shabka:<id>"
     date: str | None  # "YYYY-MM-DD" for scored entries
     superseded: bool
     # What a memory database knows; None for markdown entries.
@@ -99,6 +102,11 @@ class Entry(Frozen):
         _status(self, status)
         _kind(self, kind)
         _extra(self, extra)
+
+    @property
+    def location(self) -> str:
+        """Where the entry sits now (a file and line, a store and id): shown and exported beside its key."""
+        return self.source
 
 
 (_key, _section, _title, _text, _tokens, _source, _date, _superseded, _importance, _usage, _status, _kind, _extra) = (

@@ -33,6 +33,11 @@ SYMBOLS: tuple[LegendItem, ...] = (
     ("▲", "mark column: the entry moved up on the last budget step (dropped → summarized → in full)"),
     ("▼", "mark column: the entry moved down on the last step; in a column header, ▲ ▼: the sort direction"),
     ("◆", "mark column: the entry's fate differs from the pin (P) or from the compared ctx version"),
+    (
+        "✎",
+        "mark column: the entry's own text was edited (a decision's body grew) and its fate did not move; "
+        "it is the same entry: its key (what it is) did not change, only its text",
+    ),
     (GLYPH_USED, "tier bars: tokens of entries in full"),
     (GLYPH_SUMMARIZED, "tier bars: tokens of summarized entries"),
     (GLYPH_OVERRUN, "tier bars: tokens forced in past the cap (+N over)"),

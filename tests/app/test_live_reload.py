@@ -49,7 +49,9 @@ async def test_a_new_decision_appears_and_budget_and_selection_stay(tmp_path):
         await pilot.press("right_curly_bracket")  # budget 5,000
         await pilot.press("tab")
         keys = [o.entry.key for o in app.main.view.plan.outcomes]
-        selected = "decisions:.context/DECISIONS.md:15"
+        selected = next(
+            o.entry.key for o in app.main.view.plan.outcomes if o.entry.location.endswith("DECISIONS.md:15")
+        )
         await cursor_to(pilot, keys.index(selected))
         await settle(pilot)
         assert app.main.selected_key == selected and app.session.budget == 5000
@@ -148,8 +150,8 @@ async def test_an_open_preview_is_reloaded_too(tmp_path):
 
 @pytest.mark.asyncio
 async def test_a_task_inserted_above_keeps_the_selection_on_the_same_task(tmp_path):
-    """Keys name a line (`tasks:.context/TASKS.md:4`): after an insertion above, the selection follows the
-    entry (its text), not whatever entry now sits on the old line."""
+    """A key says what the entry is, not its line: after an insertion above, the selection stays on the same
+    task, under the same key, not on whatever entry now sits on the old line."""
     project = small_workspace(tmp_path / "proj")
     app = make_app(project, budget=4000, watch=True, real_tokens=False)
     async with app.run_test(size=SIZE) as pilot:
@@ -173,5 +175,6 @@ async def test_a_task_inserted_above_keeps_the_selection_on_the_same_task(tmp_pa
 
         shown = app.main.view.plan.outcome(table(app).selected_key)
         assert shown is not None and shown.entry.title.startswith("Write the docs")
-        assert app.main.selected_key == table(app).selected_key == shown.entry.key != selected.entry.key
+        assert app.main.selected_key == table(app).selected_key == shown.entry.key == selected.entry.key
+        assert shown.entry.location != selected.entry.location  # it moved down a line
         assert "Write the docs" in why_text(app)

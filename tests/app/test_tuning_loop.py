@@ -173,9 +173,11 @@ async def test_step_marks_follow_each_slider_move():
             if not changes:
                 assert summary == "no entry changed fate"
                 continue
-            ups = sum(1 for b, a in changes.values() if a is Fate.INCLUDED)
-            if ups:
-                assert f"+{ups} in full" in summary
+            # In words, counted by where entries went: "4 moved to full, 2 to summarized".
+            for fate, word in ((Fate.INCLUDED, "full"), (Fate.SUMMARIZED, "summarized"), (Fate.DROPPED, "dropped")):
+                went = sum(1 for b, a in changes.values() if a is fate)
+                if went:
+                    assert re.search(rf"(^|, ){went:,} (moved )?to {word}\b", summary), summary
             # The marks column draws them.
             drawn = {row.key: app.main.marks.get(row.key) for row in table(app).view_rows}
             assert {k for k, m in drawn.items() if m} == set(expected)

@@ -4,8 +4,11 @@ The tuning loop's memory: a pinned state against the current one, or the
 last slider step against this one. Plans of the same packer are compared on
 their fate vectors (a byte per candidate) and only the entries that moved
 are looked at, so a step at 50,000 candidates costs a byte comparison.
-Plans of different packers (ctx 0.8.0 against 0.8.1, say) are compared by
-entry key.
+Plans of different packers (ctx 0.8.0 against 0.8.1, say, or one load
+against the next) are compared by entry key: what the entry is, never where
+it sits (sources/identity.py), so a line inserted above moves no entry. An
+entry with the same key whose own text changed (a decision whose body grew)
+is *edited*: listed apart from the fate changes.
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ class PlanDiff:
     changed: list[FateChange]
     tokens_used: TokenShift
     buckets: dict[str, TokenShift] = field(default_factory=dict)
+    edited: list[Entry] = field(default_factory=list)  # the same key, its own text changed (the new entry)
 
     def counts(self) -> dict[str, int]:
         """How many moved into full, to a title, out: "in", "title", "out" (and "up"/"down" by direction)."""
@@ -61,16 +65,17 @@ class PlanDiff:
 
 def diff_plans(before: Plan, after: Plan) -> PlanDiff:
     """What changed from `before` to `after`."""
+    edited: list[Entry] = []
     if before.packer is after.packer:
         changed = _same_packer(before, after)
     else:
-        changed = _by_key(before, after)
+        changed = _by_key(before, after, edited)
     buckets: dict[str, TokenShift] = {}
     old = {b.name: b.used + b.summarized for b in before.buckets}
     new = {b.name: b.used + b.summarized for b in after.buckets}
     for name in [*new, *(n for n in old if n not in new)]:
         buckets[name] = TokenShift(old.get(name, 0), new.get(name, 0))
-    return PlanDiff(changed, TokenShift(before.tokens_used, after.tokens_used), buckets)
+    return PlanDiff(changed, TokenShift(before.tokens_used, after.tokens_used), buckets, edited)
 
 
 def _same_packer(before: Plan, after: Plan) -> list[FateChange]:
@@ -98,40 +103,61 @@ def differing(a: bytes | bytearray, b: bytes | bytearray) -> list[int]:
     return found
 
 
-def _by_key(before: Plan, after: Plan) -> list[FateChange]:
-    old = {o.entry.key: o.fate for o in before.outcomes}
+def _by_key(before: Plan, after: Plan, edited: list[Entry]) -> list[FateChange]:
+    """Fate changes joined on the key, in `after`'s packet order, then the entries gone; fills `edited`."""
+    old = {o.entry.key: o for o in before.outcomes}
     changed = []
     seen = set()
     for outcome in after.outcomes:
-        seen.add(outcome.entry.key)
-        was = old.get(outcome.entry.key)
-        if was is not outcome.fate:
-            changed.append(FateChange(outcome.entry, was, outcome.fate))
+        entry = outcome.entry
+        seen.add(entry.key)
+        was = old.get(entry.key)
+        if was is None:
+            changed.append(FateChange(entry, None, outcome.fate))
+            continue
+        if was.fate is not outcome.fate:
+            changed.append(FateChange(entry, was.fate, outcome.fate))
+        if was.entry is not entry and was.entry.text != entry.text:
+            edited.append(entry)
     changed += [FateChange(o.entry, o.fate, None) for o in before.outcomes if o.entry.key not in seen]
     return changed
 
 
-_WORDS = {Fate.INCLUDED: "in full", Fate.SUMMARIZED: "summarized", Fate.DROPPED: "dropped", None: "gone"}
+_TO = {Fate.INCLUDED: "full", Fate.SUMMARIZED: "summarized", Fate.DROPPED: "dropped"}
 
 
 def step_summary(diff: PlanDiff, names: int = 3) -> str:
-    """One line: "+3 in full, −1 summarized: Use SQLite; Cap webhooks; … 1 more (+140 tokens)"; "" when nothing moved."""
-    if not diff.changed:
+    """One line in words: "3 moved to full, 1 to dropped, 1 new, 1 edited: Use SQLite; Cap webhooks; … 3 more
+    (+140 tokens)"; "" when nothing moved or changed.
+
+    A count says how many entries went *to* a fate (a minus sign read as "fewer"); entries new to this
+    load, gone from it and edited in place are counted apart (their key says they are the same entry).
+    """
+    if not diff.changed and not diff.edited:
         return ""
-    groups: dict[str, list[FateChange]] = {}
+    moved = dict.fromkeys(_TO, 0)
+    new = gone = 0
     for change in diff.changed:
-        groups.setdefault(_WORDS[change.after], []).append(change)
-    rank = {Fate.DROPPED: 0, Fate.SUMMARIZED: 1, Fate.INCLUDED: 2, None: -1}
-    parts = []
-    for word, members in groups.items():
-        ups = sum(1 for c in members if rank[c.after] > rank[c.before])
-        downs = len(members) - ups
-        if ups:
-            parts.append(f"+{ups} {word}")
-        if downs:
-            parts.append(f"−{downs} {word}")
-    titles = [_short(c.entry.title) for c in diff.changed[:names]]
-    more = f"; … {len(diff.changed) - names} more" if len(diff.changed) > names else ""
+        if change.before is None:
+            new += 1
+        elif change.after is None:
+            gone += 1
+        else:
+            moved[change.after] += 1
+    parts: list[str] = []
+    for fate, count in moved.items():
+        if count:
+            parts.append(f"{count:,} {'' if parts else 'moved '}to {_TO[fate]}")
+    parts += [
+        f"{count:,} {word}" for count, word in ((new, "new"), (gone, "gone"), (len(diff.edited), "edited")) if count
+    ]
+    moved_keys = {change.entry.key for change in diff.changed} if diff.edited else set()
+    edited_alone = [entry for entry in diff.edited if entry.key not in moved_keys]
+    named = [c.entry for c in diff.changed[:names]]
+    named += edited_alone[: names - len(named)]
+    total = len(diff.changed) + len(edited_alone)
+    titles = [_short(entry.title) for entry in named]
+    more = f"; … {total - len(named)} more" if total > len(named) else ""
     delta = diff.tokens_used.delta
     tokens = f" ({'+' if delta >= 0 else '−'}{abs(delta):,} tokens)" if delta else ""
     return f"{', '.join(parts)}: {'; '.join(titles)}{more}{tokens}"

@@ -16,6 +16,7 @@ from ctxtui.engine.model import Entry, Problem
 from ctxtui.engine.record import Record
 from ctxtui.engine.sources.files import FileTooBig, NotRegularFile, kind_of, read_bytes_safely
 from ctxtui.engine.sources.fspath import join
+from ctxtui.engine.sources.identity import Keys
 from ctxtui.engine.sources.steering import SteeringRead, read_steering, steering_candidates
 from ctxtui.engine.text.go import RE_WS, decode, go_trim, utf8_len
 from ctxtui.engine.text.tokens import estimate
@@ -430,13 +431,19 @@ def _dash_line_after(text: str, at: int) -> int:
 
 def entry_header(line: str) -> tuple[str, str] | None:
     """(date, title) of the first decision or learning header in a line (quirk 10: anywhere in it)."""
+    found = entry_stamp(line)
+    return None if found is None else (found[0][:10], found[1])
+
+
+def entry_stamp(line: str) -> tuple[str, str] | None:
+    """(YYYY-MM-DD-HHMMSS, title) of the first decision or learning header in a line: the entry's identity."""
     at = line.find("## [")
     while at >= 0:
         if line[at + 21 : at + 23] == "] " and len(line) > at + 23:
             stamp = line[at + 4 : at + 21]  # YYYY-MM-DD-HHMMSS
             digits = stamp[:4] + stamp[5:7] + stamp[8:10] + stamp[11:]
             if stamp[4] + stamp[7] + stamp[10] == "---" and digits.isascii() and digits.isdigit():
-                return stamp[:10], line[at + 23 :]
+                return stamp, line[at + 23 :]
         at = line.find("## [", at + 1)
     return None
 
@@ -461,6 +468,7 @@ def parse_tasks(text: str, path: str = ".context/TASKS.md") -> list[Entry]:
     """Pending tasks: every checkbox line whose box is not exactly "x" (quirk 3)."""
     tasks: list[Entry] = []
     line_of = LineNumbers(text)
+    key = Keys("tasks", path)
     for match in checkbox_lines(text):
         if match.box == "x":
             continue
@@ -468,7 +476,7 @@ def parse_tasks(text: str, path: str = ".context/TASKS.md") -> list[Entry]:
         number = line_of(match.start)
         tasks.append(
             Entry(
-                key=f"tasks:{path}:{number}",
+                key=key(line[6:]),
                 section="tasks",
                 title=line[6:],
                 text=line,
@@ -484,13 +492,14 @@ def parse_conventions(text: str, path: str = ".context/CONVENTIONS.md") -> tuple
     kept: list[Entry] = []
     skipped: list[Entry] = []
     line_of = LineNumbers(text)
+    key = Keys("conventions", path)
     for index, (offset, bullet) in enumerate(convention_bullets(text)):
         item = go_trim(bullet)
         if not item or item.startswith("#"):
             continue
         number = line_of(offset)
         entry = Entry(
-            key=f"conventions:{path}:{number}",
+            key=key(item),
             section="conventions",
             title=item,
             text=item,
@@ -513,12 +522,13 @@ def parse_constitution(
         parsed.append(go_trim(rule))
     candidates = []
     line_of = LineNumbers(text)
+    key = Keys("constitution", path)
     for found in checkbox_lines(text):
         rule = go_trim(found.text)
         number = line_of(found.start)
         candidates.append(
             Entry(
-                key=f"constitution:{path}:{number}",
+                key=key(rule),
                 section="constitution",
                 title=rule,
                 text=rule,
@@ -532,9 +542,10 @@ def parse_constitution(
 def parse_entry_blocks(text: str, section: str, path: str) -> list[Entry]:
     """Decision or learning blocks: a header line starts one (quirk 10: anywhere in a line)."""
     lines = text.split("\n")
-    starts = [(i, header) for i, line in enumerate(lines) if (header := entry_header(line))]
+    starts = [(i, header) for i, line in enumerate(lines) if (header := entry_stamp(line))]
     entries: list[Entry] = []
-    for n, (first, (date, title)) in enumerate(starts):
+    key = Keys(section, path)
+    for n, (first, (stamp, title)) in enumerate(starts):
         end = starts[n + 1][0] if n + 1 < len(starts) else len(lines)
         while end - 1 > first and not go_trim(lines[end - 1]):
             end -= 1
@@ -546,13 +557,13 @@ def parse_entry_blocks(text: str, section: str, path: str) -> list[Entry]:
         )
         entries.append(
             Entry(
-                key=f"{section}:{path}:{first + 1}",
+                key=key(f"[{stamp}] {title}"),
                 section=section,
                 title=title,
                 text=block,
                 tokens=estimate(block),
                 source=f"{path}:{first + 1}",
-                date=date,
+                date=stamp[:10],
                 superseded=superseded,
             )
         )

@@ -78,7 +78,7 @@ _MARK = Column(
     " ",
     1,
     lambda o: 0,
-    help="▲ ▼: moved up or down on the last step; ◆: differs from the pin or the compared version",
+    help="▲ ▼: moved up or down on the last step; ◆: differs from the pin or the compared version; ✎: edited",
 )
 _SECTION = Column(
     "section",

@@ -258,10 +258,11 @@ def sorted_indices(
 def position_of(rows: Sequence[Row], indices: Sequence[int], entry: Entry, near: int = 0) -> int | None:
     """Where `entry` is among the rows shown (`indices`), by identity rather than by key alone.
 
-    A key names a place (`tasks:.context/TASKS.md:4`): after a task is inserted
-    above, the same key names another entry. So the entry is looked for by key
-    with the same text first (a slider step: the same entry), then by section
-    and text, then by section and title (an edited body), and only then by key.
+    A key says what an entry is (sources/identity.py), so after a reload the
+    same key is the same entry wherever it moved. The key with the same text is
+    looked for first (a slider step, a line inserted above), then the same
+    section and text (a key no packer keeps: a memory re-imported under a new
+    id), then section and title (an edited body), and only then the key alone.
     Among several equal candidates the one nearest the old key's place (else
     position `near`) wins.
     """

@@ -6,7 +6,7 @@ this is a Line API `ScrollView` in the manner of toolong's `LogLines`: it keeps
 the filter, in sort order) and renders only the visible lines from an LRU cache
 keyed by data version. Line 0 is a header that stays put while the rows scroll.
 The columns are the view's packer's (`columns.columns_for`); the change
-marks (▲ ▼ ◆) come from `marks`, which the main screen computes per step.
+marks (▲ ▼ ◆ ✎) come from `marks`, which the main screen computes per step.
 
 It follows a `View` (`view`, data-bound by the main screen) and a `RowFilter`
 (`row_filter`), or takes rows directly (`set_rows`). The selected entry is
@@ -52,7 +52,12 @@ if TYPE_CHECKING:
     from ctxtui.session import View
 
 _FATE_CLASS = {fate: f"entries-table--{fate.value}" for fate in Fate}
-_MARK_CLASS = {"▲": "entries-table--up", "▼": "entries-table--down", "◆": "entries-table--differs"}
+_MARK_CLASS = {
+    "▲": "entries-table--up",
+    "▼": "entries-table--down",
+    "◆": "entries-table--differs",
+    "✎": "entries-table--edited",
+}
 
 
 class EntriesTable(ScrollView, can_focus=True):
@@ -88,6 +93,7 @@ class EntriesTable(ScrollView, can_focus=True):
     EntriesTable > .entries-table--up { color: $fate-included; text-style: bold; }
     EntriesTable > .entries-table--down { color: $fate-dropped; text-style: bold; }
     EntriesTable > .entries-table--differs { color: $accent; }
+    EntriesTable > .entries-table--edited { color: $accent; text-style: bold; }
     """
 
     class Selected(Message):
@@ -122,7 +128,8 @@ class EntriesTable(ScrollView, can_focus=True):
     row_filter: var[RowFilter] = var(RowFilter, init=False)
     """Which rows show; a new value re-filters and keeps the selection."""
     marks: var[dict[str, str]] = var(dict, init=False)
-    """A mark per entry key for the mark column (▲ moved up, ▼ down on the last step, ◆ differs from the pin)."""
+    """A mark per entry key for the mark column (▲ moved up, ▼ down on the last step, ◆ differs from the pin,
+    ✎ its own text was edited)."""
 
     def __init__(
         self,

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import threading
 
 from ctxtui.engine.sources.files import MAX_FILE_BYTES
 from ctxtui.opening.request import OpenError
@@ -119,6 +120,7 @@ class Repository:
     def __init__(self, project: str) -> None:
         self.project = project
         self._batch: subprocess.Popen[bytes] | None = None
+        self._lock = threading.RLock()  # one question and its answer at a time on the pipe (the TUI's workers)
         top = self._run(
             "rev-parse",
             "--is-inside-work-tree",
@@ -215,7 +217,8 @@ class Repository:
 
     def info(self, name: str) -> tuple[str, str, int] | None:
         """(oid, type, size) of the object `name` (an oid or REV:PATH), or None when it does not exist."""
-        return self._ask("info", name)
+        with self._lock:
+            return self._ask("info", name)
 
     def read(self, name: str, limit: int = MAX_FILE_BYTES) -> tuple[str, bytes]:
         """(type, data) of the object `name` (an oid or REV:PATH), in one round trip.
@@ -224,6 +227,10 @@ class Repository:
         `limit` is drained from the pipe a chunk at a time, never held, and
         refused (`FileTooBigInGit`); GitError when there is no such object.
         """
+        with self._lock:
+            return self._read_locked(name, limit)
+
+    def _read_locked(self, name: str, limit: int) -> tuple[str, bytes]:
         header = self._ask("contents", name)
         if header is None:
             raise GitError(f"object {name} is missing from the repository")

@@ -33,7 +33,7 @@ from textual.binding import Binding, BindingType
 APP, SLIDER, ENTRIES = "app", "slider", "entries"
 PREVIEW, HELP, WHY, QUIRKS, PROMPT, BUDGET_INPUT = "preview", "help", "why", "quirks", "prompt", "budget_input"
 KNOBS, COVERAGE, CONFIRM, TURNS = "knobs", "coverage", "confirm", "turns"
-HISTORY = "history"
+HISTORY, ENTRY_HISTORY = "history", "entry_history"
 
 BUDGET_PRESETS = (1000, 2000, 4000, 8000, 16000, 32000)
 
@@ -329,6 +329,15 @@ ACTIONS: tuple[Action, ...] = (
         palette_help="the commits that touched .context/: pick one to see the packet as it was then",
     ),
     Action(
+        "app.entry_history",
+        "y",
+        "main.entry_history",
+        "Entry history",
+        show=False,
+        palette="The selected entry's history",
+        palette_help="the commits at which its fate changed, and why, in numbers",
+    ),
+    Action(
         "app.working_tree",
         "H",
         "main.working_tree",
@@ -379,6 +388,7 @@ ACTIONS: tuple[Action, ...] = (
     Action("confirm.yes", "y", "yes", "Write", CONFIRM),
     Action("confirm.no", "n,escape", "no", "Leave it", CONFIRM),
     Action("history.close", "escape,h,q", "close", "Close", HISTORY),
+    Action("entry_history.close", "escape,q,y", "dismiss", "Close", ENTRY_HISTORY),
     Action("history.present", "H,w", "present", "Working tree", HISTORY),
 )
 NOUS_ONLY = frozenset({"app.turns"})

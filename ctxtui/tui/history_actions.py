@@ -40,3 +40,36 @@ class HistoryActions:
             self.app.notify("already the working tree", timeout=3)
             return
         self.show_revision(None)
+
+    def action_entry_history(self) -> None:
+        """The selected entry's history, computed in a worker (a walk over the commits), shown in a dialog."""
+        key = getattr(self, "selected_key", None)
+        view = getattr(self, "view", None)
+        if key is None or view is None:
+            self.app.notify("select an entry first", timeout=3)
+            return
+        outcome = view.plan.outcome(key)
+        title = outcome.entry.title if outcome is not None else key
+        session = self.session
+        try:
+            past = session.open_past()
+        except OpenError as exc:
+            self.app.notify(str(exc), severity="warning", markup=False)
+            return
+        self.app.notify("following the entry through the history…", timeout=3)
+
+        def job() -> None:
+            import time
+
+            from ctxtui.opening.history_log import entry_history
+            from ctxtui.tui.screens.entry_history import EntryHistoryScreen, render_moves
+
+            name = session.packer_name or "ctx-0.8.1"
+            head = past.commit.commit if past.commit is not None else "HEAD"
+            request = session.request(session.budget)
+            commits = past.history.log(head, limit=100)
+            moves, log = entry_history(name, request, past.history, commits, key, max_seconds=10, clock=time.monotonic)
+            content = render_moves(title, moves, len(log.records), log.complete)
+            self.app.call_from_thread(self.app.push_screen, EntryHistoryScreen(content))
+
+        self.app.run_in_thread("entry-history", job)

@@ -134,3 +134,26 @@ def test_history_view_snapshot(snap_compare, tmp_path):
         await snapshot_ready(pilot)
 
     assert snap_compare(make_app(root, budget=2000), terminal_size=SIZE, run_before=run_before)
+
+
+@pytest.mark.asyncio
+async def test_y_shows_the_selected_entrys_history(project):
+    from ctxtui.tui.screens.entry_history import EntryHistoryScreen
+
+    root, commits = project
+    app = make_app(root, budget=2000)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.main.query_one("#entries").focus()
+        await settle(pilot)
+        await pilot.press("y")
+        for _ in range(200):
+            if isinstance(app.screen, EntryHistoryScreen):
+                break
+            await pilot.pause(0.05)
+        assert isinstance(app.screen, EntryHistoryScreen)
+        text = str(app.screen.query_one("Static").render())
+        assert "commits that touched .context/" in text
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is app.main

@@ -131,3 +131,13 @@ def test_an_entry_untouched_by_a_commit_keeps_its_key(history, capsysbinary):
     if _keys_with_lines(keys_seen):
         pytest.xfail(f"keys are section:path:line until issue 21 part 1 lands ({len(broken)} keys moved)")
     assert broken == []
+
+
+def test_log_is_bounded_in_time_and_says_so(history, capsysbinary):
+    root, commits = history
+    out, err, code = run_cli(["log", str(root), "--format", "json", "--max-seconds", "0", *PACKER], capsysbinary)
+    assert code == 0
+    data = json.loads(out)
+    assert data["complete"] is False and len(data["commits"]) < len(commits)
+    assert b"stopped after 0 s" in err and b"--max-seconds" in err
+    assert run_cli(["log", str(root), "--limit", "0", *PACKER], capsysbinary)[2] == 2

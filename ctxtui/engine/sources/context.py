@@ -571,26 +571,20 @@ def parse_entry_blocks(text: str, section: str, path: str) -> list[Entry]:
 
 
 def parse_context(files: ContextFiles, tool: str = "", memo: Callable[..., Any] | None = None) -> ParsedContext:
-    """Turn the raw files into candidates for every tier.
-
-    `memo(parser, *args)` may return an earlier call's result for the same
-    arguments (`revision.ParseMemo`: a history parses each file text once);
-    the lists are copied, so no two workspaces share one.
-    """
-    call = memo or _call
+    """Turn the raw files into candidates for every tier; `memo(parser, *args)` may reuse an earlier call's
+    result (`revision.ParseMemo`: a history parses each file text once); lists are copied, never shared."""
+    call = memo or (lambda fn, *args: fn(*args))
     texts = files.texts
     read_order = [name for name in READ_ORDER if name in texts and not is_effectively_empty(texts[name])]
     label = files.label
-    constitution, constitution_candidates = call(
-        parse_constitution, texts.get("CONSTITUTION.md"), f"{label}/CONSTITUTION.md"
-    )
+    constitution, rules = call(parse_constitution, texts.get("CONSTITUTION.md"), f"{label}/CONSTITUTION.md")
     conventions, skipped = call(parse_conventions, texts.get("CONVENTIONS.md", ""), f"{label}/CONVENTIONS.md")
     steering, verdicts = steering_candidates(files.steering or SteeringRead("", []), tool)
     return ParsedContext(
         files=files,
         read_order_names=read_order,
         constitution=None if constitution is None else list(constitution),
-        constitution_candidates=list(constitution_candidates),
+        constitution_candidates=list(rules),
         tasks=list(call(parse_tasks, texts.get("TASKS.md", ""), f"{label}/TASKS.md")),
         conventions=list(conventions),
         conventions_skipped=list(skipped),
@@ -600,7 +594,3 @@ def parse_context(files: ContextFiles, tool: str = "", memo: Callable[..., Any] 
         steering_fates=verdicts,
         problems=list(files.problems),
     )
-
-
-def _call(fn: Callable[..., Any], *args: Any) -> Any:
-    return fn(*args)

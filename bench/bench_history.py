@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -116,6 +117,7 @@ def bench_log(root: Path, runs: int, limit: int) -> dict[str, float]:
         "min wall s": round(min(times), 2),
         "median cpu s (ctxtui's process)": round(statistics.median(cpu), 2),
         "load average": round(os.getloadavg()[0], 1),
+        "peak RSS MB": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
         **facts,
     }
 

@@ -65,23 +65,34 @@ FILE, DIR, LINK, SUBMODULE = "file", "dir", "link", "submodule"
 
 
 class ParseMemo:
-    """Parse results by (parser, text, path): a file's text parsed once however many commits hold it."""
+    """Parse results by (parser, text, path): a file's text parsed once however many commits hold it.
 
-    def __init__(self) -> None:
+    The most recently used `most` results are kept (a walk meets a text again
+    in neighbouring commits): 500 commits of ctx-large stay well under the
+    memory of holding every version's entries.
+    """
+
+    def __init__(self, most: int = 256) -> None:
         self.results: dict[tuple[Any, ...], Any] = {}
+        self.most = most
         self.hits = 0
         self.misses = 0
 
     def __call__(self, fn: Any, *args: Any) -> Any:
         key = (fn, *args)
-        try:
-            found = self.results[key]
-        except KeyError:
+        found = self.results.pop(key, _MISSING)
+        if found is _MISSING:
             self.misses += 1
-            found = self.results[key] = fn(*args)
-            return found
-        self.hits += 1
+            found = fn(*args)
+            if len(self.results) >= self.most:
+                del self.results[next(iter(self.results))]  # the least recently used
+        else:
+            self.hits += 1
+        self.results[key] = found
         return found
+
+
+_MISSING = object()
 
 
 class RevisionWorkspace(Workspace):

@@ -109,7 +109,7 @@ def bench_log(root: Path, runs: int, limit: int) -> dict[str, float]:
             "commits": len(log.records),
             "parses": history.memo.misses,
             "parses saved": history.memo.hits,
-            "objects read": len(history.objects),
+            "tree objects read": len(history.objects),
             "changes": sum(len(r.changed) for r in log.records),
         }
     return {

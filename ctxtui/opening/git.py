@@ -47,6 +47,7 @@ SAFE_CONFIG = (
 )
 CALL_SECONDS = 30.0  # bound on one git call (a rev-list over a huge history, a stuck filesystem)
 MAX_TREE_BYTES = 16 * 1024 * 1024  # a .context/ tree object: far above any real one
+MAX_CACHED_BLOBS = 256  # blobs kept by a history's object cache, least recently used first
 
 
 class GitError(OpenError):
@@ -314,10 +315,17 @@ class GitTree:
     many commits hold is read from git once.
     """
 
-    def __init__(self, repo: Repository, commit: str, objects: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        repo: Repository,
+        commit: str,
+        objects: dict[str, Any] | None = None,
+        blobs: dict[str, Any] | None = None,
+    ) -> None:
         self.repo = repo
         self.commit = commit
-        self.objects: dict[str, Any] = {} if objects is None else objects
+        self.objects: dict[str, Any] = {} if objects is None else objects  # tree listings by object id
+        self.blobs: dict[str, Any] = {} if blobs is None else blobs  # blob bytes by object id, bounded
         self._dirs: dict[str, dict[str, TreeItem] | None] = {}
 
     def _dir(self, path: str) -> dict[str, TreeItem] | None:
@@ -380,14 +388,15 @@ class GitTree:
         item = self._item(path)
         if item is None or item.is_tree or item.is_submodule:
             raise FileNotFoundError(f"{path} is not a file at {self.commit[:12]}")
-        key = "blob:" + item.oid
-        cached = self.objects.get(key)
+        cached = self.blobs.pop(item.oid, None)
         if cached is None:
             try:
                 _kind, cached = self.repo.read(item.oid, limit)
             except FileTooBigInGit as exc:
                 cached = exc
-            self.objects[key] = cached
+            if len(self.blobs) >= MAX_CACHED_BLOBS:  # the least recently used goes: a walk needs its neighbours'
+                del self.blobs[next(iter(self.blobs))]
+        self.blobs[item.oid] = cached
         if isinstance(cached, FileTooBigInGit):
             raise cached
         if len(cached) > limit:

@@ -57,15 +57,22 @@ class PacketAt:
 
     def __init__(self, name: str, request: PackRequest, history: History, env: Mapping[str, str] | None) -> None:
         self.name, self.request, self.history, self.env = name, request, history, env
+        # Bounded: a walk needs a commit and its parent (the next one down), and the TUI a few around;
+        # holding every commit's workspace kept every version's text (500 commits of ctx-large: ~550 MB).
         self._workspaces: dict[str, tuple[Workspace | None, str | None]] = {}
         self._fates: dict[tuple[str, str], Fates] = {}
+        self.most = 8
         self._memories: Workspace | None = None
 
     def workspace(self, commit: str) -> tuple[Workspace | None, str | None]:
         """(workspace, refusal reason) at `commit`; (None, None) when `.context/` did not exist."""
-        if commit not in self._workspaces:
-            self._workspaces[commit] = self._read(commit)
-        return self._workspaces[commit]
+        found = self._workspaces.pop(commit, None)
+        if found is None:
+            found = self._read(commit)
+            if len(self._workspaces) >= self.most:
+                del self._workspaces[next(iter(self._workspaces))]
+        self._workspaces[commit] = found
+        return found
 
     def _read(self, commit: str) -> tuple[Workspace | None, str | None]:
         import os
@@ -105,9 +112,12 @@ class PacketAt:
 
     def fates(self, commit: str, when: str) -> Fates:
         """The packet of `commit`'s files at time `when` (ISO 8601), as fates by key."""
-        found = self._fates.get((commit, when))
+        found = self._fates.pop((commit, when), None)
         if found is None:
-            found = self._fates[(commit, when)] = self._pack(commit, when)
+            found = self._pack(commit, when)
+            if len(self._fates) >= 4 * self.most:
+                del self._fates[next(iter(self._fates))]
+        self._fates[(commit, when)] = found
         return found
 
     def _pack(self, commit: str, when: str) -> Fates:

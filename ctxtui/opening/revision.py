@@ -33,7 +33,8 @@ class History:
 
         self.project = absolute(project)
         self.repo = Repository(self.project)
-        self.objects: dict[str, Any] = {}
+        self.objects: dict[str, Any] = {}  # tree listings by object id
+        self.blobs: dict[str, Any] = {}  # blob bytes by object id (the most recently used, `git.MAX_CACHED_BLOBS`)
         self.memo = ParseMemo()
         self._commits: dict[str, Commit] = {}
         self._trees: dict[str, GitTree] = {}
@@ -71,7 +72,9 @@ class History:
         """The project's files at `commit` (one view per commit: its directories are listed once)."""
         tree = self._trees.get(commit)
         if tree is None:
-            tree = self._trees[commit] = GitTree(self.repo, commit, self.objects)
+            if len(self._trees) >= 64:  # a view per commit, the newest kept (each holds its listings)
+                del self._trees[next(iter(self._trees))]
+            tree = self._trees[commit] = GitTree(self.repo, commit, self.objects, self.blobs)
         return tree
 
     def log(self, head: str = "HEAD", *, since: str | None = None, limit: int = 100) -> list[Commit]:

@@ -122,6 +122,8 @@ class Repository:
         self.project = project
         self._batch: subprocess.Popen[bytes] | None = None
         self._lock = threading.RLock()  # one question and its answer at a time on the pipe (the TUI's workers)
+        if not os.path.isdir(project):
+            raise GitError(f"{project} is not a directory")
         top = self._run(
             "rev-parse",
             "--is-inside-work-tree",

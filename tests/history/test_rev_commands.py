@@ -167,3 +167,8 @@ def test_explain_history_lists_the_commits_where_the_fate_changed(history, capsy
     assert all(m["reasons"] or m["cause"] for m in data["history"])
     text, _, _ = run_cli(["explain", str(root), key, "--history", "--budget", "3000", *PACKER], capsysbinary)
     assert moved[key][0][:10].encode() in text
+
+
+def test_a_missing_project_folder_is_a_message(tmp_path, capsysbinary):
+    message = _message(["pack", str(tmp_path / "nope"), "--rev", "HEAD", *PACKER], capsysbinary)
+    assert "is not a directory" in message  # not "git is not installed"

@@ -167,7 +167,7 @@ class Session:
             workspace = self._read_workspace(name or self._chosen().name)
         else:
             old = self._workspace
-            workspace = Workspace(old.project, old.config, old.parsed)
+            workspace = Workspace(old.project, old.config, old.parsed, revision=old.revision, ctxrc_text=old.ctxrc_text)
         return self._finish_load(workspace, None, True, report, memories_changed=db_changed)
 
     def _chosen(self) -> Choice:
@@ -293,7 +293,7 @@ class Session:
         joined = self.memory_join.load(self.now())
         if not joined.fresh and [str(p) for p in joined.problems] == [str(p) for p in old.memory_problems]:
             return None  # the same failure as last time (a server still away): nothing to redraw
-        workspace = Workspace(old.project, old.config, old.parsed)
+        workspace = Workspace(old.project, old.config, old.parsed, revision=old.revision, ctxrc_text=old.ctxrc_text)
         return self._finish_load(
             workspace, None, True, progress or (lambda stage, step: None), memories_changed=True, joined=joined
         )
@@ -313,7 +313,13 @@ class Session:
             report("reading .context/", 0)
             workspace = self._read_workspace(name)
             return self._finish_load(workspace, None, True, report, memories_changed=True)
-        fresh = Workspace(workspace.project, workspace.config, workspace.parsed)
+        fresh = Workspace(
+            workspace.project,
+            workspace.config,
+            workspace.parsed,
+            revision=workspace.revision,
+            ctxrc_text=workspace.ctxrc_text,
+        )
         fresh.memories, fresh.memory_problems = workspace.memories, workspace.memory_problems
         joined = JoinedMemories(workspace.memories, workspace.memory_problems, fresh=False)
         return self._finish_load(fresh, None, True, report, memories_changed=False, joined=joined)
@@ -324,7 +330,13 @@ class Session:
 
         assert self._workspace is not None and name in CTX_PACKERS, "a ctx workspace is loaded"
         workspace = self._workspace
-        copy = Workspace(workspace.project, workspace.config, workspace.parsed)
+        copy = Workspace(
+            workspace.project,
+            workspace.config,
+            workspace.parsed,
+            revision=workspace.revision,
+            ctxrc_text=workspace.ctxrc_text,
+        )
         copy.memories, copy.memory_problems = workspace.memories, workspace.memory_problems
         packer = open_ctx(name, self.request(), workspace=copy, now=self.now(), tree=self._tree()).packer
         for key, value in self.knob_edits.items():

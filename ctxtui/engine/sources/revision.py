@@ -95,22 +95,6 @@ class ParseMemo:
 _MISSING = object()
 
 
-class RevisionWorkspace(Workspace):
-    """A workspace read from a commit: `.ctxrc` for ctx 0.8.0 comes from the commit too."""
-
-    __slots__ = ("ctxrc_text", "revision")
-
-    def __init__(self, *args: Any, ctxrc_text: str | None = None, revision: str = "", **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.ctxrc_text = ctxrc_text
-        self.revision = revision
-
-    def config_for(self, version: str) -> CtxConfig:
-        if version == "0.8.1":
-            return self.config
-        return CtxConfig() if self.ctxrc_text is None else parse_ctxrc(self.ctxrc_text, version)
-
-
 def _text(data: bytes, label: str, problems: list[Problem]) -> str:
     """A file's bytes as `context._read_regular` decodes them, with the same problems."""
     if b"\x00" in data[:8192]:
@@ -225,14 +209,14 @@ def context_files_at(tree: Tree, root: str, label: str = ".context", steering_di
 
 
 def workspace_at(
-    tree: Tree, project: str, context_dir: str = ".context", *, memo: ParseMemo | None = None, revision: str = ""
-) -> RevisionWorkspace:
+    tree: Tree, project: str, context_dir: str = ".context", *, memo: ParseMemo | None = None, revision: str = "REV"
+) -> Workspace:
     """`load_workspace` for a revision: raises ContextMissing when `.context/` did not exist yet."""
     text, problems = ctxrc_text_at(tree)
     config = CtxConfig(problems=tuple(problems)) if text is None else _parsed_ctxrc(text, "0.8.1")
     files = context_files_at(tree, project, context_dir, config.steering_dir)
     parsed: ParsedContext = parse_context(files, config.tool, memo=memo)
-    return RevisionWorkspace(project=project, config=config, parsed=parsed, ctxrc_text=text, revision=revision)
+    return Workspace(project, config, parsed, revision=revision or "REV", ctxrc_text=text)
 
 
 def refusal_at(name: str, tree: Tree, root: str, context_dir: str, *, allow_outside: bool = False) -> Refusal | None:

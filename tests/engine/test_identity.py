@@ -152,3 +152,9 @@ def test_a_decision_whose_body_grew_keeps_its_key_and_its_location_is_its_line()
 def test_no_text_poses_as_another_entrys_occurrence():
     key = Keys("tasks", "T.md")
     assert len({key("fix #2"), key("fix"), key("fix")}) == 3
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.text())
+def test_normalised_is_the_words_joined_by_one_space(text):
+    assert normalised(text) == " ".join(text.split())

@@ -17,6 +17,10 @@ from __future__ import annotations
 
 def normalised(text: str) -> str:
     """The text with every run of whitespace one space and none at either end (a tab or two spaces is no edit)."""
+    # Most texts are already so: every whitespace character but " " is unprintable to Python, and checking is
+    # cheaper than splitting into words (ctx-large's 601 texts: 2.5 vs 3.1 ms, measured on a loaded machine).
+    if text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " ":
+        return text
     return " ".join(text.split())
 
 

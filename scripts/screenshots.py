@@ -120,6 +120,16 @@ async def open_pin_diff(app: CtxtuiApp, pilot) -> None:
     app.clear_notifications()
 
 
+async def open_history(app: CtxtuiApp, pilot) -> None:
+    """The history view (h), three commits back: the main screen shows that commit's packet."""
+    await pilot.press("h")
+    await _until_screen(app, pilot, "HistoryScreen")
+    for _ in range(3):
+        await pilot.press("down")
+        await settled(app, pilot)
+    app.clear_notifications()
+
+
 SHOTS: tuple[Shot, ...] = (
     Shot("tuning-pinned", "ctx-large", 4100, setup=pin_then_step, note="pinned, stepped: ▲▼◆ marks, d filter"),
     Shot("tuning-knobs", "ctx-large", 4000, setup=open_knobs, note="the knobs dialog (k)"),
@@ -142,6 +152,7 @@ SHOTS: tuple[Shot, ...] = (
     ),
     Shot("small-80x24", "ctx-large", 4000, size=(80, 24), note="an 80×24 terminal"),
     Shot("refusal", "ctx-dogfood", 4000, git=False, note="a workspace ctx refuses (no .git): the banner"),
+    Shot("history", "history", 3000, setup=open_history, note="the history view (h): a commit's packet, read-only"),
 )
 
 
@@ -154,6 +165,13 @@ def git_init(folder: Path) -> None:
 def project_for(shot: Shot, scratch: Path) -> tuple[Path, Path | None]:
     """(project folder, memory database or None) for a shot: a copy of the corpus, in a git working tree
     unless the shot is about ctx refusing one."""
+    if shot.project == "history":  # a generated git history (tests/factories/history.py), the same on each run
+        from tests.factories.history import make_history
+
+        project = scratch / "history" / "project"
+        if not project.exists():
+            make_history(project, commits=30, seed=3)
+        return project, None
     if shot.project != "demo":
         copy = scratch / shot.name / shot.project  # the status line shows the folder's name: the corpus's
         if not copy.exists():
@@ -294,7 +312,7 @@ def main(argv: list[str] | None = None) -> int:
         for shot in SHOTS:
             if args.only and not any(word in shot.name for word in args.only):
                 continue
-            if shot.project != "demo" and not (CORPUS / shot.project / ".context").is_dir():
+            if shot.project not in ("demo", "history") and not (CORPUS / shot.project / ".context").is_dir():
                 print(f"skip  {shot.name}: {CORPUS / shot.project} not found")
                 continue
             started = time.perf_counter()

@@ -46,6 +46,10 @@ def dispatch(args: argparse.Namespace) -> int:
         from ctxtui.cli import diff
 
         return diff.run(args)
+    if args.command == "log":
+        from ctxtui.cli import log
+
+        return log.run(args)
     if args.command == "turns":
         from ctxtui.cli import turns
 

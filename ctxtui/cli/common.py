@@ -55,7 +55,14 @@ def add_source_args(parser: argparse.ArgumentParser, *, budget: bool = True, tok
         help="override a setting for this run (repeatable): task_budget_pct, convention_budget_pct, "
         "tool (ctx 0.8.1), token_budget; `ctxtui tune` saves them to .ctxrc",
     )
-    parser.add_argument("--now", help="pin the clock, ISO 8601, e.g. 2026-11-21T23:56:08Z (default: the current time)")
+    parser.add_argument(
+        "--now",
+        help="pin the clock, ISO 8601, e.g. 2026-11-21T23:56:08Z (default: the current time; with --rev, "
+        "the commit's date)",
+    )
+    from ctxtui.cli.revision import add_rev_arg
+
+    add_rev_arg(parser)
     parser.add_argument(
         "--root-path",
         metavar="PATH",
@@ -221,8 +228,14 @@ def load_packer(project: str, args: Options, *, strict: bool = False) -> tuple[W
         if problem is not None:
             raise UsageError(problem)
     request = request_from_args(project, args)
+    rev = getattr(args, "rev", None)
     try:
-        opened = open_named(choice.name, request, strict=strict)
+        if rev is not None:
+            from ctxtui.cli.revision import open_rev
+
+            opened = open_rev(choice.name, request, rev, strict=strict)
+        else:
+            opened = open_named(choice.name, request, strict=strict)
     except ContextMissing as exc:
         hint = suggest_project(project, command)
         raise UsageError(f"{exc}; {hint}" if hint else str(exc)) from None

@@ -68,6 +68,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"  … and {len(matches) - 20} more", file=sys.stderr)
         return 1
     outcome = matches[0]
+    if getattr(args, "history", False):
+        from ctxtui.cli.explain_history import explain_history
+
+        return explain_history(project, args, outcome)
     threshold = thresholds(packer, max_seconds=args.max_seconds).get(outcome.entry.key)
     if args.format == "json":
         data = outcome_json(outcome, threshold, budget)

@@ -91,6 +91,9 @@ def _explain(sub: Any, command: Callable[[str], argparse.ArgumentParser]) -> Non
         action="store_true",
         help="every candidate; with --format json: key, title, section, source, fate, reason, numbers, thresholds",
     )
+    from ctxtui.cli.revision import add_history_arg
+
+    add_history_arg(explain)
     explain.add_argument(
         "--max-seconds",
         type=float,
@@ -155,7 +158,10 @@ def _diff(sub: Any, command: Callable[[str], argparse.ArgumentParser]) -> None:
         metavar="NAME",
         help="the packer compared against (default: the same packer)",
     )
-    diff.add_argument("--format", choices=("text", "json"), default="text", help="(default: text)")
+    from ctxtui.cli.revision import add_against_rev_arg
+
+    add_against_rev_arg(diff)
+    diff.add_argument("--format", choices=("text", "json", "md"), default="text", help="(default: text)")
 
 
 def _check(sub: Any, command: Callable[[str], argparse.ArgumentParser]) -> None:
@@ -170,6 +176,15 @@ def _check(sub: Any, command: Callable[[str], argparse.ArgumentParser]) -> None:
         help="what counts the rendered packet: ctx's estimate or a real vocabulary (default: ctx)",
     )
     check.add_argument("--format", choices=("md", "json"), default="md", help="which rendering to count (default: md)")
+
+
+def _log(sub: Any, command: Callable[[str], argparse.ArgumentParser]) -> None:
+    from ctxtui.cli.revision import add_log_args
+
+    log = command("log")
+    log.add_argument("project", nargs="?", default=".", help=PROJECT_HELP)
+    add_source_args(log)
+    add_log_args(log)
 
 
 def _tune(sub: Any, command: Callable[[str], argparse.ArgumentParser]) -> None:
@@ -279,6 +294,7 @@ _BUILDERS: dict[str, Callable[[Any, Callable[[str], argparse.ArgumentParser]], N
     "coverage": _coverage,
     "diff": _diff,
     "check": _check,
+    "log": _log,
     "tune": _tune,
     "turns": _turns,
     "memory": _memory,

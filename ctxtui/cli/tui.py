@@ -60,7 +60,8 @@ def run(args: argparse.Namespace, demo: bool = False) -> int:
             raise UsageError(f"--budget: not a whole number: {args.budget!r}") from None
     options = request_from_args(str(project), args).but(budget=None)
     choice = None
-    if not demo and not (project / ".context").is_dir() and options.packer not in PEER_PACKERS:
+    rev = getattr(args, "rev", None)
+    if not demo and rev is None and not (project / ".context").is_dir() and options.packer not in PEER_PACKERS:
         # No .context/: a memory store can still be shown through its own tool's packer.
         own = PACKER_OF_STORE.get(store_kind(db_url or db) or "") if (db_url or db) else None
         if own is None:
@@ -73,6 +74,12 @@ def run(args: argparse.Namespace, demo: bool = False) -> int:
         parse_now(fixed_now)  # a bad --now is a usage error before the screen opens
     clock = (lambda: parse_now(fixed_now)) if fixed_now else (lambda: datetime.now().astimezone())
     config = read_user_config()
+    past = None
+    if rev is not None:  # the TUI opens on the packet at REV (read-only; `H` goes to the working tree)
+        from ctxtui.session.past import Past
+
+        past = Past(str(project))
+        past.choose(rev)
     session = Session(
         project=project,
         db=db,
@@ -83,6 +90,7 @@ def run(args: argparse.Namespace, demo: bool = False) -> int:
         root_path=getattr(args, "root_path", None),
         options=options,
         choice=choice,
+        past=past,
     )
     app = CtxtuiApp(
         session,

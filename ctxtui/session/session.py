@@ -64,6 +64,8 @@ class Session:
     _turns: Any = None  # the nous database's TurnsSession, once asked for
     _first_plan: tuple[Loaded | None, Plan] | None = None  # a load's own first plan, for the first view()
     _parked_edits: dict[str, Any] = field(default_factory=dict)  # knob edits the packer on screen has no knob for
+    # The past: the commit whose .context/ is shown (None: the working tree), and its reader (`past.Past`).
+    past: Any = None
 
     # -- what the user asked for ------------------------------------------------------
 
@@ -120,9 +122,21 @@ class Session:
     def _read_workspace(self, name: str) -> Workspace:
         from ctxtui.opening.ctx import context_dir_of, read_ctx_workspace
 
+        if self.past is not None and self.past.commit is not None:
+            workspace, self._workspace_dir = self.past.workspace(name, self.request())
+            self._workspace = workspace
+            return workspace
         workspace = read_ctx_workspace(name, self.request(), os.environ)
         self._workspace, self._workspace_dir = workspace, context_dir_of(name, self.request(), os.environ)
         return workspace
+
+    @property
+    def at_revision(self) -> bool:
+        """The packet shown is the past's: read-only, its clock the commit's."""
+        return self.past is not None and self.past.commit is not None
+
+    def _tree(self) -> Any:
+        return self.past.tree() if self.at_revision else None
 
     def reload(
         self, changed: set[Path] | None = None, progress: Callable[[str, int], None] | None = None
@@ -139,6 +153,8 @@ class Session:
             if changed is not None and not any(self._is_db_file(p) for p in changed):
                 return None
             return self._open_peer(name, None, True, report)
+        if self.at_revision and changed is not None and not any(self._is_db_file(p) for p in changed):
+            return None  # the past does not change with the working tree's files
         context_dir = self.project / ".context"
         # The database may live in .context/ (the default): its commits are not .context/ edits.
         context_changed = changed is None or any(
@@ -153,7 +169,7 @@ class Session:
             workspace = self._read_workspace(name or self._chosen().name)
         else:
             old = self._workspace
-            workspace = Workspace(old.project, old.config, old.parsed)
+            workspace = Workspace(old.project, old.config, old.parsed, revision=old.revision, ctxrc_text=old.ctxrc_text)
         return self._finish_load(workspace, None, True, report, memories_changed=db_changed)
 
     def _chosen(self) -> Choice:
@@ -192,7 +208,7 @@ class Session:
             workspace.memories, workspace.memory_problems = joined.entries, joined.problems
         self._workspace = workspace  # what the next poll compares with
         report("scoring", 2)
-        opened = open_ctx(self._chosen().name, self.request(budget), workspace=workspace, now=now)
+        opened = open_ctx(self._chosen().name, self.request(budget), workspace=workspace, now=now, tree=self._tree())
         # A refusal is not listed here: the main screen's banner shows it (Loaded.refusal).
         return self._install(opened, budget, keep_budget, report, list(opened.problems), made_at=now)
 
@@ -288,7 +304,7 @@ class Session:
         joined = self.memory_join.load(self.now())
         if not joined.fresh and [str(p) for p in joined.problems] == [str(p) for p in old.memory_problems]:
             return None  # the same failure as last time (a server still away): nothing to redraw
-        workspace = Workspace(old.project, old.config, old.parsed)
+        workspace = Workspace(old.project, old.config, old.parsed, revision=old.revision, ctxrc_text=old.ctxrc_text)
         return self._finish_load(
             workspace, None, True, progress or (lambda stage, step: None), memories_changed=True, joined=joined
         )
@@ -308,7 +324,13 @@ class Session:
             report("reading .context/", 0)
             workspace = self._read_workspace(name)
             return self._finish_load(workspace, None, True, report, memories_changed=True)
-        fresh = Workspace(workspace.project, workspace.config, workspace.parsed)
+        fresh = Workspace(
+            workspace.project,
+            workspace.config,
+            workspace.parsed,
+            revision=workspace.revision,
+            ctxrc_text=workspace.ctxrc_text,
+        )
         fresh.memories, fresh.memory_problems = workspace.memories, workspace.memory_problems
         joined = JoinedMemories(workspace.memories, workspace.memory_problems, fresh=False)
         return self._finish_load(fresh, None, True, report, memories_changed=False, joined=joined)
@@ -319,9 +341,15 @@ class Session:
 
         assert self._workspace is not None and name in CTX_PACKERS, "a ctx workspace is loaded"
         workspace = self._workspace
-        copy = Workspace(workspace.project, workspace.config, workspace.parsed)
+        copy = Workspace(
+            workspace.project,
+            workspace.config,
+            workspace.parsed,
+            revision=workspace.revision,
+            ctxrc_text=workspace.ctxrc_text,
+        )
         copy.memories, copy.memory_problems = workspace.memories, workspace.memory_problems
-        packer = open_ctx(name, self.request(), workspace=copy, now=self.now()).packer
+        packer = open_ctx(name, self.request(), workspace=copy, now=self.now(), tree=self._tree()).packer
         for key, value in self.knob_edits.items():
             try:
                 packer = packer.with_knob(key, value, SET_HERE)
@@ -384,6 +412,27 @@ class Session:
             self._turns.close()
         if self.memory_join is not None:
             self.memory_join.close()
+        if self.past is not None:
+            self.past.close()
+
+    def open_past(self) -> Any:
+        """The project's history (`past.Past`), opened on first use; GitError when it has none."""
+        if self.past is None:
+            from ctxtui.session.past import Past
+
+            self.past = Past(str(self.project))
+        return self.past
+
+    def show_revision(self, rev: str | None, progress: Callable[[str, int], None] | None = None) -> list[Problem]:
+        """Show the packet at `rev` (None: back to the working tree), keeping the budget and the packer."""
+        past = self.open_past()
+        past.choose(rev)
+        return self.load(keep_budget=True, progress=progress)
+
+    def step_revision(self, by: int, progress: Callable[[str, int], None] | None = None) -> list[Problem]:
+        """Show the commit `by` places older (+1) or newer (−1); newer than the newest is the working tree."""
+        self.open_past().step(by)
+        return self.load(keep_budget=True, progress=progress)
 
     # -- views --------------------------------------------------------------------------
 
@@ -404,7 +453,14 @@ class Session:
         return self.loaded.entry_count if self.loaded else 0
 
     def now(self) -> datetime:
-        """The clock, to the whole second: packets print whole seconds, so `--now` with that time is exact."""
+        """The clock, to the whole second: packets print whole seconds, so `--now` with that time is exact.
+
+        In the past, the commit's date (ctx packed that commit then), unless --now pinned the clock.
+        """
+        if self.at_revision and self.options.now is None:
+            from ctxtui.opening.clock import parse_now
+
+            return parse_now(self.past.commit.date)
         return self.clock().replace(microsecond=0)
 
     # -- the memory database a project may have -------------------------------------------
@@ -459,6 +515,8 @@ class Session:
         from ctxtui.opening.command import remade
 
         now = self.now()
+        if self.at_revision and self.loaded is not None:  # the past's packet, as ctx printed it at the commit
+            return self.loaded.packer.plan(budget).render(fmt), now
         request = self.request(budget).but(now=now.isoformat())
         return remade(self._chosen().name, request, budget, fmt, self.knob_edits, SET_HERE), now
 
@@ -468,6 +526,11 @@ class Session:
 
         name = self._chosen().name if self.loaded is None else self.loaded.packer.name
         refused = self.loaded is not None and self.loaded.refusal is not None
+        if self.at_revision:
+            line = pack_command(
+                self.request(budget), name, budget, fmt, now=None, knob_edits=self.knob_edits, ignore_refusal=refused
+            )
+            return None if line is None else f"{line} --rev {self.past.commit.commit[:12]}"
         return pack_command(
             self.request(budget), name, budget, fmt, now=now, knob_edits=self.knob_edits, ignore_refusal=refused
         )

@@ -70,6 +70,11 @@ LINES: tuple[LegendItem, ...] = (
         "⊘ ctx would refuse this workspace (no .git, a missing file...): the packet shown is what "
         "it would build otherwise; `ctxtui pack` fails as ctx does unless --ignore-refusal",
     ),
+    (
+        "↶ the past",
+        "the packet of a commit (h: history), read from git and packed at the commit's date; read-only: "
+        "nothing is saved into the project; H: back to the working tree",
+    ),
     ("memory.db found", "the project has .context/memory.db, which ctx never reads: m joins it to the packet"),
     ("ctx + N memories", "a memory database is joined: the packet is ctx's plus those memories"),
     (
@@ -110,6 +115,11 @@ TERMS: tuple[LegendItem, ...] = (
     ("knobs", "a packer's settings besides the budget (k): each change recomputes the packet at once"),
     ("pin", "a saved state (P) to compare with: ◆ marks, +N vs pin in the bars, d filters, the preview's diff"),
     ("coverage", "per section, how many entries are in full at each budget (g): where more budget stops helping"),
+    (
+        "edit / time",
+        "why a commit changed an entry's fate (y, ctxtui log): its edit of the files, or the time passed since "
+        "its parent (recency: 7, 30, 90 days), or both",
+    ),
 )
 
 

@@ -38,6 +38,7 @@ from ctxtui.safe_text import clean_line
 from ctxtui.session import LOAD_STEPS, MAX_BUDGET, MIN_BUDGET, PROJECT_MEMORY_DB, Loaded, Session, View
 from ctxtui.tui.actions import MAIN_SCREEN_ONLY
 from ctxtui.tui.heap import IDLE_SECONDS, StepHeap
+from ctxtui.tui.history_actions import HistoryActions
 from ctxtui.tui.host import services
 from ctxtui.tui.messages import CopyPacket, LoadFailed, LoadProgress, ProjectLoaded, SavePacket
 from ctxtui.tui.prompt_frame import PromptFrameScreen
@@ -57,6 +58,7 @@ from ctxtui.tui.widgets.changes import ChangesLine
 from ctxtui.tui.widgets.entries.rows import RowFilter, rows_of
 from ctxtui.tui.widgets.entries.table import EntriesTable
 from ctxtui.tui.widgets.loading import LoadingBar, ProblemBanner, RefusalBanner
+from ctxtui.tui.widgets.past import PastBanner
 from ctxtui.tui.widgets.tiers.bars import TierBars
 from ctxtui.tui.widgets.why.panel import WhyPanel
 
@@ -94,7 +96,7 @@ def _following(cycle: tuple[T | None, ...], chosen: frozenset[T]) -> T | None:
     return cycle[(cycle.index(current) + 1) % len(cycle)]
 
 
-class MainScreen(TuningActions, PromptFrameScreen):
+class MainScreen(HistoryActions, TuningActions, PromptFrameScreen):
     """One project: budget, status, tier bars, entries and the why panel of the view shown.
 
     Its App (`CtxtuiApp`) runs its workers (`run_in_thread`) and resolves theme colours (`theme_colors`).
@@ -137,6 +139,7 @@ class MainScreen(TuningActions, PromptFrameScreen):
                 paint_with_listener=True,  # `_apply_budget` paints the thumb with the packet
                 id="slider",
             )
+        yield PastBanner(id="past")
         yield RefusalBanner(id="refusal")
         yield ProblemBanner(id="banner")
         yield LoadingBar(id="loading")
@@ -182,6 +185,7 @@ class MainScreen(TuningActions, PromptFrameScreen):
         """A reload keeps budget, selection and scroll; the first load also sets the slider and focuses it."""
         self.query_one(LoadingBar).hide()
         self.query_one(ProblemBanner).problems = tuple(str(p) for p in message.problems)
+        self.query_one(PastBanner).label = self.session.past.label() if self.session.at_revision else None
         if self.view is None:
             self._slider.set_value(self.session.budget)
             self._slider.focus()

@@ -122,6 +122,12 @@ class TuningActions:
 
         session = self.session
         name = session.packer_name or ""
+        if session.at_revision:
+            self.app.notify(  # type: ignore[attr-defined]
+                "the past is read-only: nothing is saved into the project (H: back to the working tree)",
+                severity="warning",
+            )
+            return
         if name not in CTX_PACKERS:
             self.app.notify(f"{short_title(name)} does not read .ctxrc", severity="warning")  # type: ignore[attr-defined]
             return

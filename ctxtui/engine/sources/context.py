@@ -25,7 +25,8 @@ from ctxtui.engine.text.tokens import estimate
 
 if TYPE_CHECKING:
     import re
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
+    from typing import Any
 
     from ctxtui.engine.sources.fspath import PathText
 
@@ -527,24 +528,26 @@ def parse_entry_blocks(text: str, section: str, path: str) -> list[Entry]:
     return entries
 
 
-def parse_context(files: ContextFiles, tool: str = "") -> ParsedContext:
-    """Turn the raw files into candidates for every tier."""
+def parse_context(files: ContextFiles, tool: str = "", memo: Callable[..., Any] | None = None) -> ParsedContext:
+    """Turn the raw files into candidates for every tier; `memo(parser, *args)` may reuse an earlier call's
+    result (`revision.ParseMemo`: a history parses each file text once); lists are copied, never shared."""
+    call = memo or (lambda fn, *args: fn(*args))
     texts = files.texts
     read_order = [name for name in READ_ORDER if name in texts and not is_effectively_empty(texts[name])]
     label = files.label
-    constitution, constitution_candidates = parse_constitution(texts.get("CONSTITUTION.md"), f"{label}/CONSTITUTION.md")
-    conventions, skipped = parse_conventions(texts.get("CONVENTIONS.md", ""), f"{label}/CONVENTIONS.md")
+    constitution, rules = call(parse_constitution, texts.get("CONSTITUTION.md"), f"{label}/CONSTITUTION.md")
+    conventions, skipped = call(parse_conventions, texts.get("CONVENTIONS.md", ""), f"{label}/CONVENTIONS.md")
     steering, verdicts = steering_candidates(files.steering or SteeringRead("", []), tool)
     return ParsedContext(
         files=files,
         read_order_names=read_order,
-        constitution=constitution,
-        constitution_candidates=constitution_candidates,
-        tasks=parse_tasks(texts.get("TASKS.md", ""), f"{label}/TASKS.md"),
-        conventions=conventions,
-        conventions_skipped=skipped,
-        decisions=parse_entry_blocks(texts.get("DECISIONS.md", ""), "decisions", f"{label}/DECISIONS.md"),
-        learnings=parse_entry_blocks(texts.get("LEARNINGS.md", ""), "learnings", f"{label}/LEARNINGS.md"),
+        constitution=None if constitution is None else list(constitution),
+        constitution_candidates=list(rules),
+        tasks=list(call(parse_tasks, texts.get("TASKS.md", ""), f"{label}/TASKS.md")),
+        conventions=list(conventions),
+        conventions_skipped=list(skipped),
+        decisions=list(call(parse_entry_blocks, texts.get("DECISIONS.md", ""), "decisions", f"{label}/DECISIONS.md")),
+        learnings=list(call(parse_entry_blocks, texts.get("LEARNINGS.md", ""), "learnings", f"{label}/LEARNINGS.md")),
         steering=steering,
         steering_fates=verdicts,
         problems=list(files.problems),

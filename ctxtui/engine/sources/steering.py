@@ -423,6 +423,11 @@ def read_skill(project: PathText, name: str) -> SkillFile:
         data = read_bytes_safely(path, follow_symlinks=True)
     except OSError:
         raise SkillError(f'skill "{name}" not found') from None
+    return parse_skill(name, data)
+
+
+def parse_skill(name: str, data: bytes) -> SkillFile:
+    """A SKILL.md's bytes as ctx 0.8.1 reads them; SkillError as ctx says it."""
     text = decode(data)
     try:
         front, body, offset = split_front_matter(text)

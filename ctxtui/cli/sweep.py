@@ -75,7 +75,9 @@ def _table(rows: Iterable[SweepRow], by_section: bool) -> None:
             widths = [max(11, len(name)) for name in names]
             print(header + "".join(f"  {name:>{width}}" for name, width in zip(names, widths, strict=True)))
         line = f"{row.budget:>9,} {row.tokens_used:>9,} {row.included:>9} {row.summarized:>11} {row.dropped:>8}"
-        line += "".join(f"  {'%d/%d/%d' % row.sections[name]:>{width}}" for name, width in zip(names, widths, strict=True))
+        line += "".join(
+            f"  {'%d/%d/%d' % row.sections[name]:>{width}}" for name, width in zip(names, widths, strict=True)
+        )
         print(line, flush=True)
     print("used: the packet's Used line (the tokens its packer charged)")
     if names:

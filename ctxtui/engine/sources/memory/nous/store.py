@@ -37,7 +37,7 @@ timeout. A lost connection is closed and reopened on the next call.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 

@@ -188,6 +188,82 @@ async def textual_floor(app: CtxtuiApp, pilot, probe: Probe, samples: int) -> di
     return figures
 
 
+VARIANTS = {  # issue 21, part 4: every filter and sort within the step target, beside the plain step
+    "no filter, packet order": {},
+    "text filter 'release'": {"text": "release"},
+    "text filter 'cap' (a reason's label too)": {"text": "cap"},
+    "fate filter (summarized)": {"fates": "summarized"},
+    "section filter (memories)": {"sections": "memories"},
+    "sort by score": {"sort": "score"},
+    "sort by relevance": {"sort": "relevance"},
+    "sort by tokens": {"sort": "tokens"},
+    "sort by title": {"sort": "title"},
+    "sort by reason": {"sort": "reason"},
+    "text filter + sort by score": {"text": "task", "sort": "score"},
+}
+
+
+async def run_variants(
+    project: Path, db: Path | None, steps: int, only: set[str] | None = None
+) -> dict[str, StepTimes]:
+    """One app: for each variant (filter, sort), set it, then time `steps` slider steps (→, one cell)."""
+    from dataclasses import replace
+
+    from ctxtui.engine.fate import Fate
+    from ctxtui.tui.widgets.entries.table import EntriesTable
+
+    app = make_app(project, db)
+    probe = Probe(app)
+    results: dict[str, StepTimes] = {}
+    async with app.run_test(size=SIZE) as pilot:
+        await probe.until(lambda: probe.shows, what="the first screen")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        table = app.query_one(EntriesTable)
+        for name, variant in VARIANTS.items():
+            if only and name not in only:
+                continue
+            spec = replace(
+                app.main.row_filter,
+                text=variant.get("text", ""),
+                fates=frozenset({Fate(variant["fates"])}) if "fates" in variant else frozenset(),
+                sections=frozenset({variant["sections"]}) if "sections" in variant else frozenset(),
+            )
+            app.main.row_filter = spec
+            table.sort_by(variant.get("sort"), None if variant.get("sort") else False)
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            app.query_one("#slider").focus()
+            await pilot.pause()
+            times = results[name] = StepTimes()
+            for index in range(steps):
+                key = "right" if index % 2 == 0 else "left"
+                slider = app.query_one("#slider")
+                target = slider.step_target(1 if key == "right" else -1)
+                t0 = time.perf_counter()
+                app._driver.send_message(events.Key(key, None))
+                await probe.until(lambda t=target, s=t0: probe.show_of(t, s) is not None, what=f"budget {target}")
+                shown = probe.show_of(target, t0)
+                await probe.until(lambda s=shown: probe.frame_after(s) is not None, what="the frame")
+                times.show.append(shown - t0)
+                times.frame.append(probe.frame_after(shown) - t0)
+                await app.workers.wait_for_complete()
+                await pilot.pause()
+    return results
+
+
+def report_variants(results: dict[str, StepTimes], target_ms: float) -> dict[str, dict[str, float]]:
+    figures = {}
+    for name, times in results.items():
+        median, high = statistics.median(times.frame), p95(times.frame)
+        print(
+            f"  slider step (→/←, one cell) with {name:42s} key→frame median {ms(median)}  p95 {ms(high)}  "
+            f"(n={len(times.frame)}, target ≤ {target_ms:.0f} ms)"
+        )
+        figures[name] = {"step_ms": round(median * 1000, 2), "step_p95_ms": round(high * 1000, 2)}
+    return figures
+
+
 def ms(seconds: float) -> str:
     return f"{seconds * 1000:7.1f} ms"
 
@@ -316,6 +392,25 @@ async def _peak_child(project: Path, db: Path, steps: int) -> None:
     print(round((peak_kb or resource.getrusage(resource.RUSAGE_SELF).ru_maxrss) / 1024, 1))
 
 
+def filters_only(args: argparse.Namespace) -> int:
+    """Issue 21, part 4's figures alone: each filter and sort beside the plain step, at 50,000 memories."""
+    large = CORPUS / "ctx-large"
+    steps = 8 if args.quick else 20
+    with tempfile.TemporaryDirectory(prefix="ctxtui-bench-") as scratch:
+        db = Path(scratch) / "memories-50k.db"
+        build = (
+            "import sys; from datetime import datetime; from tests.factories.memory_dbs import build_native_db; "
+            "build_native_db(sys.argv[1], 50000, 1, datetime.fromisoformat(sys.argv[2]))"
+        )
+        subprocess.run([sys.executable, "-c", build, str(db), NOW.isoformat()], cwd=ROOT, check=True)
+        print(f"ctx-large + 50,000 memories, load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+        figures = report_variants(asyncio.run(run_variants(large, db, steps)), 50)
+        print(f"(load average at the end {os.getloadavg()[0]:.1f})")
+    if args.json:
+        args.json.write_text(json.dumps(figures, indent=2) + "\n")
+    return 0
+
+
 def main() -> int:
     if len(sys.argv) == 5 and sys.argv[1] == "--peak-child":
         asyncio.run(_peak_child(Path(sys.argv[2]), Path(sys.argv[3]), int(sys.argv[4])))
@@ -325,7 +420,10 @@ def main() -> int:
     parser.add_argument("--skip-tmux", action="store_true")
     parser.add_argument("--skip-50k", action="store_true")
     parser.add_argument("--json", metavar="FILE", type=Path, help="also write the figures as JSON")
+    parser.add_argument("--filters-only", action="store_true", help="only the filter and sort steps at 50,000 memories")
     args = parser.parse_args()
+    if args.filters_only:
+        return filters_only(args)
     out: dict[str, object] = {"load_average_start": os.getloadavg(), "size": list(SIZE)}
     steps = 15 if args.quick else 40
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, terminal {SIZE[0]}×{SIZE[1]}")
@@ -391,6 +489,8 @@ def main() -> int:
                 f"(target ≤ 400 MB); this bench process, every size so far: "
                 f"{figures['bench_process_peak_mb']:.0f} MB"
             )
+            variants = run_variants(base, db, max(6, steps // 4))
+            figures["filters_and_sorts"] = report_variants(asyncio.run(variants), 50)
             out["memories_50k"] = figures
             if not args.skip_tmux:
                 bench_tmux_startup(base, 2 if args.quick else 3, ["--db", str(db)])

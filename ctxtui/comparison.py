@@ -49,9 +49,13 @@ class Comparison:
 
 
 def step_comparison(before: Plan, after: Plan) -> Comparison:
-    """The last step: ▲/▼ for each entry whose fate moved, and "+3 in full, −1 to title: …"."""
+    """The last step: ▲/▼ for each entry whose fate moved, ✎ for one edited, and "3 moved to full, 1 new: …"."""
     diff = diff_plans(before, after)
-    marks = {change.entry.key: UP if _RANK[change.after] > _RANK[change.before] else DOWN for change in diff.changed}
+    marks = {
+        change.entry.key: UP if _RANK[change.after] > _RANK[change.before] else DOWN
+        for change in diff.changed
+        if change.after is not None  # gone: no row to mark (the step line counts it)
+    }
     _mark_edited(marks, diff)
     return Comparison(diff, marks, step_summary(diff))
 
@@ -65,7 +69,7 @@ def _mark_edited(marks: dict[str, str], diff: PlanDiff) -> None:
 def pin_comparison(pin: Pin, after: Plan) -> Comparison:
     """Against a pin: ◆ for each entry whose fate differs, and how many and how many tokens, in words."""
     diff = diff_plans(pin.plan(after.budget), after)
-    marks = dict.fromkeys((change.entry.key for change in diff.changed), DIFFERS)
+    marks = dict.fromkeys((change.entry.key for change in diff.changed if change.after is not None), DIFFERS)
     _mark_edited(marks, diff)
     counts = diff.counts()
     delta = diff.tokens_used.delta
@@ -73,8 +77,8 @@ def pin_comparison(pin: Pin, after: Plan) -> Comparison:
         summary = f"same fates as {pin.label}"
     else:
         entries = len(diff.changed)
-        moves = ", ".join(f"{n} {word}" for n, word in ((counts["up"], "up"), (counts["down"], "down")) if n)
-        summary = f"{entries:,} entr{'y' if entries == 1 else 'ies'} differ from {pin.label} ({moves})"
+        moves = ", ".join(f"{counts[word]} {word}" for word in ("up", "down", "new", "gone") if counts[word])
+        summary = f"{entries:,} {'entry differs' if entries == 1 else 'entries differ'} from {pin.label} ({moves})"
     if diff.edited:
         summary += f", {len(diff.edited):,} edited since"
     if delta:

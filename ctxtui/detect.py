@@ -9,11 +9,11 @@ that says so. Runs a subprocess, so it lives outside the engine.
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 from ctxtui.engine.packers.ctx.versions import DEFAULT_VERSION, VERSIONS
 from ctxtui.engine.record import Frozen
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 

@@ -5,7 +5,16 @@ Each shot runs `CtxtuiApp` under `App.run_test(size=...)` with a pinned "now"
 (2026-11-21T23:56:08Z) and root path (`/project`), waits for every worker
 (load, thresholds, real-token count) and writes `App.save_screenshot` SVGs;
 where `rsvg-convert` exists (Debian: `apt-get install librsvg2-bin`) a PNG
-beside each. Without the shared corpus only the demo workspace is shot.
+beside each, after checking that an installed font draws every glyph on
+screen (`fc-list :charset=…`). Without the shared corpus only the demo
+workspace is shot.
+
+Every workspace is a git working tree, as ctx needs: the demo is one
+(`ctxtui demo` makes it so, and opens on its tour: pinned, stepped, an
+entry explained), and each corpus is copied into a temporary folder and
+`git init`ed there (the shared corpus is never written). The one exception is
+the `refusal` shot, whose copy has no `.git`: ctx's refusal banner appears
+there and nowhere else.
 
     .venv/bin/python scripts/screenshots.py            # everything
     .venv/bin/python scripts/screenshots.py demo why   # shots whose name contains "demo" or "why"
@@ -32,6 +41,7 @@ sys.path.insert(0, str(ROOT))
 from ctxtui.engine.fate import Fate  # noqa: E402
 from ctxtui.session import Session  # noqa: E402
 from ctxtui.tui.app import CtxtuiApp  # noqa: E402
+from ctxtui.tui.tour import DEMO_TOUR  # noqa: E402
 from ctxtui.tui.widgets.entries.table import EntriesTable  # noqa: E402
 
 NOW = datetime(2026, 11, 21, 23, 56, 8, tzinfo=UTC)
@@ -52,6 +62,7 @@ class Shot:
     size: tuple[int, int] = WIDE
     setup: Setup | None = None
     note: str = ""
+    git: bool = True  # the workspace is a git working tree (False: ctx refuses it, the banner shows)
 
 
 async def select_summarized_learning(app: CtxtuiApp, pilot) -> None:
@@ -109,6 +120,16 @@ async def open_pin_diff(app: CtxtuiApp, pilot) -> None:
     app.clear_notifications()
 
 
+async def open_history(app: CtxtuiApp, pilot) -> None:
+    """The history view (h), three commits back: the main screen shows that commit's packet."""
+    await pilot.press("h")
+    await _until_screen(app, pilot, "HistoryScreen")
+    for _ in range(3):
+        await pilot.press("down")
+        await settled(app, pilot)
+    app.clear_notifications()
+
+
 SHOTS: tuple[Shot, ...] = (
     Shot("tuning-pinned", "ctx-large", 4100, setup=pin_then_step, note="pinned, stepped: ▲▼◆ marks, d filter"),
     Shot("tuning-knobs", "ctx-large", 4000, setup=open_knobs, note="the knobs dialog (k)"),
@@ -126,20 +147,62 @@ SHOTS: tuple[Shot, ...] = (
     Shot("dogfood-16000", "ctx-dogfood", 16000, note="ctx-dogfood at 16,000 tokens"),
     Shot("theme-light", "ctx-large", 4000, theme="ctxtui-light"),
     Shot("theme-high-contrast", "ctx-large", 4000, theme="ctxtui-high-contrast"),
-    Shot("demo", "demo", 8000, note="the built-in demo workspace"),
+    Shot(
+        "demo", "demo", 8000, note="`ctxtui demo` as it opens: pinned at 10,000, stepped to 8,000, a memory explained"
+    ),
     Shot("small-80x24", "ctx-large", 4000, size=(80, 24), note="an 80×24 terminal"),
+    Shot("refusal", "ctx-dogfood", 4000, git=False, note="a workspace ctx refuses (no .git): the banner"),
+    Shot("history", "history", 3000, setup=open_history, note="the history view (h): a commit's packet, read-only"),
 )
 
 
+def git_init(folder: Path) -> None:
+    """Make `folder` a git working tree (no user configuration read: the same on every machine)."""
+    env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
+    subprocess.run(["git", "init", "--quiet", "--template=", str(folder)], check=True, env=env, timeout=60)
+
+
 def project_for(shot: Shot, scratch: Path) -> tuple[Path, Path | None]:
-    """(project folder, memory database or None) for a shot."""
+    """(project folder, memory database or None) for a shot: a copy of the corpus, in a git working tree
+    unless the shot is about ctx refusing one."""
+    if shot.project == "history":  # a generated git history (tests/factories/history.py), the same on each run
+        from tests.factories.history import make_history
+
+        project = scratch / "history" / "project"
+        if not project.exists():
+            make_history(project, commits=30, seed=3)
+        return project, None
     if shot.project != "demo":
-        return CORPUS / shot.project, None
+        copy = scratch / shot.name / shot.project  # the status line shows the folder's name: the corpus's
+        if not copy.exists():
+            shutil.copytree(CORPUS / shot.project / ".context", copy / ".context", symlinks=True)
+            if shot.git:
+                git_init(copy)
+        return copy, None
     from ctxtui.demo import demo_memory_db_path, write_demo
 
-    project = write_demo(scratch / "demo", NOW)  # as `ctxtui demo` does, at the pinned "now"
+    notes: list[str] = []
+    project = write_demo(scratch / "demo", NOW, notes=notes)  # as `ctxtui demo` does, at the pinned "now"
+    if notes:
+        raise RuntimeError(f"the demo is not as `ctxtui demo` shows it: {'; '.join(notes)}")
     db = demo_memory_db_path(project)
     return project, db if db.exists() else None
+
+
+def missing_glyphs(svg: Path) -> list[str]:
+    """The characters on screen no installed font draws (rsvg-convert would paint an empty box for them)."""
+    import html
+    import re
+
+    text = html.unescape(" ".join(re.findall(r">([^<]*)</text>", svg.read_text(encoding="utf-8"))))
+    missing = []
+    for char in sorted({c for c in text if ord(c) > 0x7F and not c.isspace()}):
+        found = subprocess.run(
+            ["fc-list", f":charset={ord(char):x}", "family"], capture_output=True, text=True, timeout=30
+        ).stdout
+        if not found.strip():
+            missing.append(f"{char} (U+{ord(char):04X})")
+    return missing
 
 
 async def settled(app: CtxtuiApp, pilot, rounds: int = 100) -> None:
@@ -148,9 +211,15 @@ async def settled(app: CtxtuiApp, pilot, rounds: int = 100) -> None:
     A finished worker may start another, and the table's `Selected` reaches the
     why panel a message later than the rows, so "workers done" alone is not enough.
     """
+    from textual.worker import WorkerCancelled
+
     previous = None
     for _ in range(rounds):
-        await app.workers.wait_for_complete()
+        try:
+            await app.workers.wait_for_complete()
+        except WorkerCancelled:  # a newer job replaced it (a step during the first load's scans)
+            previous = None
+            continue
         await pilot.pause()
         if app.main.view is None or any(w.is_running for w in app.workers):
             previous = None
@@ -184,7 +253,10 @@ async def take(shot: Shot, out: Path, scratch: Path, attempts: int = 3) -> Path:
     for attempt in range(1, attempts + 1):
         project, db = project_for(shot, scratch)
         session = Session(project=project, db=db, clock=lambda: NOW, root_path=ROOT_PATH)
-        app = CtxtuiApp(session, budget=shot.budget, theme_name=shot.theme, watch=False)
+        if shot.project == "demo":  # as `ctxtui demo` opens: its tour sets the budget
+            app = CtxtuiApp(session, theme_name=shot.theme, watch=False, tour=DEMO_TOUR)
+        else:
+            app = CtxtuiApp(session, budget=shot.budget, theme_name=shot.theme, watch=False)
         async with app.run_test(size=shot.size) as pilot:
             await settled(app, pilot)
             if shot.setup is not None:
@@ -240,13 +312,15 @@ def main(argv: list[str] | None = None) -> int:
         for shot in SHOTS:
             if args.only and not any(word in shot.name for word in args.only):
                 continue
-            if shot.project != "demo" and not (CORPUS / shot.project / ".context").is_dir():
+            if shot.project not in ("demo", "history") and not (CORPUS / shot.project / ".context").is_dir():
                 print(f"skip  {shot.name}: {CORPUS / shot.project} not found")
                 continue
             started = time.perf_counter()
             svg = asyncio.run(take(shot, args.out, Path(scratch)))
             made = [svg.name]
             if converter:
+                if shutil.which("fc-list") and (missing := missing_glyphs(svg)):
+                    print(f"warn  {shot.name}: no installed font draws {', '.join(missing)}", file=sys.stderr)
                 made.append(to_png(svg, converter).name)
             print(
                 f"wrote {' + '.join(made)} ({shot.size[0]}×{shot.size[1]}, {shot.theme}"

@@ -52,7 +52,7 @@ def test_every_file_of_the_package_is_in_the_wheel(names):
 
 def test_the_wheel_holds_nothing_but_the_package(names):
     outside = {n for n in names if not n.startswith(("ctxtui/", "ctxtui-0.1.0.dist-info/"))}
-    assert outside == {"ctxtui-0.1.0.data/scripts/ctxtui"}  # the command (bin/ctxtui)
+    assert outside == set()  # the command is an entry point (pip writes its wrapper), no script of ours
     inside = names - outside
     assert not any("/tests/" in n or "/bench/" in n or "/scripts/" in n or "__pycache__" in n for n in inside)
 
@@ -64,15 +64,12 @@ def test_the_built_in_themes_are_the_top_level_ones(wheel, names):
             assert archive.read(f"ctxtui/themes/{name}") == (ROOT / "themes" / name).read_bytes()
 
 
-def test_the_command_is_bin_ctxtui_and_no_entry_point(wheel, names):
-    """pip writes `#!<the environment's python>` for `#!python`; an entry point's wrapper would import `re`."""
+def test_the_command_is_the_standard_entry_point(wheel, names):
+    """`ctxtui` is a `[project.scripts]` entry point to the launcher (issue 24, part 5: no script of our own)."""
     with zipfile.ZipFile(wheel) as archive:
-        script = archive.read("ctxtui-0.1.0.data/scripts/ctxtui").decode()
-    source = (ROOT / "bin" / "ctxtui").read_text()
-    assert script.startswith("#!python\n")
-    assert script.split("\n", 1)[1] == source.split("\n", 1)[1]
-    assert "ctxtui-0.1.0.dist-info/entry_points.txt" not in names
-    assert "import re" not in source
+        entry_points = archive.read("ctxtui-0.1.0.dist-info/entry_points.txt").decode()
+    assert "[console_scripts]\nctxtui = ctxtui.launch:main" in entry_points
+    assert not any(n.startswith("ctxtui-0.1.0.data/") for n in names)
 
 
 def test_the_metadata_has_an_spdx_license(wheel):

@@ -8,12 +8,12 @@ stderr and exit status 2, never a traceback.
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 from ctxtui.cli.commands import SUBCOMMANDS
-from ctxtui.cli.failures import Refused, ToolAnswered, UsageError
+from ctxtui.cli.failures import PASSWORD_IN_ARGV, Refused, ToolAnswered, UsageError, hide_secrets, note_secrets
 from ctxtui.safe_text import clean_for_terminal, clean_line
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
 
@@ -46,6 +46,10 @@ def dispatch(args: argparse.Namespace) -> int:
         from ctxtui.cli import diff
 
         return diff.run(args)
+    if args.command == "log":
+        from ctxtui.cli import log
+
+        return log.run(args)
     if args.command == "turns":
         from ctxtui.cli import turns
 
@@ -63,8 +67,15 @@ def dispatch(args: argparse.Namespace) -> int:
     return tui.run(args, demo=True)
 
 
+def stderr_is_read() -> bool:
+    """stderr goes to a terminal, where a person reads it (not a pipe or a file a script compares)."""
+    return sys.stderr.isatty()
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if note_secrets(argv):
+        print(f"ctxtui: notice: {PASSWORD_IN_ARGV}", file=sys.stderr)
     try:
         if argv[:1] == ["pack"]:
             from ctxtui.cli.pack_args import pack_args
@@ -74,23 +85,27 @@ def main(argv: list[str] | None = None) -> int:
                 from ctxtui.cli import pack
 
                 return pack.run(plain)
-        from ctxtui.cli.parser import build_parser, build_tui_parser
+        from ctxtui.cli.parser import build_tui_parser, parse_command
 
         if argv and argv[0] in SUBCOMMANDS:
-            return dispatch(build_parser(only=argv[0]).parse_args(argv))  # one command's options: a faster start
+            return dispatch(parse_command(argv))  # one command's options, anywhere among its positionals
         from ctxtui.cli import tui
 
-        return tui.run(build_tui_parser().parse_args(argv))
+        return tui.run(build_tui_parser().parse_intermixed_args(argv))
     except Refused as exc:  # ctx would print this instead of a packet: so do we, exactly
         sys.stdout.write(exc.refusal.stdout)
         sys.stdout.flush()
         sys.stderr.write(clean_for_terminal(exc.refusal.stderr) if sys.stderr.isatty() else exc.refusal.stderr)
+        if exc.hint and stderr_is_read():
+            # After ctx's words, for the person reading them; a pipe or a file (scripts, CI, the recorded
+            # runs' comparisons) gets ctx's stderr byte for byte.
+            print(f"ctxtui: hint: {clean_line(exc.hint)}", file=sys.stderr)
         return exc.refusal.exit_code
     except ToolAnswered as exc:  # the tool's own error (Shabka's MCP tool): printed as the client receives it
         sys.stderr.write(exc.output)
         return exc.status
     except UsageError as exc:
-        print(f"ctxtui: {clean_line(str(exc))}", file=sys.stderr)
+        print(f"ctxtui: {clean_line(hide_secrets(str(exc)))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -15,6 +15,8 @@ from ctxtui.cli.common import load_packer
 from ctxtui.cli.failures import UsageError
 from ctxtui.engine.text.tokens import estimate
 
+FORMAT_WORDS = {"md": "Markdown", "json": "JSON"}
+
 
 def run(args: argparse.Namespace) -> int:
     if args.max_tokens < 0:
@@ -27,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(
             f"--format {args.format}: the {packer.name} packet is printed as {' or '.join(packer.formats)}"
         )
-    text = packer.plan(budget).render(args.format)
+    text = packer.plan(budget).render(args.format)  # the bytes `ctxtui pack` prints
     if counting == "ctx":
         tokens = estimate(text)
     else:
@@ -37,7 +39,12 @@ def run(args: argparse.Namespace) -> int:
             tokens = get_tokenizer(counting).count(text)
         except TokenizerUnavailable as exc:
             raise UsageError(str(exc)) from None
-    what = f"{packer.name} packet at budget {budget:,}: {tokens:,} tokens ({counting})"
+    plan = packer.plan(budget)
+    counted = "ctx's estimate" if counting == "ctx" else counting
+    what = f"{packer.name} packet at budget {budget:,}: {tokens:,} tokens in the whole rendered {FORMAT_WORDS.get(args.format, args.format)} ({counted})"
+    if counting == "ctx" and packer.name in ("ctx-0.8.1", "ctx-0.8.0"):
+        # The packet's own "Used: ~N tokens" is another sum: what ctx charged for the parts it put in.
+        what += f", not the packet's own Used line (~{plan.tokens_used:,}: the parts ctx charged)"
     if tokens > args.max_tokens:
         print(f"{what} > {args.max_tokens:,}: over by {tokens - args.max_tokens:,}")
         return 1

@@ -7,7 +7,8 @@ importing argparse.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False
+from typing import TYPE_CHECKING
+
 if TYPE_CHECKING:
     import argparse
     from typing import Any
@@ -19,6 +20,7 @@ COMMANDS = {
     "coverage": "per section: what is in now, what can ever be in full, which budget buys what",
     "diff": "which entries change fate between two budgets, settings or packers, and the tokens",
     "check": "a budget guard for CI: exit 1 when the rendered packet costs more than --max-tokens",
+    "log": "the packet through git history: per commit, what its edit and the clock changed",
     "tune": "save settings to .ctxrc: shows the change as a diff, writes it only with --write",
     "turns": "nous: list the logged turns, or show one (--turn)",
     "memory": "create or fill a ctxtui memory database (the only commands that write)",

@@ -8,6 +8,7 @@ printed through the one sanitiser.
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 from ctxtui.cli.commands import TOKENIZERS
 from ctxtui.cli.failures import Refused, UsageError, warn
@@ -18,11 +19,12 @@ from ctxtui.opening.clock import parse_now
 from ctxtui.opening.request import PackRequest
 from ctxtui.safe_text import clean_line
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
 
     from ctxtui.cli.commands import Options
+    from ctxtui.opening.choose import Choice
+    from ctxtui.opening.request import Opened
 
 __all__ = ["Refused", "UsageError", "add_source_args", "load_packer", "parse_now", "request_from_args", "warn"]
 
@@ -53,7 +55,14 @@ def add_source_args(parser: argparse.ArgumentParser, *, budget: bool = True, tok
         help="override a setting for this run (repeatable): task_budget_pct, convention_budget_pct, "
         "tool (ctx 0.8.1), token_budget; `ctxtui tune` saves them to .ctxrc",
     )
-    parser.add_argument("--now", help="pin the clock, ISO 8601, e.g. 2026-11-21T23:56:08Z (default: the current time)")
+    parser.add_argument(
+        "--now",
+        help="pin the clock, ISO 8601, e.g. 2026-11-21T23:56:08Z (default: the current time; with --rev, "
+        "the commit's date)",
+    )
+    from ctxtui.cli.revision import add_rev_arg
+
+    add_rev_arg(parser)
     parser.add_argument(
         "--root-path",
         metavar="PATH",
@@ -163,32 +172,99 @@ def request_from_args(project: str, args: Options) -> PackRequest:
 
 
 def choose_packer(args: Options) -> str:
-    """--packer, else $CTXTUI_PACKER, else the version of the ctx on PATH (a notice when that falls back)."""
+    """--packer, else $CTXTUI_PACKER, else the version of the ctx on PATH (tune: the notice would change nothing)."""
+    return _choose(args).name
+
+
+def _choose(args: Options) -> Choice:
     from ctxtui.opening.choose import choose_packer as choose
 
-    choice = choose(getattr(args, "packer", None))
-    if choice.notice:
-        print(f"ctxtui: notice: {clean_line(choice.notice)}", file=sys.stderr)
-    return choice.name
+    return choose(getattr(args, "packer", None))
+
+
+_SAID: set[str] = set()  # notices already printed by this process (`diff` loads twice)
+
+
+def notice(text: str) -> None:
+    """One `ctxtui: notice:` line on stderr, once per process."""
+    if text not in _SAID:
+        _SAID.add(text)
+        print(f"ctxtui: notice: {clean_line(text)}", file=sys.stderr)
+
+
+def missing_db(db: str | None) -> str | None:
+    """A `--db` file that does not exist: ctxtui's one line naming it (a URL is the server's to judge)."""
+    if not db or db.strip().lower().startswith(("postgresql://", "postgres://")):
+        return None
+    import os
+
+    if os.path.lexists(db):
+        return None
+    return f"--db {db}: no such file (a memory store ctxtui reads; `ctxtui memory init` creates one)"
+
+
+def budget_words(value: object) -> str:
+    """ctxtui's own words for a --budget nobody can read."""
+    return f"--budget {value!r}: not a whole number of tokens (e.g. 4000; ctx also reads 0x200, 010 and 1_000)"
 
 
 def load_packer(project: str, args: Options, *, strict: bool = False) -> tuple[Workspace | None, Packer, int]:
     """Workspace (None for a peer packer), memories and packer for a headless command.
 
     Problems print as warnings. When ctx would refuse the workspace, `strict`
-    (pack) raises `Refused` so the command fails as ctx does; otherwise a
-    warning says so and the packet is still built.
+    (pack) raises `Refused` so the command fails as ctx does, with ctxtui's
+    hint (a folder that holds .context/, a readable --budget) for after ctx's
+    words; otherwise a warning says so and the packet is still built. A bad
+    --budget is ctx's refusal only where ctx's output is reproduced (pack).
     """
+    from ctxtui.cli.projects import missing_project, suggest_project
     from ctxtui.engine.sources.context import ContextMissing
     from ctxtui.opening.packer import open_named
 
-    name = choose_packer(args)
+    command = getattr(args, "command", "")
+    choice = _choose(args)
+    db = getattr(args, "db", None) if choice.name != "nous" else None  # nous: its own "give a URL" is the help
+    for problem in (missing_project(project, command), missing_db(db)):
+        if problem is not None:
+            raise UsageError(problem)
+    request = request_from_args(project, args)
+    rev = getattr(args, "rev", None)
     try:
-        opened = open_named(name, request_from_args(project, args), strict=strict)
+        if rev is not None:
+            from ctxtui.cli.revision import open_rev
+
+            opened = open_rev(choice.name, request, rev, strict=strict)
+        else:
+            opened = open_named(choice.name, request, strict=strict)
     except ContextMissing as exc:
-        raise UsageError(str(exc)) from None
-    for notice in opened.notices:
-        print(f"ctxtui: notice: {clean_line(notice)}", file=sys.stderr)
+        hint = suggest_project(project, command)
+        raise UsageError(f"{exc}; {hint}" if hint else str(exc)) from None
+    except Refused as exc:
+        about_budget = '"--budget" flag' in exc.refusal.reason
+        if about_budget and not strict:
+            raise UsageError(budget_words(request.budget)) from None
+        exc.hint = budget_words(request.budget) if about_budget else suggest_project(project, command)
+        raise
+    if choice.notice and (strict or _answer_differs(choice.name, request, opened)):
+        # pack: the bytes are 0.8.1's, and 0.8.0's always differ (its read-order paths are relative)
+        notice(choice.notice if strict else f"{choice.notice}; ctx 0.8.0 answers differently here (--packer ctx-0.8.0)")
+    for text in opened.notices:
+        notice(text)
     for warning in [*opened.warnings, *map(str, opened.problems)]:
         warn(warning)
     return opened.workspace, opened.packer, opened.budget
+
+
+def _answer_differs(name: str, request: PackRequest, opened: Opened) -> bool:
+    """Would ctx 0.8.0 (the newest release, what most users run) give another packet at this budget?"""
+    from ctxtui.engine.explain.diff import diff_plans
+    from ctxtui.opening.packer import open_named
+
+    if name != "ctx-0.8.1":
+        return True
+    try:
+        other = open_named("ctx-0.8.0", request, strict=False)
+    except Exception:  # 0.8.0 cannot even read this workspace: that is another answer
+        return True
+    mine, theirs = opened.packer.plan(opened.budget), other.packer.plan(opened.budget)
+    return bool(diff_plans(theirs, mine).changed)

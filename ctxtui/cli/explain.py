@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from ctxtui.cli.common import load_packer
-from ctxtui.cli.failures import UsageError
+from ctxtui.cli.failures import UsageError, warn
+from ctxtui.cli.json_stream import write_list
 from ctxtui.engine.explain.advice import advise, describe_advice
 from ctxtui.engine.explain.reasons import describe, describe_threshold
 from ctxtui.engine.explain.thresholds import Threshold, thresholds
@@ -67,6 +68,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"  … and {len(matches) - 20} more", file=sys.stderr)
         return 1
     outcome = matches[0]
+    if getattr(args, "history", False):
+        from ctxtui.cli.explain_history import explain_history
+
+        return explain_history(project, args, outcome)
     threshold = thresholds(packer, max_seconds=args.max_seconds).get(outcome.entry.key)
     if args.format == "json":
         data = outcome_json(outcome, threshold, budget)
@@ -154,23 +159,28 @@ def outcome_json(outcome: Outcome, threshold: Threshold | None, budget: int) -> 
 
 
 def explain_all(project: str, args: argparse.Namespace) -> int:
-    """Every candidate's fate, reason, numbers and thresholds (JSON for scripts; a table otherwise)."""
+    """Every candidate's fate, reason, numbers and thresholds (JSON for scripts; a table otherwise).
+
+    Written entry by entry (`json_stream`): at 50,000 memories the whole
+    document as one string cost ~600 MB. The thresholds scan is bounded by
+    `--max-seconds`; `scanned_to` says how far it looked.
+    """
     _, packer, budget = load_packer(project, args)
     plan = packer.plan(budget)
-    found = thresholds(packer, max_seconds=args.max_seconds)
     if args.format == "json":
-        print(
-            json.dumps(
-                {
-                    "packer": packer.name,
-                    "budget": budget,
-                    "scanned_to": next((t.scanned_to for t in found.values()), None),
-                    "entries": [outcome_json(o, found.get(o.entry.key), budget) for o in plan.outcomes],
-                },
-                indent=2,
-                ensure_ascii=True,
+        found = thresholds(packer, max_seconds=args.max_seconds)
+        scanned_to = next((t.scanned_to for t in found.values()), None)
+        out = sys.stdout
+        head = {"packer": packer.name, "budget": budget, "scanned_to": scanned_to}
+        out.write("{\n" + "".join(f"  {json.dumps(k)}: {json.dumps(v)},\n" for k, v in head.items()))
+        out.write('  "entries": ')
+        write_list(out, (outcome_json(o, found.get(o.entry.key), budget) for o in plan.outcomes), level=1)
+        out.write("\n}\n")
+        if scanned_to is not None:
+            warn(
+                f"thresholds: budgets above {scanned_to:,} not examined "
+                f"(the scan stopped after --max-seconds {args.max_seconds:g})"
             )
-        )
         return 0
     for o in plan.outcomes:
         print(

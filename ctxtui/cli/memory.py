@@ -1,4 +1,5 @@
-"""`ctxtui memory init|add|import`: the only commands that write, and only to the database named by --db."""
+"""`ctxtui memory init|add|import [PROJECT]`: the only commands that write, and only to one database:
+`--db`, else PROJECT's `.context/memory.db` (PROJECT: the current directory unless given, as elsewhere)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,11 @@ def run(args: argparse.Namespace) -> int:
     from ctxtui.engine.sources.memory.native import schema
     from ctxtui.safe_write import WriteRefused, check_target
 
+    if args.db is None:
+        project = Path(args.project)
+        if not project.is_dir():
+            raise UsageError(f"{args.project}: {'not a folder' if project.exists() else 'no such folder'}")
+        args.db = str(project / ".context" / "memory.db")
     try:
         check_target(args.db, database=True)
     except WriteRefused as exc:

@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 from ctxtui.cli.common import load_packer
 from ctxtui.cli.failures import UsageError
 from ctxtui.safe_text import active_controls, clean_for_terminal
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from ctxtui.cli.commands import Options
 
 
@@ -31,16 +29,20 @@ def run(args: Options) -> int:
         fmt = "md"
     if fmt not in packer.formats:
         raise UsageError(f"--format {fmt}: the {packer.name} packet is printed as {' or '.join(packer.formats)}")
-    context_dirs: list[Path] = []
+    sources: list[str] = []
     if args.output is not None:  # refused before any work: `-o ""` or `-o .context/TASKS.md` never get a packet
-        from pathlib import Path  # only for -o: printing to stdout never imports pathlib
+        import os
 
+        from ctxtui.cli.common import request_from_args
+        from ctxtui.opening.sources import source_paths
         from ctxtui.safe_write import WriteRefused, check_target
 
+        # Every path any packer reads for these options (context folders by any name, steering, .ctxrc, --db).
+        sources = source_paths(request_from_args(args.project, args), os.environ)
         if workspace is not None:
-            context_dirs = [Path(workspace.project) / workspace.parsed.files.label]
+            sources.append(os.path.join(workspace.project, workspace.parsed.files.label))
         try:
-            check_target(args.output, context_dirs=context_dirs)
+            check_target(args.output, sources=sources)
         except WriteRefused as exc:
             raise UsageError(f"-o {exc}") from None
     text = packer.plan(budget).render(fmt)
@@ -49,7 +51,7 @@ def run(args: Options) -> int:
         from ctxtui.safe_write import WriteRefused, write_atomically
 
         try:
-            write_atomically(args.output, data, context_dirs=context_dirs)
+            write_atomically(args.output, data, sources=sources)
         except WriteRefused as exc:
             raise UsageError(f"-o {exc}") from None
     else:

@@ -38,6 +38,7 @@ VALUE_OPTIONS = {
     "--agent": "agent",
     "--turn": "turn",
     "--frame": "frame",
+    "--rev": "rev",
     "--format": "format",
     "--output": "output",
     "-o": "output",

@@ -91,6 +91,9 @@ def _explain(sub: Any, command: Callable[[str], argparse.ArgumentParser]) -> Non
         action="store_true",
         help="every candidate; with --format json: key, title, section, source, fate, reason, numbers, thresholds",
     )
+    from ctxtui.cli.revision import add_history_arg
+
+    add_history_arg(explain)
     explain.add_argument(
         "--max-seconds",
         type=float,
@@ -108,6 +111,13 @@ def _sweep(sub: Any, command: Callable[[str], argparse.ArgumentParser]) -> None:
     sweep.add_argument("--step", type=int, default=1000, metavar="S", help="budget step (default: 1000)")
     sweep.add_argument("--format", choices=("table", "json"), default="table", help="(default: table)")
     sweep.add_argument("--by-section", action="store_true", help="also count fates per section")
+    sweep.add_argument(
+        "--max-seconds",
+        type=float,
+        default=10.0,
+        metavar="S",
+        help="stop after this long and say which budgets were not examined (default: 10)",
+    )
     add_source_args(sweep, budget=False)
     sweep.add_argument("--budget", action=NoBudget, help=argparse.SUPPRESS)
 
@@ -121,9 +131,9 @@ def _coverage(sub: Any, command: Callable[[str], argparse.ArgumentParser]) -> No
     cover.add_argument(
         "--max-seconds",
         type=float,
-        default=30.0,
+        default=10.0,
         metavar="S",
-        help="stop scanning budgets after this long and say how far it looked (default: 30)",
+        help="stop scanning budgets after this long and say how far it looked (default: 10)",
     )
 
 
@@ -148,7 +158,10 @@ def _diff(sub: Any, command: Callable[[str], argparse.ArgumentParser]) -> None:
         metavar="NAME",
         help="the packer compared against (default: the same packer)",
     )
-    diff.add_argument("--format", choices=("text", "json"), default="text", help="(default: text)")
+    from ctxtui.cli.revision import add_against_rev_arg
+
+    add_against_rev_arg(diff)
+    diff.add_argument("--format", choices=("text", "json", "md"), default="text", help="(default: text)")
 
 
 def _check(sub: Any, command: Callable[[str], argparse.ArgumentParser]) -> None:
@@ -163,6 +176,15 @@ def _check(sub: Any, command: Callable[[str], argparse.ArgumentParser]) -> None:
         help="what counts the rendered packet: ctx's estimate or a real vocabulary (default: ctx)",
     )
     check.add_argument("--format", choices=("md", "json"), default="md", help="which rendering to count (default: md)")
+
+
+def _log(sub: Any, command: Callable[[str], argparse.ArgumentParser]) -> None:
+    from ctxtui.cli.revision import add_log_args
+
+    log = command("log")
+    log.add_argument("project", nargs="?", default=".", help=PROJECT_HELP)
+    add_source_args(log)
+    add_log_args(log)
 
 
 def _tune(sub: Any, command: Callable[[str], argparse.ArgumentParser]) -> None:
@@ -183,7 +205,10 @@ def _tune(sub: Any, command: Callable[[str], argparse.ArgumentParser]) -> None:
         help="whose settings: ctx-0.8.1, ctx-0.8.0 or ctx-mcp (default: the ctx on PATH, else 0.8.1)",
     )
     tune.add_argument(
-        "--write", action="store_true", help="write the change (atomically; the previous file is kept as .ctxrc.bak)"
+        "--write",
+        action="store_true",
+        help="write the change (atomically; through a linked .ctxrc to its target, the link kept; the previous "
+        "content is kept in .ctxrc.bak, never over a file ctxtui did not write)",
     )
 
 
@@ -221,11 +246,14 @@ def _memory(sub: Any, command: Callable[[str], argparse.ArgumentParser]) -> None
 
     memory = command("memory")
     memory_sub = memory.add_subparsers(dest="memory_command", required=True, metavar="init|add|import")
-    db_help = f"the database to write (default: {DEFAULT_DB})"
+    db_help = f"the database to write (default: PROJECT/{DEFAULT_DB})"
+    project_help = "the directory holding .context/, whose memory.db is written (default: the current directory)"
     init = memory_sub.add_parser("init", help="create an empty ctxtui memory database", formatter_class=_formatter)
-    init.add_argument("--db", default=DEFAULT_DB, help=db_help)
+    init.add_argument("project", nargs="?", default=".", help=project_help)
+    init.add_argument("--db", help=db_help)
     add = memory_sub.add_parser("add", help="add one memory", formatter_class=_formatter)
-    add.add_argument("--db", default=DEFAULT_DB, help=db_help)
+    add.add_argument("project", nargs="?", default=".", help=project_help)
+    add.add_argument("--db", help=db_help)
     add.add_argument(
         "--kind",
         default="fact",
@@ -249,7 +277,8 @@ def _memory(sub: Any, command: Callable[[str], argparse.ArgumentParser]) -> None
         "import", help="copy a Shabka or Cortex database's memories into ctxtui's own", formatter_class=_formatter
     )
     imp.add_argument("file", help="the Shabka or Cortex database to read (never written)")
-    imp.add_argument("--db", default=DEFAULT_DB, help=db_help)
+    imp.add_argument("project", nargs="?", default=".", help=project_help)
+    imp.add_argument("--db", help=db_help)
 
 
 def _demo(sub: Any, command: Callable[[str], argparse.ArgumentParser]) -> None:
@@ -265,6 +294,7 @@ _BUILDERS: dict[str, Callable[[Any, Callable[[str], argparse.ArgumentParser]], N
     "coverage": _coverage,
     "diff": _diff,
     "check": _check,
+    "log": _log,
     "tune": _tune,
     "turns": _turns,
     "memory": _memory,
@@ -295,6 +325,37 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         if only is None or name == only:
             add(sub, command)
     return parser
+
+
+def _subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    """A parser's subcommands by name (argparse keeps them in its one subparsers action)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return dict(action.choices)
+    return {}
+
+
+def parse_command(argv: list[str]) -> argparse.Namespace:
+    """`ctxtui COMMAND ...` parsed with options anywhere among the positionals.
+
+    `ctxtui explain p --budget 4000 Exploratory` reads as `explain p Exploratory --budget 4000`:
+    argparse's `parse_intermixed_args`, on the command's own parser (it cannot take the top
+    parser, whose subcommands are a positional of their own). Usage and errors name the
+    command (`usage: ctxtui explain ...`), as before.
+    """
+    name, rest = argv[0], argv[1:]
+    command = _subcommands(build_parser(only=name))[name]
+    inner = _subcommands(command)  # memory: init, add, import
+    if inner:
+        if rest and rest[0] in inner:
+            args = inner[rest[0]].parse_intermixed_args(rest[1:])
+            args.memory_command = rest[0]
+        else:
+            args = command.parse_args(rest)  # help, or a missing or unknown subcommand: argparse's own words
+    else:
+        args = command.parse_intermixed_args(rest)
+    args.command = name
+    return args
 
 
 def build_tui_parser() -> argparse.ArgumentParser:

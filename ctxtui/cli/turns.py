@@ -209,7 +209,8 @@ def turn_text(turn: Turn, packer, plan, describe) -> list[str]:
         settings = packer.settings
         lines.append(
             f"sections rebuilt at budget {plan.budget:,} (the turn's own: {packer.default_budget:,}; "
-            f"model window {settings.window:,} → budgets ×{settings.factor:g}; intent {settings.intent}):"
+            f"nous's model {settings.model} ({settings.source('model')}), window {settings.window:,} → budgets "
+            f"×{settings.factor:g}; intent {settings.intent}{', follow-up' if settings.followup else ''}):"
         )
         checks = {c.label: c for c in packer.checks()}
         rows = plan.state.sections
@@ -238,6 +239,10 @@ def turn_text(turn: Turn, packer, plan, describe) -> list[str]:
                         f", cut after {state.keep:,} of {len(section.joined):,} chars"
                         if state.keep is not None
                         else f", {len(section.joined):,} of {state.budget * 4:,} chars: no cut"
+                    )
+                elif spec.rule == "line":
+                    budget += (
+                        f", one line naming {len(section.items)} critic pick{'s' if len(section.items) != 1 else ''}"
                     )
                 else:
                     budget += f", {state.shown} of {len(section.items)} blocks"

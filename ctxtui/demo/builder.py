@@ -31,6 +31,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
+from ctxtui.demo.git_tree import commit_demo
 from ctxtui.paths import demo_root
 
 PROJECT = "acme-billing"
@@ -153,13 +154,14 @@ def demo_files(now: datetime) -> dict[str, str]:
     return files
 
 
-def write_demo(target: Path, now: datetime) -> Path:
+def write_demo(target: Path, now: datetime, *, notes: list[str] | None = None) -> Path:
     """Write the demo project to `target` (its `.context/` replaced, the memory
-    database included) and return `target`.
+    database included, the files committed in a git working tree) and return `target`.
 
     An existing `.context/` is deleted only when an earlier `write_demo` made
     it (it carries a marker file), so pointing this at a real project fails
-    instead of destroying it.
+    instead of destroying it; the same holds for `.git` (`git_tree`). What
+    could not be done (no git) is appended to `notes` as one line each.
     """
     target = Path(target)
     context = target / ".context"
@@ -174,6 +176,9 @@ def write_demo(target: Path, now: datetime) -> Path:
     for name, text in demo_files(now).items():
         (context / name).write_bytes(text.encode("utf-8"))
     write_demo_memory_db(target, now)
+    note = commit_demo(target, now)
+    if note is not None and notes is not None:
+        notes.append(note)
     return target
 
 

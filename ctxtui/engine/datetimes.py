@@ -11,7 +11,8 @@ there is no `_datetime` (another Python), the module is used.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False
+from typing import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from datetime import UTC, date, datetime, timedelta, timezone, tzinfo
 else:

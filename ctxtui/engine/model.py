@@ -14,9 +14,10 @@ kept on the plan, so whoever holds the plan owns those caches.
 
 from __future__ import annotations
 
-from ctxtui.engine.record import Frozen, NamedTuple, slot_setters
+from typing import TYPE_CHECKING, NamedTuple
 
-TYPE_CHECKING = False
+from ctxtui.engine.record import Frozen, slot_setters
+
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from enum import Enum
@@ -305,6 +306,7 @@ if TYPE_CHECKING:  # only named in annotations: no Protocol class is made at run
         def packet_order(self, plan: Plan) -> Sequence[int]: ...
         def packet_places(self, plan: Plan) -> Sequence[int]: ...
         def outcome_at(self, plan: Plan, index: int) -> Outcome: ...
+        def component_vector(self, plan: Plan, component: str) -> Sequence[Any] | None: ...
         def index_of(self, key: str) -> int | None: ...
 
 

@@ -7,12 +7,12 @@ The chosen name comes with where it came from, for the status line ("ctx
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 from ctxtui.engine.packers.registry import CTX_PACKERS, PACKERS
 from ctxtui.engine.record import Frozen
 from ctxtui.opening.request import OpenError
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 

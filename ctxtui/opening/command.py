@@ -75,21 +75,21 @@ def pack_command(
     if fmt != "md":
         words += ["--format", fmt]
     for setting in settings:
-        words += ["--set", setting]
+        words += _option("--set", setting)
     if request.db:
         words += ["--db", redact(request.db) if is_db_url(request.db) else _shown_path(request.db)]
     for field, option in _TEXT_OPTIONS:
         value = options.pop(option, getattr(request, field))
         if value is not None and value != "":
-            words += [option, str(value)]
+            words += _option(option, str(value))
     tags_text = options.pop("--tags", request.tags_text)
     if tags_text is not None:
-        words += ["--tags", str(tags_text)]
+        words += _option("--tags", str(tags_text))
     if request.args_json is not None:
-        words += ["--args-json", request.args_json]
+        words += _option("--args-json", request.args_json)
     tags = options.pop("--tag", request.tags)
     for tag in [tags] if isinstance(tags, str) else tags or ():
-        words += ["--tag", str(tag)]
+        words += _option("--tag", str(tag))
     if request.tokenizer != "ctx":
         words += ["--tokenizer", request.tokenizer]
     if request.allow_outside_cwd:
@@ -116,13 +116,20 @@ def remade(name: str, request: PackRequest, budget: int, fmt: str, knob_edits: M
     return packer.plan(budget).render(fmt)
 
 
+def _option(option: str, value: str) -> list[str]:
+    """`--option value`, or `--option=value` when the value starts with "-" (it would read as an option)."""
+    return [f"{option}={value}"] if value.startswith("-") else [option, value]
+
+
 def _shown_path(path: str) -> str:
     """A path as short as it can be for a line run from here: relative to the working directory when near it.
 
-    Same meaning where it is run (ctx 0.8.1 prints $PWD-based absolute paths either way).
+    Same meaning where it is run (ctx 0.8.1 prints $PWD-based absolute paths either way). A relative path
+    that starts with "-" (a project called `-dash`) gets "./" so that it is not read as an option.
     """
     try:
         relative = os.path.relpath(path)
     except ValueError:
-        return path
-    return relative if relative.count("..") <= 2 and len(relative) < len(path) else path
+        relative = path
+    shown = relative if relative.count("..") <= 2 and len(relative) < len(path) else path
+    return "./" + shown if shown.startswith("-") else shown

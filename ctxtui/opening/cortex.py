@@ -110,6 +110,11 @@ def open_cortex(request: PackRequest, budget: int | None) -> Opened:
             raise OpenError(exc.line) from None
         store = None  # the CLI's "Memory system not initialized"
     warnings = [str(problem) for problem in store.problems] if store is not None else []
+    if store is not None and store.init_error is not None:
+        warnings.append(
+            f"{request.db}: Cortex cannot open this database, so the packet is drift's own error line, "
+            'doubled "Error: Error:" and exit status 0 included, as `drift memory why` prints it'
+        )
     packer = CortexPacker(
         store,
         focus=request.query,

@@ -11,6 +11,7 @@ build, unless the caller is strict (`pack`), which fails as ctx does.
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 from ctxtui.engine.model import Problem
 from ctxtui.engine.packers.ctx.knobs import BUDGET_KEY, CtxKnobs, KnobError, parse_settings
@@ -25,10 +26,11 @@ from ctxtui.engine.text.go_strconv import GoNumError, parse_int
 from ctxtui.opening.clock import parse_now
 from ctxtui.opening.request import Opened, OpenError, PackRequest, Refused
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from datetime import datetime
+
+    from ctxtui.engine.sources.revision import ParseMemo, Tree
 
 IGNORE_REFUSAL_ENV = "CTXTUI_IGNORE_REFUSAL"  # as --ignore-refusal, for scripts
 
@@ -94,8 +96,12 @@ def shown_root(request: PackRequest) -> str:
     return request.root_path if request.root_path is not None else working_path(request.project)
 
 
-def context_dir_of(name: str, request: PackRequest, env: Mapping[str, str]) -> str:
-    """The context directory version `name` reads for this request."""
+def context_dir_of(name: str, request: PackRequest, env: Mapping[str, str], tree: Tree | None = None) -> str:
+    """The context directory version `name` reads for this request (at a revision: its `.ctxrc`'s)."""
+    if tree is not None:
+        from ctxtui.engine.sources.revision import config_at
+
+        return context_dir_for(name, request.context_dir, config_at(tree, "0.8.0").context_dir, env)
     root = absolute(request.project)
     return context_dir_for(name, request.context_dir, read_ctxrc(root, "0.8.0").context_dir, env)
 
@@ -133,6 +139,8 @@ def open_ctx(
     env: Mapping[str, str] | None = None,
     workspace: Workspace | None = None,
     now: datetime | None = None,
+    tree: Tree | None = None,
+    memo: ParseMemo | None = None,
 ) -> Opened:
     """ctx `name`'s packer for the request. `workspace`: already read (the TUI's, memories joined).
 
@@ -143,20 +151,28 @@ def open_ctx(
     Raises `Refused` when strict and ctx would refuse (or would not parse
     --budget), `OpenError` for what the user must fix, ContextMissing when
     there is no context directory.
+
+    `tree`: read `.context/` and `.ctxrc` from a commit instead of the working
+    tree (`revision`), with `memo` to parse each file text once in a history.
     """
     env = os.environ if env is None else env
     root = absolute(request.project)
     root_shown = shown_root(request)
     explicit = parse_budget(request.budget, name)
-    config_080 = read_ctxrc(root, "0.8.0")
+    if tree is None:
+        config_080 = read_ctxrc(root, "0.8.0")
+    else:
+        from ctxtui.engine.sources.revision import config_at
+
+        config_080 = config_at(tree, "0.8.0")
     context_dir = context_dir_for(name, request.context_dir, config_080.context_dir, env)
-    refusal = ctx_refusal(
-        name,
-        root,
-        root_shown,
-        context_dir,
-        allow_outside=request.allow_outside_cwd or config_080.allow_outside_cwd,
-    )
+    allow_outside = request.allow_outside_cwd or config_080.allow_outside_cwd
+    if tree is None:
+        refusal = ctx_refusal(name, root, root_shown, context_dir, allow_outside=allow_outside)
+    else:
+        from ctxtui.engine.sources.revision import refusal_at
+
+        refusal = refusal_at(name, tree, root_shown, context_dir, allow_outside=allow_outside)
     warnings: list[str] = []
     if refusal is not None and ignores_refusal(request, env):
         refusal = None
@@ -164,13 +180,18 @@ def open_ctx(
         if strict:
             raise Refused(refusal)
         warnings.append(
-            f"{name.replace('-', ' ', 1)} would refuse this workspace ({refusal.reason}); the packet below is "
-            "what it would build otherwise"
+            f"{name.replace('-', ' ', 1)} would refuse this workspace ({refusal.reason}); what follows is "
+            "about the packet it would build otherwise (--ignore-refusal: without this warning)"
         )
     if request.skill and name != "ctx-0.8.1":
         raise OpenError("--skill exists only in ctx 0.8.1 (use --packer ctx-0.8.1)")
     if workspace is None:
-        workspace = read_ctx_workspace(name, request, env)
+        if tree is None:
+            workspace = read_ctx_workspace(name, request, env)
+        else:
+            from ctxtui.engine.sources.revision import workspace_at
+
+            workspace = workspace_at(tree, root, context_dir_of(name, request, env, tree), memo=memo)
         if request.db:
             from pathlib import Path  # only with a memory store: a plain pack never imports pathlib
 
@@ -185,7 +206,7 @@ def open_ctx(
                 now=now or parse_now(request.now),
                 agent=request.agent,
             )
-    skill = _skill(root, request.skill, workspace, strict=strict)
+    skill = _skill(root, request.skill, workspace, strict=strict, tree=tree)
     now = now or parse_now(request.now)
     try:
         settings = parse_settings(name, list(request.settings))
@@ -222,7 +243,9 @@ def open_ctx(
     )
 
 
-def _skill(root: str, name: str | None, workspace: Workspace, *, strict: bool) -> SkillFile | None:
+def _skill(
+    root: str, name: str | None, workspace: Workspace, *, strict: bool, tree: Tree | None = None
+) -> SkillFile | None:
     """--skill NAME as ctx 0.8.1 reads it; a bad one fails as ctx fails.
 
     ctx loads steering before the skill (`agent/cmd/root/cmd.go:68-78` at
@@ -234,6 +257,10 @@ def _skill(root: str, name: str | None, workspace: Workspace, *, strict: bool) -
     if not name:
         return None
     try:
+        if tree is not None:
+            from ctxtui.engine.sources.revision import skill_at
+
+            return skill_at(tree, name)
         return read_skill(root, name)
     except SkillError as exc:
         if not strict:

@@ -7,11 +7,11 @@ number semantics (Cortex) or psycopg (nous).
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 from ctxtui.engine.packers.registry import PEER_PACKERS
 from ctxtui.opening.request import Opened, OpenError, PackRequest
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ctxtui.engine.model import Problem
 from ctxtui.engine.packers.base import Packer
 from ctxtui.engine.record import Frozen, Record, replace
 from ctxtui.engine.sources.ctx_gates import Refusal
 from ctxtui.engine.sources.workspace import Workspace
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
@@ -35,6 +36,7 @@ class Refused(Exception):
     def __init__(self, refusal: Refusal) -> None:
         super().__init__(refusal.reason)
         self.refusal = refusal
+        self.hint: str | None = None  # ctxtui's own words, printed after ctx's (a folder to try, a budget to type)
 
 
 class PackRequest(Frozen):

@@ -11,6 +11,7 @@ THRESHOLD_SECONDS = 5.0
 THRESHOLD_SECONDS_LARGE = 2.0
 LARGE_FOR_THRESHOLDS = 5000  # entries
 SET_HERE = "set here"  # the source of a knob the user changed in the app
+CTXRC = ".ctxrc"  # ... and of one read from (or saved to) the project's .ctxrc, as the openers spell it
 # Where `ctxtui memory add` writes by default. ctx itself never reads it, so the app offers to join it
 # (`Session.memory_db_found`) rather than joining it unasked: the default packet stays ctx's.
 PROJECT_MEMORY_DB = Path(".context") / "memory.db"

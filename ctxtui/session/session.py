@@ -13,7 +13,7 @@ opened exactly as the CLI opens them (`ctxtui.opening`), so the screen and
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -31,7 +31,7 @@ from ctxtui.opening.request import Opened, PackRequest
 if TYPE_CHECKING:
     from ctxtui.turns_session import TurnsSession
 
-from ctxtui.session.constants import MAX_BUDGET, MIN_BUDGET, NOUS, OWN_BUDGET, PROJECT_MEMORY_DB, SET_HERE
+from ctxtui.session.constants import CTXRC, MAX_BUDGET, MIN_BUDGET, NOUS, OWN_BUDGET, PROJECT_MEMORY_DB, SET_HERE
 from ctxtui.session.view import Loaded, View
 
 
@@ -49,6 +49,7 @@ class Session:
     root_path: str | None = None
     clock: Callable[[], datetime] = field(default=lambda: datetime.now().astimezone())
     budget: int = 8000
+    budget_source: str = "default"  # where `budget` came from: the opener's word, SET_HERE, or CTXRC once saved
     loaded: Loaded | None = None
     memory_join: MemoryJoin | None = None
     # The rest of what the user asked: the packer (None: the ctx on PATH), --set, --skill, query, turn...
@@ -62,6 +63,9 @@ class Session:
     _store_kind_known: bool = False
     _turns: Any = None  # the nous database's TurnsSession, once asked for
     _first_plan: tuple[Loaded | None, Plan] | None = None  # a load's own first plan, for the first view()
+    _parked_edits: dict[str, Any] = field(default_factory=dict)  # knob edits the packer on screen has no knob for
+    # The past: the commit whose .context/ is shown (None: the working tree), and its reader (`past.Past`).
+    past: Any = None
 
     # -- what the user asked for ------------------------------------------------------
 
@@ -118,9 +122,21 @@ class Session:
     def _read_workspace(self, name: str) -> Workspace:
         from ctxtui.opening.ctx import context_dir_of, read_ctx_workspace
 
+        if self.past is not None and self.past.commit is not None:
+            workspace, self._workspace_dir = self.past.workspace(name, self.request())
+            self._workspace = workspace
+            return workspace
         workspace = read_ctx_workspace(name, self.request(), os.environ)
         self._workspace, self._workspace_dir = workspace, context_dir_of(name, self.request(), os.environ)
         return workspace
+
+    @property
+    def at_revision(self) -> bool:
+        """The packet shown is the past's: read-only, its clock the commit's."""
+        return self.past is not None and self.past.commit is not None
+
+    def _tree(self) -> Any:
+        return self.past.tree() if self.at_revision else None
 
     def reload(
         self, changed: set[Path] | None = None, progress: Callable[[str, int], None] | None = None
@@ -137,6 +153,8 @@ class Session:
             if changed is not None and not any(self._is_db_file(p) for p in changed):
                 return None
             return self._open_peer(name, None, True, report)
+        if self.at_revision and changed is not None and not any(self._is_db_file(p) for p in changed):
+            return None  # the past does not change with the working tree's files
         context_dir = self.project / ".context"
         # The database may live in .context/ (the default): its commits are not .context/ edits.
         context_changed = changed is None or any(
@@ -151,7 +169,7 @@ class Session:
             workspace = self._read_workspace(name or self._chosen().name)
         else:
             old = self._workspace
-            workspace = Workspace(old.project, old.config, old.parsed)
+            workspace = Workspace(old.project, old.config, old.parsed, revision=old.revision, ctxrc_text=old.ctxrc_text)
         return self._finish_load(workspace, None, True, report, memories_changed=db_changed)
 
     def _chosen(self) -> Choice:
@@ -190,7 +208,7 @@ class Session:
             workspace.memories, workspace.memory_problems = joined.entries, joined.problems
         self._workspace = workspace  # what the next poll compares with
         report("scoring", 2)
-        opened = open_ctx(self._chosen().name, self.request(budget), workspace=workspace, now=now)
+        opened = open_ctx(self._chosen().name, self.request(budget), workspace=workspace, now=now, tree=self._tree())
         # A refusal is not listed here: the main screen's banner shows it (Loaded.refusal).
         return self._install(opened, budget, keep_budget, report, list(opened.problems), made_at=now)
 
@@ -226,15 +244,24 @@ class Session:
         made_at: datetime | None = None,
     ) -> list[Problem]:
         packer = opened.packer
-        for key, value in list(self.knob_edits.items()):
+        # Edits another packer took (ctx 0.8.1's task share, parked while 0.8.0 is shown) come back with it.
+        edits, self.knob_edits = {**self._parked_edits, **self.knob_edits}, {}
+        self._parked_edits = {}
+        for key, value in edits.items():
             try:
                 packer = packer.with_knob(key, value, SET_HERE)
+                self.knob_edits[key] = value
             except (KeyError, ValueError):
-                del self.knob_edits[key]  # this packer has no such knob: the edit was for another
+                self._parked_edits[key] = value  # this packer has no such knob: kept for one that has
         if not keep_budget:
             # A budget that is the packer's own default (a nous turn's) is the default after the knobs too.
             own = opened.budget_source == OWN_BUDGET
             self.budget = getattr(packer, "default_budget", opened.budget) if own else opened.budget
+            self.budget_source = opened.budget_source
+        elif self.budget_source == CTXRC == opened.budget_source and opened.budget != self.budget:
+            # The budget on screen was .ctxrc's and .ctxrc now says another: showing the old one as (.ctxrc)
+            # would be untrue, so it follows the file (a budget set here, a flag or a default is kept).
+            self.budget = opened.budget
         report("assembling", 3)
         plan = packer.plan(self.budget)  # the first screen's, off the UI thread (a second one cost 10-15 ms at 50k)
         self._new_load(packer, opened.workspace, opened.refusal, opened.budget_source, made_at)
@@ -277,7 +304,7 @@ class Session:
         joined = self.memory_join.load(self.now())
         if not joined.fresh and [str(p) for p in joined.problems] == [str(p) for p in old.memory_problems]:
             return None  # the same failure as last time (a server still away): nothing to redraw
-        workspace = Workspace(old.project, old.config, old.parsed)
+        workspace = Workspace(old.project, old.config, old.parsed, revision=old.revision, ctxrc_text=old.ctxrc_text)
         return self._finish_load(
             workspace, None, True, progress or (lambda stage, step: None), memories_changed=True, joined=joined
         )
@@ -297,7 +324,13 @@ class Session:
             report("reading .context/", 0)
             workspace = self._read_workspace(name)
             return self._finish_load(workspace, None, True, report, memories_changed=True)
-        fresh = Workspace(workspace.project, workspace.config, workspace.parsed)
+        fresh = Workspace(
+            workspace.project,
+            workspace.config,
+            workspace.parsed,
+            revision=workspace.revision,
+            ctxrc_text=workspace.ctxrc_text,
+        )
         fresh.memories, fresh.memory_problems = workspace.memories, workspace.memory_problems
         joined = JoinedMemories(workspace.memories, workspace.memory_problems, fresh=False)
         return self._finish_load(fresh, None, True, report, memories_changed=False, joined=joined)
@@ -308,9 +341,15 @@ class Session:
 
         assert self._workspace is not None and name in CTX_PACKERS, "a ctx workspace is loaded"
         workspace = self._workspace
-        copy = Workspace(workspace.project, workspace.config, workspace.parsed)
+        copy = Workspace(
+            workspace.project,
+            workspace.config,
+            workspace.parsed,
+            revision=workspace.revision,
+            ctxrc_text=workspace.ctxrc_text,
+        )
         copy.memories, copy.memory_problems = workspace.memories, workspace.memory_problems
-        packer = open_ctx(name, self.request(), workspace=copy, now=self.now()).packer
+        packer = open_ctx(name, self.request(), workspace=copy, now=self.now(), tree=self._tree()).packer
         for key, value in self.knob_edits.items():
             try:
                 packer = packer.with_knob(key, value, SET_HERE)
@@ -333,12 +372,13 @@ class Session:
         # when it stood at the old sum, so a frame switch shows that frame's budgets, not a share of the old.
         before, after = getattr(old, "default_budget", None), getattr(packer, "default_budget", None)
         if before is not None and after is not None and self.budget == before:
-            self.budget = max(MIN_BUDGET, min(MAX_BUDGET, int(after)))
+            self.budget = max(MIN_BUDGET, min(MAX_BUDGET, int(after)))  # still the sections' sum: same source
         self._new_load(packer, loaded.workspace, loaded.refusal, loaded.budget_source, loaded.made_at)
 
     def reset_knobs(self) -> None:
         """Forget the knobs changed here (the next load is the sources' own)."""
         self.knob_edits.clear()
+        self._parked_edits.clear()
 
     # -- a nous database's turns ----------------------------------------------------------
 
@@ -372,6 +412,27 @@ class Session:
             self._turns.close()
         if self.memory_join is not None:
             self.memory_join.close()
+        if self.past is not None:
+            self.past.close()
+
+    def open_past(self) -> Any:
+        """The project's history (`past.Past`), opened on first use; GitError when it has none."""
+        if self.past is None:
+            from ctxtui.session.past import Past
+
+            self.past = Past(str(self.project))
+        return self.past
+
+    def show_revision(self, rev: str | None, progress: Callable[[str, int], None] | None = None) -> list[Problem]:
+        """Show the packet at `rev` (None: back to the working tree), keeping the budget and the packer."""
+        past = self.open_past()
+        past.choose(rev)
+        return self.load(keep_budget=True, progress=progress)
+
+    def step_revision(self, by: int, progress: Callable[[str, int], None] | None = None) -> list[Problem]:
+        """Show the commit `by` places older (+1) or newer (−1); newer than the newest is the working tree."""
+        self.open_past().step(by)
+        return self.load(keep_budget=True, progress=progress)
 
     # -- views --------------------------------------------------------------------------
 
@@ -392,7 +453,14 @@ class Session:
         return self.loaded.entry_count if self.loaded else 0
 
     def now(self) -> datetime:
-        """The clock, to the whole second: packets print whole seconds, so `--now` with that time is exact."""
+        """The clock, to the whole second: packets print whole seconds, so `--now` with that time is exact.
+
+        In the past, the commit's date (ctx packed that commit then), unless --now pinned the clock.
+        """
+        if self.at_revision and self.options.now is None:
+            from ctxtui.opening.clock import parse_now
+
+            return parse_now(self.past.commit.date)
         return self.clock().replace(microsecond=0)
 
     # -- the memory database a project may have -------------------------------------------
@@ -410,6 +478,22 @@ class Session:
             return None  # a peer packer's input is its own store
         found = self.project / PROJECT_MEMORY_DB
         return found if found.is_file() else None
+
+    def memory_db_refusal(self) -> str | None:
+        """Why `.context/memory.db` cannot be joined when it is there but not a file (a FIFO, a device...)."""
+        import os
+        import stat
+
+        found = self.project / PROJECT_MEMORY_DB
+        try:
+            mode = os.stat(found).st_mode
+        except OSError:
+            return "is a symbolic link to nothing" if os.path.islink(found) else None
+        if stat.S_ISREG(mode):
+            return None
+        from ctxtui.engine.sources.memory.shared.private_copy import describe
+
+        return f"is {describe(mode)}, not a database file: not joined"
 
     def join_found_memories(self) -> Path | None:
         """Join `.context/memory.db` from the next load on (`reload(None)`); the database joined, or None."""
@@ -431,6 +515,8 @@ class Session:
         from ctxtui.opening.command import remade
 
         now = self.now()
+        if self.at_revision and self.loaded is not None:  # the past's packet, as ctx printed it at the commit
+            return self.loaded.packer.plan(budget).render(fmt), now
         request = self.request(budget).but(now=now.isoformat())
         return remade(self._chosen().name, request, budget, fmt, self.knob_edits, SET_HERE), now
 
@@ -440,19 +526,46 @@ class Session:
 
         name = self._chosen().name if self.loaded is None else self.loaded.packer.name
         refused = self.loaded is not None and self.loaded.refusal is not None
+        if self.at_revision:
+            line = pack_command(
+                self.request(budget), name, budget, fmt, now=None, knob_edits=self.knob_edits, ignore_refusal=refused
+            )
+            return None if line is None else f"{line} --rev {self.past.commit.commit[:12]}"
         return pack_command(
             self.request(budget), name, budget, fmt, now=now, knob_edits=self.knob_edits, ignore_refusal=refused
         )
 
     def set_budget(self, budget: int) -> None:
-        self.budget = max(MIN_BUDGET, min(MAX_BUDGET, int(budget)))
+        """The user's budget (slider, b, [ ]): from now on it reads (set here)."""
+        budget = max(MIN_BUDGET, min(MAX_BUDGET, int(budget)))
+        if budget != self.budget:
+            self.budget, self.budget_source = budget, SET_HERE
+
+    def saved_to_ctxrc(self, keys: Iterable[str]) -> None:
+        """`.ctxrc` now holds these knobs (and the budget, BUDGET_KEY): they read (.ctxrc) from now on.
+
+        The saved knobs leave `knob_edits` (the next load reads them from the file, as ctx will), and the
+        packer on screen gets the same values with the file as their source.
+        """
+        from ctxtui.engine.packers.ctx.knobs import BUDGET_KEY
+
+        assert self.loaded is not None, "load() first"
+        packer = self.loaded.packer
+        for key in keys:
+            if key == BUDGET_KEY:
+                self.budget_source = CTXRC
+            elif key in self.knob_edits:
+                packer = packer.with_knob(key, self.knob_edits.pop(key), CTXRC)
+        loaded = self.loaded
+        if packer is not loaded.packer:
+            self._new_load(packer, loaded.workspace, loaded.refusal, loaded.budget_source, loaded.made_at)
 
     def view(self) -> View:
         """The view at the current budget (a new one: the caller decides whether it differs)."""
         assert self.loaded is not None, "load() first"
         first, self._first_plan = self._first_plan, None  # the load's own plan, if still for this budget
         plan = first[1] if first and first[0] is self.loaded and first[1].budget == self.budget else None
-        return View(self.loaded, self.budget, plan)
+        return View(self.loaded, self.budget, plan, self.budget_source)
 
     @property
     def label(self) -> str:

@@ -82,11 +82,14 @@ class View:
     through `memo`, so it lives exactly as long as the view it describes.
     """
 
-    __slots__ = ("__weakref__", "_counts", "_memo", "budget", "loaded", "plan", "real_tokens")
+    __slots__ = ("__weakref__", "_counts", "_memo", "budget", "budget_source", "loaded", "plan", "real_tokens")
 
-    def __init__(self, loaded: Loaded, budget: int, plan: Plan | None = None) -> None:
+    def __init__(self, loaded: Loaded, budget: int, plan: Plan | None = None, budget_source: str | None = None) -> None:
         self.loaded = loaded
         self.budget = budget
+        # Where this budget came from ("flag", "environment", ".ctxrc", "default", "set here"...): the session's
+        # word, which a slider step or a save changes without a new load.
+        self.budget_source = budget_source if budget_source is not None else loaded.budget_source
         self.plan: Plan = plan if plan is not None else loaded.packer.plan(budget)
         self._counts: dict[str, int] | None = None
         self.real_tokens: int | None = None  # the real tokenizer's count of the Markdown, once a worker has it

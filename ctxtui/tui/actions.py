@@ -13,7 +13,7 @@ Where an action applies (`where`):
   open, so `[`/`]` keep working there; the others run on the App.
 - `SLIDER`, `ENTRIES`: while that widget has the focus.
 - `PREVIEW`, `HELP`, `WHY`, `QUIRKS`, `PROMPT`, `BUDGET_INPUT`, `KNOBS`, `COVERAGE`,
-  `CONFIRM`, `TURNS`: on that screen.
+  `CONFIRM`, `TURNS`, `HISTORY`: on that screen.
 
 `NOUS_ONLY` actions need a nous database (`--db postgresql://…`): the main
 screen hides them from the footer, and the help leaves them out, otherwise.
@@ -33,6 +33,7 @@ from textual.binding import Binding, BindingType
 APP, SLIDER, ENTRIES = "app", "slider", "entries"
 PREVIEW, HELP, WHY, QUIRKS, PROMPT, BUDGET_INPUT = "preview", "help", "why", "quirks", "prompt", "budget_input"
 KNOBS, COVERAGE, CONFIRM, TURNS = "knobs", "coverage", "confirm", "turns"
+HISTORY, ENTRY_HISTORY = "history", "entry_history"
 
 BUDGET_PRESETS = (1000, 2000, 4000, 8000, 16000, 32000)
 
@@ -319,6 +320,32 @@ ACTIONS: tuple[Action, ...] = (
         palette="nous turns…",
         palette_help="the database's logged turns, live: pick one to rebuild its sections",
     ),
+    Action(
+        "app.history",
+        "h",
+        "main.history",
+        "History",
+        palette="History…",
+        palette_help="the commits that touched .context/: pick one to see the packet as it was then",
+    ),
+    Action(
+        "app.entry_history",
+        "y",
+        "main.entry_history",
+        "Entry history",
+        show=False,
+        palette="The selected entry's history",
+        palette_help="the commits at which its fate changed, and why, in numbers",
+    ),
+    Action(
+        "app.working_tree",
+        "H",
+        "main.working_tree",
+        "Working tree",
+        show=False,
+        palette="Back to the working tree",
+        palette_help="leave the past: the packet of the files as they are now",
+    ),
     # The budget slider, focused.
     Action("slider.step_down", "left", "step(-1)", "−one cell", SLIDER, show=False),
     Action("slider.step_up", "right", "step(1)", "+one cell", SLIDER, show=False),
@@ -360,6 +387,9 @@ ACTIONS: tuple[Action, ...] = (
     Action("turns.refresh", "r", "poll_now", "Poll now", TURNS),
     Action("confirm.yes", "y", "yes", "Write", CONFIRM),
     Action("confirm.no", "n,escape", "no", "Leave it", CONFIRM),
+    Action("history.close", "escape,h,q", "close", "Close", HISTORY),
+    Action("entry_history.close", "escape,q,y", "dismiss", "Close", ENTRY_HISTORY),
+    Action("history.present", "H,w", "present", "Working tree", HISTORY),
 )
 NOUS_ONLY = frozenset({"app.turns"})
 ACTION_BY_ID: dict[str, Action] = {action.id: action for action in ACTIONS if action.id}

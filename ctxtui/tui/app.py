@@ -45,6 +45,7 @@ MAX_TOASTS = 2  # toasts on screen at once: a third pushes the oldest out
 if TYPE_CHECKING:
     from ctxtui.engine.sources.memory.nous.model import TurnSummary
     from ctxtui.tui.screens.save import SaveScreen
+    from ctxtui.tui.tour import Tour
     from ctxtui.turns_session import PollResult
 
 POLL_SECONDS = 2.0  # how often a nous database is asked whether a turn was logged or a memory changed
@@ -69,6 +70,7 @@ class CtxtuiApp(ThemeVariablesMixin, App):
         keymap: dict[str, str] | None = None,
         notices: list[str] | None = None,
         poll_seconds: float = POLL_SECONDS,
+        tour: Tour | None = None,
     ) -> None:
         super().__init__()
         # Actions named "main.…" (actions.py) run on the main screen from any screen, the preview included.
@@ -76,7 +78,10 @@ class CtxtuiApp(ThemeVariablesMixin, App):
         self._action_targets.add("main")
         self.session = session
         self.main = MainScreen(session, real_tokens=real_tokens)
-        self._initial_budget = budget
+        if budget is not None:
+            tour = None  # a budget asked for is where the screen opens
+        self.main.tour = tour
+        self._initial_budget = tour.pin_budget if tour is not None else budget
         self._theme_name = theme_name
         self._watch = watch
         self._notices = notices or []
@@ -124,7 +129,13 @@ class CtxtuiApp(ThemeVariablesMixin, App):
         timeout: float | None = None,
         markup: bool = False,
     ) -> None:
-        """Every toast goes through the sanitiser and is never parsed as markup: messages quote paths and titles."""
+        """Every toast goes through the sanitiser and is never parsed as markup: messages quote paths and titles.
+
+        Secrets of the nous connection string are scrubbed here too, whatever the message's way here."""
+        if self.session.db_url:
+            from ctxtui.engine.sources.memory.shared.urls import scrub
+
+            message, title = scrub(message, self.session.db_url), scrub(title, self.session.db_url)
         super().notify(clean_block(message), title=clean_line(title), severity=severity, timeout=timeout, markup=False)
 
     def _on_notify(self, event: Notify) -> None:
@@ -438,24 +449,26 @@ class CtxtuiApp(ThemeVariablesMixin, App):
     @on(SavePacket)
     def _save_packet(self, intent: SavePacket) -> None:
         """Ask where (`SaveScreen` checks the path and asks before replacing), then write in a worker."""
+        from ctxtui.opening.sources import source_paths
         from ctxtui.tui.screens.save import SaveScreen
 
         budget, fmt = intent.view.budget, intent.fmt
         default = Path.cwd() / f"context-packet-{budget}.{fmt}"
-        context_dirs = [self.session.project / ".context"]
+        # Every path a packer reads for this session: context folders by any name, steering, .ctxrc, the store.
+        sources = source_paths(self.session.request(), os.environ)
 
         def save(path: str) -> None:
-            self.run_in_thread("save", partial(self._write_packet, screen, budget, fmt, path))
+            self.run_in_thread("save", partial(self._write_packet, screen, budget, fmt, path, sources))
 
         screen = SaveScreen(
             str(default),
             save,
-            context_dirs=context_dirs,
+            sources=sources,
             what=f"the {FORMAT_NAMES.get(fmt, fmt)} packet",
         )
         self.push_screen(screen)
 
-    def _write_packet(self, screen: SaveScreen, budget: int, fmt: str, path: str) -> None:
+    def _write_packet(self, screen: SaveScreen, budget: int, fmt: str, path: str, sources: list[str]) -> None:
         """In a worker: the packet made now (its `Generated:` is the time of saving), written atomically."""
         from ctxtui.safe_write import WriteRefused, os_error_words, write_atomically
 
@@ -465,7 +478,7 @@ class CtxtuiApp(ThemeVariablesMixin, App):
             written = write_atomically(
                 path,
                 text.encode("utf-8", "surrogateescape"),
-                context_dirs=[self.session.project / ".context"],
+                sources=sources,
             )
         except WriteRefused as exc:
             self.call_from_thread(screen.failed, str(exc))

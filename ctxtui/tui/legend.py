@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from ctxtui.engine.explain.components import components_for
 from ctxtui.engine.fate import Fate
 from ctxtui.engine.packers.registry import PACKERS
+from ctxtui.tui.legend_reasons import NOTATION, REASON_WORDS
 from ctxtui.tui.widgets.entries.columns import FATE_ID, MARK_ID, columns_for
 from ctxtui.tui.widgets.tiers.bars import GLYPH_FREE, GLYPH_OVERRUN, GLYPH_SUMMARIZED, GLYPH_USED
 
@@ -57,13 +58,23 @@ LINES: tuple[LegendItem, ...] = (
         "settings line",
         "the packer (and why that one) and each setting with where it came from: (flag) a command-line "
         "option, (environment) a variable, (.ctxrc) the project's file, (default) the tool's own, "
-        "(set here) changed with k",
+        "(set here) changed with k; a nous turn's: (turn log) read from its log, (assumed …) or "
+        "(inferred …) not logged, ctxtui's guess, said in the problems line (k changes it)",
     ),
-    ("changes line", "▲▼ what the last step moved, in words; ◆ how many entries differ from the pin"),
+    (
+        "changes line",
+        '▲▼ what the last step did, in words: how many entries moved to each fate ("3 moved to full, 1 to '
+        'dropped"), and how many are new, gone (a reload) or edited; ◆ how many entries differ from the pin',
+    ),
     (
         "refusal banner",
-        "ctx would refuse this workspace (no .git, a missing file...): the packet shown is what "
+        "⊘ ctx would refuse this workspace (no .git, a missing file...): the packet shown is what "
         "it would build otherwise; `ctxtui pack` fails as ctx does unless --ignore-refusal",
+    ),
+    (
+        "↶ the past",
+        "the packet of a commit (h: history), read from git and packed at the commit's date; read-only: "
+        "nothing is saved into the project; H: back to the working tree",
     ),
     ("memory.db found", "the project has .context/memory.db, which ctx never reads: m joins it to the packet"),
     ("ctx + N memories", "a memory database is joined: the packet is ctx's plus those memories"),
@@ -105,6 +116,11 @@ TERMS: tuple[LegendItem, ...] = (
     ("knobs", "a packer's settings besides the budget (k): each change recomputes the packet at once"),
     ("pin", "a saved state (P) to compare with: ◆ marks, +N vs pin in the bars, d filters, the preview's diff"),
     ("coverage", "per section, how many entries are in full at each budget (g): where more budget stops helping"),
+    (
+        "edit / time",
+        "why a commit changed an entry's fate (y, ctxtui log): its edit of the files, or the time passed since "
+        "its parent (recency: 7, 30, 90 days), or both",
+    ),
 )
 
 
@@ -157,6 +173,10 @@ def legend(fate_symbols: Mapping[Fate, str]) -> list[LegendItem]:
     items.append((None, "Lines on screen"))
     items += LINES
     items += column_items()
+    items.append((None, "Reasons (the reason column, every packer)"))
+    items += list(REASON_WORDS.items())
+    items.append((None, "Notation"))
+    items += NOTATION
     items.append((None, "Words"))
     items += TERMS
     return items

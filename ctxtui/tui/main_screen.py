@@ -38,6 +38,7 @@ from ctxtui.safe_text import clean_line
 from ctxtui.session import LOAD_STEPS, MAX_BUDGET, MIN_BUDGET, PROJECT_MEMORY_DB, Loaded, Session, View
 from ctxtui.tui.actions import MAIN_SCREEN_ONLY
 from ctxtui.tui.heap import IDLE_SECONDS, StepHeap
+from ctxtui.tui.history_actions import HistoryActions
 from ctxtui.tui.host import services
 from ctxtui.tui.messages import CopyPacket, LoadFailed, LoadProgress, ProjectLoaded, SavePacket
 from ctxtui.tui.prompt_frame import PromptFrameScreen
@@ -47,6 +48,7 @@ from ctxtui.tui.screens.prompts import FilterScreen
 from ctxtui.tui.screens.quirks import QuirksScreen
 from ctxtui.tui.screens.why import WhyScreen
 from ctxtui.tui.themes import fate_symbols
+from ctxtui.tui.tour import Tour
 from ctxtui.tui.tuning import PIN_FILTER, STEP_FILTER, TuningActions
 from ctxtui.tui.widgets.budget.memory_note import MemoryNote
 from ctxtui.tui.widgets.budget.settings import SettingsLine
@@ -56,6 +58,7 @@ from ctxtui.tui.widgets.changes import ChangesLine
 from ctxtui.tui.widgets.entries.rows import RowFilter, rows_of
 from ctxtui.tui.widgets.entries.table import EntriesTable
 from ctxtui.tui.widgets.loading import LoadingBar, ProblemBanner, RefusalBanner
+from ctxtui.tui.widgets.past import PastBanner
 from ctxtui.tui.widgets.tiers.bars import TierBars
 from ctxtui.tui.widgets.why.panel import WhyPanel
 
@@ -93,7 +96,7 @@ def _following(cycle: tuple[T | None, ...], chosen: frozenset[T]) -> T | None:
     return cycle[(cycle.index(current) + 1) % len(cycle)]
 
 
-class MainScreen(TuningActions, PromptFrameScreen):
+class MainScreen(HistoryActions, TuningActions, PromptFrameScreen):
     """One project: budget, status, tier bars, entries and the why panel of the view shown.
 
     Its App (`CtxtuiApp`) runs its workers (`run_in_thread`) and resolves theme colours (`theme_colors`).
@@ -118,6 +121,7 @@ class MainScreen(TuningActions, PromptFrameScreen):
         self.pin: Pin | None = None  # the state compared with (◆ marks, bar deltas, the preview's diff)
         self.step: Comparison | None = None  # what the last step moved
         self.against_pin: Comparison | None = None  # how the view differs from the pin
+        self.tour: Tour | None = None  # the first screen's pin, step and selection (the demo's)
         self._thumb_alone: Timer | None = None  # paints the slider's thumb if a worker's packet is slow
         self._heap = StepHeap()
         self._idle_collect: Timer | None = None
@@ -135,6 +139,7 @@ class MainScreen(TuningActions, PromptFrameScreen):
                 paint_with_listener=True,  # `_apply_budget` paints the thumb with the packet
                 id="slider",
             )
+        yield PastBanner(id="past")
         yield RefusalBanner(id="refusal")
         yield ProblemBanner(id="banner")
         yield LoadingBar(id="loading")
@@ -180,13 +185,17 @@ class MainScreen(TuningActions, PromptFrameScreen):
         """A reload keeps budget, selection and scroll; the first load also sets the slider and focuses it."""
         self.query_one(LoadingBar).hide()
         self.query_one(ProblemBanner).problems = tuple(str(p) for p in message.problems)
+        self.query_one(PastBanner).label = self.session.past.label() if self.session.at_revision else None
         if self.view is None:
             self._slider.set_value(self.session.budget)
             self._slider.focus()
         elif message.budget_moved:
             self._slider.set_value(self.session.budget)
+        first = self.view is None
         self._show_memory_note()
         self.refresh_view()
+        if first and self.tour is not None and self.view is not None:
+            self.take_tour(self.tour)
 
     def _show_memory_note(self) -> None:
         session = self.session
@@ -457,7 +466,11 @@ class MainScreen(TuningActions, PromptFrameScreen):
             return
         joined = session.join_found_memories()
         if joined is None:
-            self.app.notify(f"No {PROJECT_MEMORY_DB} in this project (ctxtui memory add creates it)", timeout=4)
+            refusal = session.memory_db_refusal()
+            if refusal is not None:
+                self.app.notify(f"{PROJECT_MEMORY_DB} {refusal}", severity="warning", timeout=6)
+            else:
+                self.app.notify(f"No {PROJECT_MEMORY_DB} in this project (ctxtui memory add creates it)", timeout=4)
             return
         self.app.notify(f"Joining {PROJECT_MEMORY_DB}: the packet is ctx's plus its memories", timeout=4)
         self.app.load_project(changed=None)  # type: ignore[attr-defined]

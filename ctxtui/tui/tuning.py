@@ -17,6 +17,7 @@ from ctxtui.tui.actions import Action
 
 if TYPE_CHECKING:
     from ctxtui.session import Session, View
+    from ctxtui.tui.tour import Tour
     from ctxtui.tui.widgets.entries.rows import RowFilter
 
 PIN_FILTER = "differ from the pin"  # the filter label while only pin-differing entries are shown
@@ -26,6 +27,11 @@ OTHER_VERSION = {"ctx-0.8.1": "ctx-0.8.0", "ctx-0.8.0": "ctx-0.8.1", "ctx-mcp": 
 
 def short_title(name: str) -> str:
     return PACKER_TITLES.get(name, name).split(" (")[0]
+
+
+def pin_of(view: View) -> Pin:
+    """The state on screen as a pin: its packer (with its knobs) at its budget."""
+    return Pin(view.loaded.packer, view.budget, f"the pin ({short_title(view.packer_name)} at {view.budget:,} tokens)")
 
 
 class TuningActions:
@@ -113,41 +119,63 @@ class TuningActions:
     def action_save_ctxrc(self) -> None:
         """Save the knobs changed here (and the budget) to `.ctxrc`: a diff first, written on `y`."""
         from ctxtui.engine.packers.ctx.knobs import BUDGET_KEY, HONOURED
-        from ctxtui.engine.sources.ctxrc_edit import CtxrcEditError, plan_ctxrc_change
-        from ctxtui.tui.screens.ctxrc import ConfirmWriteScreen
 
         session = self.session
         name = session.packer_name or ""
+        if session.at_revision:
+            self.app.notify(  # type: ignore[attr-defined]
+                "the past is read-only: nothing is saved into the project (H: back to the working tree)",
+                severity="warning",
+            )
+            return
         if name not in CTX_PACKERS:
             self.app.notify(f"{short_title(name)} does not read .ctxrc", severity="warning")  # type: ignore[attr-defined]
             return
         changes: dict[str, Any] = {k: v for k, v in session.knob_edits.items() if k in HONOURED.get(name, ())}
         changes[BUDGET_KEY] = session.budget
+        self._ask_to_save_ctxrc(changes)
+
+    def _ask_to_save_ctxrc(self, changes: dict[str, Any], changed_meanwhile: bool = False) -> None:
+        """Plan the change against `.ctxrc` as it is now and show it; `y` writes it unless the file changed again."""
+        from ctxtui.opening.ctxrc_save import CtxrcEditError, WriteRefused, plan_save
+        from ctxtui.tui.screens.ctxrc import ConfirmWriteScreen
+
+        notify = self.app.notify  # type: ignore[attr-defined]
+        session = self.session
         try:
-            change = plan_ctxrc_change(session.project, changes)
-        except CtxrcEditError as exc:
-            self.app.notify(str(exc), severity="error")  # type: ignore[attr-defined]
+            plan = plan_save(session.project, changes, session.request())
+        except (CtxrcEditError, WriteRefused) as exc:
+            notify(f"Not saved: {exc}", severity="error", markup=False)
             return
-        if not change.diff:
-            self.app.notify(".ctxrc already says that: nothing to change", timeout=4)  # type: ignore[attr-defined]
+        if not plan.change.diff:
+            notify(".ctxrc already says that: nothing to change", timeout=4)
             return
 
         def answered(yes: bool | None) -> None:
-            from ctxtui.safe_write import WriteRefused, write_atomically
+            from ctxtui.opening.ctxrc_save import TargetChanged, save
 
             if not yes:
-                self.app.notify(".ctxrc left as it was", timeout=3)  # type: ignore[attr-defined]
+                notify(".ctxrc left as it was", timeout=3)
                 return
             try:
-                write_atomically(change.path, change.new.encode("utf-8"), backup_suffix=".bak")
-            except WriteRefused as exc:
-                self.app.notify(f"Not saved: {exc}", severity="error")  # type: ignore[attr-defined]
+                done = save(plan, changes)
+            except TargetChanged:  # edited since the dialog opened: show the change against the file as it is now
+                self._ask_to_save_ctxrc(changes, changed_meanwhile=True)
                 return
-            kept = " (the previous one is .ctxrc.bak)" if change.old else ""
-            self.app.notify(f"Saved {change.path}{kept}", timeout=5)  # type: ignore[attr-defined]
+            except (CtxrcEditError, WriteRefused) as exc:
+                notify(f"Not saved: {exc}", severity="error", markup=False)
+                return
+            kept = f"; {done.kept}" if done.kept else ""
+            session.saved_to_ctxrc(changes)
+            self.refresh_view()  # type: ignore[attr-defined]  # the settings line now says (.ctxrc)
+            notify(f"Saved {done.where}{kept}", timeout=8, markup=False)
 
-        question = f"Write these settings to {change.path}? ctx (and `ctxtui pack`) will then build this packet."
-        self.app.push_screen(ConfirmWriteScreen(question, change.diff), answered)  # type: ignore[attr-defined]
+        lead = (
+            ".ctxrc changed since the dialog opened: this is the change against it now. " if changed_meanwhile else ""
+        )
+        question = f"{lead}Write these settings to {plan.where}? ctx (and `ctxtui pack`) will then build this packet."
+        hint = f"y writes it ({plan.kept}) · n or Esc leaves it" if plan.kept else "y writes it · n or Esc leaves it"
+        self.app.push_screen(ConfirmWriteScreen(question, plan.change.diff, hint), answered)  # type: ignore[attr-defined]
 
     # -- pin and compare ---------------------------------------------------------------
 
@@ -158,14 +186,34 @@ class TuningActions:
             self.app.notify("unpinned", timeout=2)  # type: ignore[attr-defined]
         elif self.view is not None:
             view = self.view
-            label = f"the pin ({short_title(view.packer_name)} at {view.budget:,} tokens)"
-            self.pin = Pin(view.loaded.packer, view.budget, label)
+            self.pin = pin_of(view)
             self.app.notify(  # type: ignore[attr-defined]
                 f"pinned {short_title(view.packer_name)} at {view.budget:,} tokens: entries that differ from it "
                 "are marked ◆ (d filters them)",
                 timeout=4,
             )
         self._show_again()
+
+    def take_tour(self, tour: Tour) -> None:
+        """The first screen of a tour (the demo's): pin the state shown, step to the tour's budget, then
+        select the entry the tour picks (the why panel explains it)."""
+        view = self.view
+        if view is None:
+            return
+        self.pin = pin_of(view)
+        self.request_budget(tour.budget)  # type: ignore[attr-defined]
+
+        def select() -> None:
+            from ctxtui.tui.widgets.entries.table import EntriesTable
+
+            shown = self.view
+            key = tour.select(shown, self.against_pin) if shown is not None else None  # type: ignore[attr-defined]
+            table = self.query_one(EntriesTable)  # type: ignore[attr-defined]
+            if key is not None and table.select_key(key):
+                # A few rows above it on screen: the rows around it (and their marks) show why it moved.
+                table.scroll_to(y=max(0, table.cursor_row - 4), animate=False)
+
+        self.call_after_refresh(select)  # type: ignore[attr-defined]  # after the step `request_budget` queued
 
     def action_compare_version(self) -> None:
         """Compare with the other ctx version at the budget on screen ("differs in 0.8.0")."""
@@ -201,8 +249,12 @@ class TuningActions:
         keys = comparison.keys if comparison is not None else frozenset()
         self.row_filter = replace(self.row_filter, keys=keys, keys_label=label)
         count = len(keys)
-        what = "differ from " + (self.pin.label if self.pin else "the pin") if label == PIN_FILTER else STEP_FILTER
-        self.app.notify(f"showing the {count:,} entr{'y' if count == 1 else 'ies'} that {what}", timeout=3)  # type: ignore[attr-defined]
+        one = count == 1
+        if label == PIN_FILTER:
+            what = ("differs from " if one else "differ from ") + (self.pin.label if self.pin else "the pin")
+        else:
+            what = "moved on the last step"
+        self.app.notify(f"showing the {count:,} {'entry' if one else 'entries'} that {what}", timeout=3)  # type: ignore[attr-defined]
 
     def action_filter_differs(self) -> None:
         """Cycle: entries that differ from the pin → those moved on the last step → all."""

@@ -239,7 +239,7 @@ async def test_saving_over_a_file_asks_first_and_errors_are_words_with_the_dialo
         def no_permission(*args, **kwargs):
             raise PermissionError(13, "Permission denied", str(tmp_path / ".p.md.x8f2k.tmp"))
 
-        monkeypatch.setattr("tempfile.mkstemp", no_permission)
+        monkeypatch.setattr("ctxtui.safe_write.create_temporary", no_permission)
         await submit("p.md")
         said = save_message(app)
         assert said == "Not saved: p.md: permission denied"  # no errno, no temporary file name

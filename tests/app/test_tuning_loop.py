@@ -10,6 +10,7 @@ from ctxtui.comparison import DIFFERS, DOWN, UP
 from ctxtui.engine.explain.advice import advise, describe_advice
 from ctxtui.engine.explain.coverage import coverage
 from ctxtui.engine.fate import Fate
+from ctxtui.opening.ctxrc_save import BACKUP_MARK
 from ctxtui.tui.screens.coverage import CoverageChart, CoverageScreen
 from ctxtui.tui.screens.ctxrc import ConfirmWriteScreen
 from ctxtui.tui.screens.knobs import KnobsScreen
@@ -241,7 +242,7 @@ async def test_saving_to_ctxrc_asks_first_and_writes_atomically_only_on_yes(tmp_
         assert (root / ".ctxrc").read_text() == (
             "# my settings\nunknown_key: keep me\ntask_budget_pct: 0.25\ntoken_budget: 3000\n"
         )
-        assert (root / ".ctxrc.bak").read_text() == "# my settings\nunknown_key: keep me\n"
+        assert (root / ".ctxrc.bak").read_text() == BACKUP_MARK + "# my settings\nunknown_key: keep me\n"
         assert sorted(p.name for p in root.iterdir()) == [".context", ".ctxrc", ".ctxrc.bak"]  # no temp file left
         assert any("Saved" in n for n in notices(app))
         # Saving again: nothing to change, nothing asked.
@@ -291,8 +292,8 @@ async def test_advice_is_shown_only_once_reassembly_confirms_it():
                 target = int(re.search(r"budget to ([\d,]+)", move.text).group(1).replace(",", ""))
                 assert packer.plan(target).outcome(key).fate is Fate.INCLUDED
             if move.kind == "setting":
-                name, value = re.search(r"set (\w+) to ([\d.]+)", move.text).groups()
-                rebuilt = packer.rebuilt(knobs=packer.settings.with_values({name: float(value)}))
+                name, value = re.search(r"\((\w+)\) to ([\d.]+)%", move.text).groups()
+                rebuilt = packer.rebuilt(knobs=packer.settings.with_values({name: float(value) / 100}))
                 assert rebuilt.plan(4000).outcome(key).fate is Fate.INCLUDED
         # An entry in full gets no advice line.
         full = next(o.entry.key for o in view.plan.outcomes if o.fate is Fate.INCLUDED)

@@ -89,7 +89,8 @@ def test_explain_no_match_and_several(project, capsys):
 def test_sweep_table_and_json(project, capsys):
     assert main(["sweep", str(project), "--from", "0", "--to", "400", "--step", "100"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].split() == ["budget", "used", "included", "summarized", "dropped"] and len(lines) == 6
+    assert lines[0].split() == ["budget", "used", "included", "summarized", "dropped"] and len(lines) == 7
+    assert lines[-1].startswith("used: the packet's Used line")  # what the column counts
     main(["sweep", str(project), "--from", "0", "--to", "400", "--step", "200", "--format", "json"])
     rows = json.loads(capsys.readouterr().out)
     assert [r["budget"] for r in rows] == [0, 200, 400]

@@ -83,3 +83,37 @@ def test_the_text_search_counts_in_any_keyword_order(texts, tasks, task_counts):
     for count in task_counts:
         keywords = [kw for group in groups[:count] for kw in group]
         assert list(scorer.match_counts(count)) == direct(scorer.lowered, keywords, len(keywords))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.text(alphabet=ALPHABET, max_size=60), min_size=1, max_size=12),
+    st.lists(keyword_text, max_size=12, unique=True),
+)
+def test_keywords_in_words_equal_a_direct_search(texts, keywords):
+    """`matched_keywords` through the words (explain --all at 50,000 memories) finds what `kw in text` finds."""
+    found = fm.KeywordsInWords(keywords)
+    for text in texts:
+        assert [keywords[p] for p in sorted(found.positions(text))] == [kw for kw in keywords if kw in text]
+
+
+def test_scorer_matched_keywords_are_the_same_either_way(monkeypatch):
+    tasks = ["- [ ] fix the parser crash on tables", "- [ ] speed up recompute", "- [ ] parser docs for tables"]
+    texts = ["the parser is slow", "tables crash", "recompute parser speed tables docs", "nothing here", "fixing"]
+
+    class E:
+        def __init__(self, text):
+            self.text, self.date, self.superseded = text, None, False
+
+    entries = [E(t) for t in texts * 3]
+    from datetime import UTC, datetime
+
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    monkeypatch.setattr("ctxtui.engine.packers.ctx.score.INDEX_THRESHOLD", 10**9)
+    searched = Scorer(entries, tasks, now)
+    monkeypatch.setattr("ctxtui.engine.packers.ctx.score.INDEX_THRESHOLD", 0)
+    indexed = Scorer(entries, tasks, now)
+    assert indexed.indexed and not searched.indexed
+    for count in (3, 0, 2, 1):
+        for i in range(len(entries)):
+            assert indexed.matched_keywords(i, count) == searched.matched_keywords(i, count)

@@ -40,3 +40,33 @@ def test_a_cut_scan_says_how_far_it_looked():
     assert some.scanned_to is not None and some.scanned_to > 0
     assert "not examined" in describe_threshold(some)
     assert all(t.scanned_to == some.scanned_to for t in found.values())
+
+
+def _reference_ranges(stretches, n, test):
+    """The ranges as the first implementation read them: every stretch's whole fate vector kept."""
+    ranges: list[list] = []
+    for stretch in stretches:
+        if test(stretch.fates[n]):
+            if ranges and ranges[-1][1] == stretch.start:
+                ranges[-1][1] = stretch.end
+            else:
+                ranges.append([stretch.start, stretch.end])
+    return [tuple(r) for r in ranges]
+
+
+@needs_corpus
+@pytest.mark.parametrize("corpus", ["ctx-init", "ctx-dogfood", "ctx-large"])
+def test_thresholds_kept_per_change_agree_with_every_stretch(corpus):
+    """The scan keeps one fate vector at a time; its ranges equal those read off every stretch's vector."""
+    from ctxtui.engine.packers.base import DROPPED, INCLUDED
+
+    engine = packer_for(load_workspace(corpus_path(corpus)), now=NOW, root_path="/project")
+    stretches = budget_stretches(engine)
+    found = thresholds(engine)
+    for n, entry in enumerate(engine.candidates()):
+        got = found[entry.key]
+        if got.entry is not entry:
+            continue  # a duplicate key: the dict holds the last one
+        assert got.full_ranges == _reference_ranges(stretches, n, lambda fate: fate == INCLUDED), entry.key
+        assert got.any_ranges == _reference_ranges(stretches, n, lambda fate: fate != DROPPED), entry.key
+        assert got.scanned_to is None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from ctxtui.cli import main
+from ctxtui.opening.ctxrc_save import BACKUP_MARK
 
 from tests.conftest import write_context
 
@@ -40,7 +41,7 @@ def test_tune_shows_a_diff_and_writes_only_with_write(tmp_path, capsys):
     assert (root / ".ctxrc").read_text() == "# mine\nunknown_key: 1\n"
     assert main(["tune", str(root), "--set", "task_budget_pct=0.25", "--write"]) == 0
     assert (root / ".ctxrc").read_text() == "# mine\nunknown_key: 1\ntask_budget_pct: 0.25\n"
-    assert (root / ".ctxrc.bak").read_text() == "# mine\nunknown_key: 1\n"
+    assert (root / ".ctxrc.bak").read_text() == BACKUP_MARK + "# mine\nunknown_key: 1\n"  # marked as ctxtui's
     assert sorted(p.name for p in root.iterdir()) == [".context", ".ctxrc", ".ctxrc.bak"]
     capsys.readouterr()
     main(["pack", str(root), "--format", "json", "--budget", "400"])

@@ -56,7 +56,7 @@ def test_ctxrc_edits_keep_comments_order_and_unknown_keys():
     text = '# ctx settings\ntoken_budget: 4000   # claude\'s window\nfoo:\n  - a\n  - b\ntool: "x"\n'
     edited = set_keys(text, {"token_budget": 6000, "tool": "claude code", "task_budget_pct": 0.3})
     assert edited == (
-        "# ctx settings\ntoken_budget: 6000  # claude's window\nfoo:\n  - a\n  - b\n"
+        "# ctx settings\ntoken_budget: 6000   # claude's window\nfoo:\n  - a\n  - b\n"
         "tool: claude code\ntask_budget_pct: 0.3\n"
     )
     config = parse_ctxrc(edited)
@@ -148,8 +148,8 @@ def test_advice_on_ctx_large_is_verified_move_by_move():
             assert _recosted(packer, key, entry.tokens - cut).plan(4000).outcome(key).fate is Fate.INCLUDED
             assert _recosted(packer, key, entry.tokens - cut + 1).plan(4000).outcome(key).fate is not Fate.INCLUDED
         if move.kind == "setting":
-            name, value = re.search(r"set (\w+) to ([\d.]+)", move.text).groups()
-            rebuilt = packer.rebuilt(knobs=packer.settings.with_values({name: float(value)}))
+            name, value = re.search(r"\((\w+)\) to ([\d.]+)%", move.text).groups()
+            rebuilt = packer.rebuilt(knobs=packer.settings.with_values({name: float(value) / 100}))
             assert rebuilt.plan(4000).outcome(key).fate is Fate.INCLUDED
 
 

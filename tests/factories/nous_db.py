@@ -198,7 +198,7 @@ def add_retrieval(
     turn: int | None = 1,
     candidates: list[dict] | None = None,
     legs: list[dict] | None = None,
-    query: str = "a question",
+    query: str | None = "a question",
     at: datetime = T0,
     agent: str = AGENT,
     path: str = "context",

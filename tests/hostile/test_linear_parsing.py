@@ -61,11 +61,10 @@ def test_template_test_equals_the_split_reading(pieces):
     st.lists(
         st.sampled_from(["-", " -", "\t-", "\r-", "\f-", "\n", " ", "\t", "a", "x -", "\n\n", "\r\n-", "é"]),
         max_size=30,
-    ),
-    st.integers(min_value=1, max_value=12),
+    )
 )
-def test_dash_lines_are_the_lines_whose_first_non_blank_is_a_dash(pieces, window):
-    """At any window size (a window ends after a newline), as the pattern finds them."""
+def test_dash_lines_are_the_lines_whose_first_non_blank_is_a_dash(pieces):
+    """As ctx's pattern finds them."""
     import re
 
     from ctxtui.engine.sources import context
@@ -73,12 +72,6 @@ def test_dash_lines_are_the_lines_whose_first_non_blank_is_a_dash(pieces, window
     text = "".join(pieces)
     want = [m.end() - 1 for m in re.finditer(r"(?m)^[\t\f\r ]*-", text)]
     assert list(context._dash_lines(text)) == want
-    original = context._DASH_WINDOW
-    context._DASH_WINDOW = window
-    try:
-        assert list(context._dash_lines(text)) == want
-    finally:
-        context._DASH_WINDOW = original
 
 
 def test_dash_lines_hold_few_offsets_at_a_time():

@@ -121,12 +121,27 @@ def test_atomic_write_keeps_the_mode_and_leaves_no_temporary(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["packet.md"]
 
 
-def test_a_backup_keeps_the_previous_content(tmp_path):
+def test_a_file_edited_since_it_was_read_is_not_replaced(tmp_path):
+    from ctxtui.safe_write import TargetChanged
+
     target = tmp_path / ".ctxrc"
     target.write_text("token_budget: 4000\n")
-    write_atomically(target, b"token_budget: 6000\n", backup_suffix=".bak")
-    assert (tmp_path / ".ctxrc.bak").read_text() == "token_budget: 4000\n"
+    with pytest.raises(TargetChanged):
+        write_atomically(target, b"token_budget: 6000\n", expect=b"token_budget: 3000\n")
+    assert target.read_text() == "token_budget: 4000\n"
+    write_atomically(target, b"token_budget: 6000\n", expect=b"token_budget: 4000\n")
     assert target.read_text() == "token_budget: 6000\n"
+    with pytest.raises(TargetChanged):  # b"": it did not exist when read
+        write_atomically(target, b"x", expect=b"")
+
+
+def test_pack_o_refuses_a_read_only_file(project, tmp_path):
+    target = tmp_path / "packet.md"
+    target.write_text("mine")
+    target.chmod(0o444)
+    result = pack(project, "-o", str(target))
+    assert result.returncode == 2 and "read-only" in result.stderr, result.stderr
+    assert target.read_text() == "mine"
 
 
 def test_memory_database_may_live_in_context_but_not_as_another_file(project, tmp_path):

@@ -128,9 +128,17 @@ def missing(tmp_path: Path) -> Path:
     return tmp_path / "nowhere" / "memory.db"
 
 
-@pytest.mark.parametrize(
-    "make, says", [(corrupt, "is corrupt"), (not_sqlite, "is not an SQLite database"), (missing, "no such file")]
-)
+@pytest.mark.parametrize("fmt", ["md", "json"])
+def test_a_missing_database_is_an_error_naming_it(tmp_path, capsys, project, fmt):
+    """A --db that is not there is a typo more often than a store to come: one line, exit 2, no packet."""
+    db = missing(tmp_path)
+    code, out, err = pack(capsys, project, "--db", str(db), fmt=fmt, budget=4000)
+    assert (code, out) == (2, "")
+    assert err.count("\n") == 1 and err.startswith(f"ctxtui: --db {db}: no such file")
+    assert not db.parent.exists()
+
+
+@pytest.mark.parametrize("make, says", [(corrupt, "is corrupt"), (not_sqlite, "is not an SQLite database")])
 @pytest.mark.parametrize("fmt", ["md", "json"])
 def test_bad_database_is_one_warning_and_the_packet_still_prints(tmp_path, capsys, project, make, says, fmt):
     db = make(tmp_path)

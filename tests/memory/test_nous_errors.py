@@ -34,7 +34,7 @@ def test_a_refused_connection():
     error = failure(load_nous_memories, "postgresql://ctxtui:secret@127.0.0.1:1/nous")
     assert error.kind == UNREACHABLE
     assert error.line == (
-        "postgresql://ctxtui:***@127.0.0.1:1/nous: connection refused: no PostgreSQL server is "
+        "postgresql://ctxtui@127.0.0.1:1/nous: connection refused: no PostgreSQL server is "
         "listening for database nous on 127.0.0.1:1 (is it running, on that host and port?)"
     )
 
@@ -136,14 +136,14 @@ def test_a_statement_timeout_is_a_clear_line(nous_db):
 
 def test_the_cli_prints_one_line_and_exits_2():
     result = subprocess.run(
-        [sys.executable, "-m", "ctxtui.cli", "turns", "--db", "postgresql://x:pw@127.0.0.1:1/db"],
+        [sys.executable, "-m", "ctxtui.cli", "turns", "--db", "postgresql://x@127.0.0.1:1/db"],
         cwd=ROOT,
         capture_output=True,
         text=True,
     )
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr == (
-        "ctxtui: postgresql://x:***@127.0.0.1:1/db: connection refused: no PostgreSQL server "
+        "ctxtui: postgresql://x@127.0.0.1:1/db: connection refused: no PostgreSQL server "
         "is listening for database db on 127.0.0.1:1 (is it running, on that host and port?)\n"
     )
 

@@ -66,6 +66,9 @@ def test_rows_made_one_by_one_are_the_eager_rows(project):
         RowFilter(keys=frozenset({"nope"})),
         RowFilter(text="release"),
         RowFilter(text="over", fates=frozenset({Fate.SUMMARIZED, Fate.DROPPED})),
+        RowFilter(text="CAP"),  # a reason's label ("over cap") and titles alike
+        RowFilter(text="task", keys=frozenset({"nope"})),
+        RowFilter(text="t", sections=frozenset({"tasks"}), fates=frozenset({Fate.INCLUDED})),
     ],
 )
 def test_filters_agree_and_compact_ones_build_no_row(project, spec):
@@ -73,13 +76,15 @@ def test_filters_agree_and_compact_ones_build_no_row(project, spec):
         lazy = rows_of(view)
         eager = rows_from_outcomes(view.plan.outcomes, columns_for(view.packer_name))
         assert spec.apply(lazy) == spec.apply(eager)
-        assert lazy.complete == bool(spec.text)  # only a text filter (it reads the reason) built every row
+        assert not lazy.complete  # from the fate vector and the load's titles (a reason's label: the outcomes)
 
 
-@pytest.mark.parametrize("column", [None, "score", "tokens", "reason", "title", "fate"])
+@pytest.mark.parametrize(
+    "column", [None, "score", "tokens", "reason", "title", "fate", "age", "recency", "relevance", "section", "mark"]
+)
 @pytest.mark.parametrize("reverse", [False, True])
 def test_sorts_agree(project, column, reverse):
-    for view in views(project, budgets=(3000,)):
+    for view in views(project, budgets=(300, 3000)):
         lazy = rows_of(view)
         eager = rows_from_outcomes(view.plan.outcomes, columns_for(view.packer_name))
         columns = columns_for(view.packer_name)
@@ -87,6 +92,11 @@ def test_sorts_agree(project, column, reverse):
         assert sorted_indices(lazy, indices, column, reverse, columns) == sorted_indices(
             eager, indices, column, reverse, columns
         )
+        some = indices[::3]
+        assert sorted_indices(lazy, some, column, reverse, columns) == sorted_indices(
+            eager, some, column, reverse, columns
+        )
+        assert lazy.complete is (column == "reason")  # a number, a title or a fate: from vectors
 
 
 def test_an_entry_is_found_again_without_building_rows(project):

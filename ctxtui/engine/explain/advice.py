@@ -20,6 +20,9 @@ from ctxtui.engine.packers.ctx.assemble import CtxPacker
 from ctxtui.engine.packers.ctx.knobs import CONVENTION_PCT, TASK_PCT
 from ctxtui.engine.packers.ctx.reason import Reason
 from ctxtui.engine.record import replace
+from ctxtui.engine.sources.context import SUPERSEDED_PREFIX
+from ctxtui.engine.text.go import go_trim
+from ctxtui.engine.text.tokens import estimate
 
 PCT_STEP = 0.01
 
@@ -28,7 +31,7 @@ PCT_STEP = 0.01
 class Advice:
     """One verified move: what to do, in words, and what it costs."""
 
-    kind: str  # "budget", "shorten", "blocker", "move", "setting", "words"
+    kind: str  # "budget", "shorten", "blocker", "move", "setting", "words", "superseded", "status", "pattern"
     text: str
     cost: int  # tokens (or hundredths of a share, for settings): how big the change is, for ordering
 
@@ -50,7 +53,7 @@ def advise(
     if budget_advice:
         found.append(budget_advice)
     if isinstance(packer, CtxPacker):
-        for maker in (_shorten_self, _blocker, _settings, _words):
+        for maker in (_shorten_self, _blocker, _settings, _words, fate_moves):
             found += maker(packer, plan, key, goal)
     found.sort(key=lambda advice: advice.cost)
     return found[:limit]
@@ -222,7 +225,10 @@ def _settings(packer: CtxPacker, plan: Plan, key: str, goal: str) -> list[Advice
         # take the first share that works, walking from the current one.
         step = next((s for s in range(1, steps + 1) if works(s)), None)
         if step is not None:
-            found.append(Advice("setting", f"set {name} to {value(step):g} (now {current:g})", step * 10))
+            label = next((knob.label for knob in packer.knobs() if knob.key == name), name)
+            # As the settings line and the knobs dialog write a share (30%), with the key --set takes.
+            text = f"set the {label} ({name}) to {value(step):.0%} (now {current:.0%})"
+            found.append(Advice("setting", text, step * 10))
     return found
 
 
@@ -270,3 +276,62 @@ def describe_advice(advice: list[Advice], goal: str = "full") -> str:
         return ""
     words = "in full" if goal == "full" else "in"
     return f"To get it {words}: " + "; or ".join(a.text for a in advice)
+
+
+# -- fates the budget does not decide -------------------------------------------------
+# No budget brings a superseded or archived entry in, or a rule ctx's constitution pattern misses: "raise the
+# budget" never applies, so the user hears what would (the ~~Superseded line and where it is, the memory
+# status, the one-line CONSTITUTION.md), each re-assembled on a copy of the inputs like every other move.
+
+
+def fate_moves(packer: CtxPacker, plan: Plan, key: str, goal: str) -> list[Advice]:
+    """Verified moves for an entry dropped as superseded, archived or unseen by ctx's constitution pattern."""
+    outcome = plan.outcome(key)
+    if outcome is None:
+        return []
+    entry, reason = outcome.entry, outcome.reason
+
+    def works(rebuilt: CtxPacker) -> bool:
+        found = rebuilt.plan(plan.budget).outcome(key)
+        return found is not None and goal_met(found.fate, goal)
+
+    if reason is Reason.SUPERSEDED and entry.superseded:
+        return _unsupersede(packer, entry, works)
+    if reason in (Reason.SUPERSEDED, Reason.ARCHIVED) and entry.status is not None:
+        memories = [replace(m, status="active") if m.key == key else m for m in packer.inputs.memories]
+        if works(packer.rebuilt(memories=memories)):
+            text = f"its status is {entry.status}: set it back to active in the memory store ({entry.location})"
+            return [Advice("status", text, 0)]
+        return []
+    if reason is Reason.CONSTITUTION_PATTERN:
+        parsed = packer.inputs.parsed
+        if works(packer.rebuilt(parsed=replace(parsed, constitution=[entry.title]))):
+            text = (
+                "ctx's pattern reads CONSTITUTION.md only when the whole file is one rule line "
+                f"(`- [ ] {entry.title}`, no heading, no newline at the end): then this rule is always in"
+            )
+            return [Advice("pattern", text, 0)]
+    return []
+
+
+def _unsupersede(packer: CtxPacker, entry: Entry, works: Callable[[CtxPacker], bool]) -> list[Advice]:
+    """Remove the entry's `~~Superseded` line(s); say where the first one is."""
+    lines = entry.text.split("\n")
+    marked = [i for i, line in enumerate(lines) if go_trim(line).startswith(SUPERSEDED_PREFIX)]
+    if not marked:
+        return []
+    text = "\n".join(line for i, line in enumerate(lines) if i not in marked)
+    changed = replace(entry, text=text, tokens=estimate(text), superseded=False)
+    parsed = packer.inputs.parsed
+
+    def swap(entries: list[Entry]) -> list[Entry]:
+        return [changed if e.key == entry.key else e for e in entries]
+
+    rebuilt = packer.rebuilt(parsed=replace(parsed, decisions=swap(parsed.decisions), learnings=swap(parsed.learnings)))
+    if not works(rebuilt):
+        return []
+    path, _, first = entry.location.rpartition(":")
+    where = f"line {int(first) + marked[0]} of {path}" if first.isdigit() else path
+    mark = go_trim(lines[marked[0]])
+    mark = mark if len(mark) <= 60 else mark[:59] + "…"
+    return [Advice("superseded", f"it is marked superseded (“{mark}”, {where}): remove that line if it still holds", 0)]

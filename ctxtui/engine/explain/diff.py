@@ -49,9 +49,10 @@ class PlanDiff:
     edited: list[Entry] = field(default_factory=list)  # the same key, its own text changed (the new entry)
 
     def counts(self) -> dict[str, int]:
-        """How many moved into full, to a title, out: "in", "title", "out" (and "up"/"down" by direction)."""
+        """How many moved into full, to a title, out: "in", "title", "out"; by direction "up"/"down" (an entry
+        in both plans), "new" (only in the later) and "gone" (only in the earlier)."""
         rank = {Fate.DROPPED: 0, Fate.SUMMARIZED: 1, Fate.INCLUDED: 2, None: -1}
-        result = {"in": 0, "title": 0, "out": 0, "up": 0, "down": 0}
+        result = {"in": 0, "title": 0, "out": 0, "up": 0, "down": 0, "new": 0, "gone": 0}
         for change in self.changed:
             if change.after is Fate.INCLUDED:
                 result["in"] += 1
@@ -59,7 +60,12 @@ class PlanDiff:
                 result["title"] += 1
             else:
                 result["out"] += 1
-            result["up" if rank[change.after] > rank[change.before] else "down"] += 1
+            if change.before is None:
+                result["new"] += 1
+            elif change.after is None:
+                result["gone"] += 1
+            else:
+                result["up" if rank[change.after] > rank[change.before] else "down"] += 1
         return result
 
 

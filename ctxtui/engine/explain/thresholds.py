@@ -11,8 +11,9 @@ examined budget by budget.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from ctxtui.engine.model import Entry, Plan
 from ctxtui.engine.packers.base import DROPPED, INCLUDED, Packer
@@ -89,6 +90,68 @@ class Threshold:
         )
 
 
+def changed_between(old: bytearray, new: bytearray) -> list[int]:
+    """The candidate indices whose fate differs between two fate vectors of equal length.
+
+    A step between two stretches changes a few fates of 50,000: the vectors are
+    compared a chunk at a time (C-level slices), and only the chunks that differ
+    are looked at byte by byte.
+    """
+    changed: list[int] = []
+    size = len(new)
+    for low in range(0, size, _CHUNK):
+        high = min(low + _CHUNK, size)
+        if old[low:high] != new[low:high]:
+            changed.extend(i for i in range(low, high) if old[i] != new[i])
+    return changed
+
+
+_CHUNK = 256
+
+
+class Change(NamedTuple):
+    """One stretch of a scan: from `start` every fate is `fates`; `changed` differ from the stretch before.
+
+    `end` is the next stretch's start, None when nothing changes any more, and
+    the budget the scan reached when it was cut. Only the newest vector is kept
+    (thousands of 50,000-byte vectors cost gigabytes); `plan` is the plan at `start`.
+    """
+
+    start: int
+    fates: bytearray
+    changed: list[int]  # every index for the first stretch
+    plan: Plan
+
+
+def scan_changes(
+    packer: Packer, start: int = 0, should_stop: Callable[[], bool] | None = None
+) -> Iterator[tuple[Change, int | None]]:
+    """Each stretch with its end, from `start` on, keeping one fate vector at a time.
+
+    Raises `ScanStopped(budget)` when `should_stop` (polled before each plan)
+    says so; the stretches yielded so far then end at that budget.
+    """
+    budget = start
+    current: Change | None = None
+    while True:
+        # Polled before every plan: at 50,000 memories one plan can take 0.2 s (a new task count re-ranks them all).
+        if should_stop is not None and current is not None and should_stop():
+            yield current, budget
+            raise ScanStopped(budget)
+        plan = packer.plan(budget)
+        fates = packer.fate_vector(plan)
+        following = packer.next_change(plan)
+        if current is None:
+            current = Change(budget, fates, list(range(len(fates))), plan)
+        elif current.fates != fates:
+            yield current, budget
+            current = Change(budget, fates, changed_between(current.fates, fates), plan)
+        if following is None:
+            yield current, None
+            return
+        budget = following
+
+
 def thresholds(
     packer: Packer, start: int = 0, max_seconds: float | None = None, should_stop: Callable[[], bool] | None = None
 ) -> dict[str, Threshold]:
@@ -96,45 +159,59 @@ def thresholds(
 
     Exact and complete unless `max_seconds` or `should_stop` cut the scan (a
     workspace of 10,000 entries can have millions of change points): then each
-    threshold says up to which budget it was examined (`scanned_to`).
+    threshold says up to which budget it was examined (`scanned_to`). Ranges
+    are kept per entry as fates change (only the changed entries are touched
+    per stretch), so the work after the scan is one pass over the entries.
     """
     deadline = None if max_seconds is None else time.perf_counter() + max_seconds
 
     def stop_now() -> bool:
         return bool((deadline is not None and time.perf_counter() > deadline) or (should_stop and should_stop()))
 
+    entries = packer.candidates()
+    full_ranges: dict[int, list[tuple[int, int | None]]] = {}
+    any_ranges: dict[int, list[tuple[int, int | None]]] = {}
+    full_open: dict[int, int] = {}  # entry → start of its open "in full" range
+    any_open: dict[int, int] = {}
+    previous: bytearray | None = None
     scanned_to = None
-    collected: list[Stretch] = []
+    end: int | None = None
     try:
-        collected = budget_stretches(packer, start, should_stop=stop_now, _into=collected)
+        for change, following in scan_changes(packer, start, should_stop=stop_now):
+            end = following  # the last stretch's end closes the ranges still open
+            fates, at = change.fates, change.start
+            for n in change.changed:
+                old = previous[n] if previous is not None else DROPPED
+                new = fates[n]
+                was_full, is_full = old == INCLUDED, new == INCLUDED
+                if was_full != is_full:
+                    if is_full:
+                        full_open[n] = at
+                    else:
+                        full_ranges.setdefault(n, []).append((full_open.pop(n), at))
+                was_any, is_any = previous is not None and old != DROPPED, new != DROPPED
+                if was_any != is_any:
+                    if is_any:
+                        any_open[n] = at
+                    else:
+                        any_ranges.setdefault(n, []).append((any_open.pop(n), at))
+            previous = fates
     except ScanStopped as stopped:
         scanned_to = stopped.args[0]
-    stretches = collected
-    entries = packer.candidates()
+    for opened, closed in ((full_open, full_ranges), (any_open, any_ranges)):
+        for n, at in opened.items():
+            closed.setdefault(n, []).append((at, end))
     result = {}
+    no_ranges: list[tuple[int, int | None]] = []
     for n, entry in enumerate(entries):
-        full_ranges = _ranges(stretches, n, lambda fate: fate == INCLUDED)
-        any_ranges = _ranges(stretches, n, lambda fate: fate != DROPPED)
+        full = full_ranges.get(n, no_ranges)
+        shown = any_ranges.get(n, no_ranges)
         result[entry.key] = Threshold(
             entry,
-            full_at=full_ranges[0][0] if full_ranges else None,
-            any_at=any_ranges[0][0] if any_ranges else None,
-            full_ranges=full_ranges,
-            any_ranges=any_ranges,
+            full_at=full[0][0] if full else None,
+            any_at=shown[0][0] if shown else None,
+            full_ranges=list(full),
+            any_ranges=list(shown),
             scanned_to=scanned_to,
         )
     return result
-
-
-def _ranges(stretches: list[Stretch], n: int, test: Callable[[int], bool]) -> list[tuple[int, int | None]]:
-    """The budget ranges [start, end) over which entry `n`'s fate passes `test`, adjacent stretches joined."""
-    starts: list[int] = []
-    ends: list[int | None] = []
-    for stretch in stretches:
-        if test(stretch.fates[n]):
-            if ends and ends[-1] == stretch.start:
-                ends[-1] = stretch.end
-            else:
-                starts.append(stretch.start)
-                ends.append(stretch.end)
-    return list(zip(starts, ends, strict=True))

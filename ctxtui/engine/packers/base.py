@@ -16,11 +16,11 @@ looking at (the default looks at every one).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from typing import TYPE_CHECKING
 
 from ctxtui.engine.model import FATE_VALUES, Bucket, Entry, Outcome, Plan
 from ctxtui.engine.record import Frozen
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import Any, ClassVar
@@ -70,6 +70,11 @@ class Knob(Frozen):
         object.__setattr__(self, "maximum", maximum)
         object.__setattr__(self, "help", help)
 
+    @property
+    def is_share(self) -> bool:
+        """A part of the budget (ctx's `*_pct`): the screen shows it as a percentage, and a typed `30%` is 0.3."""
+        return self.kind == "float" and self.key.endswith("_pct")
+
     def parse(self, text: str) -> Any:
         """A value typed for this knob, checked (raises ValueError with words saying what it takes).
 
@@ -94,16 +99,27 @@ class Knob(Frozen):
             if lowered in ("0", "false", "no", "off"):
                 return False
             raise ValueError(f"{self.label}: yes or no")
+        percent = self.is_share and text.endswith("%")
         try:
-            value: float = int(text) if self.kind == "int" else float(text)
+            value: float = int(text) if self.kind == "int" else float(text[:-1] if percent else text)
         except ValueError:
-            what = "a whole number" if self.kind == "int" else "a number"
+            what = (
+                "a whole number"
+                if self.kind == "int"
+                else ("a share such as 30% or 0.3" if self.is_share else "a number")
+            )
             raise ValueError(f"{self.label}: {what}, not {text!r}") from None
+        if percent:
+            value /= 100
         if value != value or (self.minimum is not None and value < self.minimum):
-            raise ValueError(f"{self.label}: at least {self.minimum:g}")
+            raise ValueError(f"{self.label}: at least {self._shown(self.minimum)}")
         if self.maximum is not None and value > self.maximum:
-            raise ValueError(f"{self.label}: at most {self.maximum:g}")
+            raise ValueError(f"{self.label}: at most {self._shown(self.maximum)}")
         return value
+
+    def _shown(self, limit: float | None) -> str:
+        """A limit as the screen writes values: a share as a percentage."""
+        return "?" if limit is None else (f"{limit:.0%}" if self.is_share else f"{limit:g}")
 
 
 class Packer(ABC):
@@ -185,6 +201,12 @@ class Packer(ABC):
                 index.setdefault(entry.key, place)
             self._key_index = index
         return index.get(key)
+
+    def component_vector(self, plan: Plan, component: str) -> Sequence[Any] | None:
+        """Every candidate's value of one score component (`explain.components`), in `candidates()` order,
+        as its outcome would give it: a number, or None where it has none (the table sorts by it).
+        None for the whole: no answer without building every outcome (the default)."""
+        return None
 
     def counts(self, plan: Plan) -> dict[str, int]:
         """Entries per fate (`Plan.counts`); a packer may answer without building every outcome."""

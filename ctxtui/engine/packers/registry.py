@@ -6,6 +6,8 @@ text cannot disagree.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ctxtui.engine.packers.base import Packer
 from ctxtui.engine.packers.ctx.assemble import packer_for
 from ctxtui.engine.packers.ctx.knobs import CtxKnobs
@@ -13,7 +15,6 @@ from ctxtui.engine.packers.ctx.versions import VERSIONS
 from ctxtui.engine.sources.steering import SkillFile
 from ctxtui.engine.sources.workspace import Workspace
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
     from datetime import datetime, tzinfo

@@ -10,7 +10,9 @@ become `Problem`s and the rest of the packet is still built.
 from __future__ import annotations
 
 import os
+import re
 import stat
+from typing import TYPE_CHECKING
 
 from ctxtui.engine.model import Entry, Problem
 from ctxtui.engine.record import Record
@@ -21,10 +23,10 @@ from ctxtui.engine.sources.steering import SteeringRead, read_steering, steering
 from ctxtui.engine.text.go import RE_WS, decode, go_trim, utf8_len
 from ctxtui.engine.text.tokens import estimate
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     import re
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
+    from typing import Any
 
     from ctxtui.engine.sources.fspath import PathText
 
@@ -250,54 +252,14 @@ def is_effectively_empty(text: str) -> bool:
 _WS = frozenset("\t\n\f\r ")
 
 
-# `_dash_lines` looks at this many characters at a time (then on to the end of a line), so the offsets it
-# holds stay few however many lines start with "-" (all 5 million of a 10 MB file took ~200 MB; now ~5).
-_DASH_WINDOW = 1 << 18
+# A line whose first character other than a tab, form feed, CR or space is "-": where a task can start.
+# RE2 and Python's engine both match it in linear time (the blanks cannot cross a line).
+_DASH_LINE = re.compile(r"(?m)^[\t\f\r ]*-")
 
 
 def _dash_lines(text: str) -> Iterator[int]:
-    """The offset of every "-" that is a line's first character other than a tab, form feed, CR or space.
-
-    Found with `str.find` in C, not a regular expression (a cold `ctxtui pack`
-    imports no `re`), a window of whole lines at a time, in order.
-    """
-    n, start = len(text), 0
-    while start < n:
-        end = text.find("\n", min(start + _DASH_WINDOW, n) - 1)
-        end = n if end < 0 else end + 1
-        yield from _dash_lines_in(text, start, end)
-        start = end
-
-
-def _dash_lines_in(text: str, lo: int, hi: int) -> list[int]:
-    """`_dash_lines` of the whole lines text[lo:hi], sorted: a "-" at `lo` or after a newline, and a "-" after
-    one of the four blanks when all of its line before it is made of them. A blank the window lacks costs
-    no search; after a line's first candidate the rest of the line is skipped (it cannot start with "-"),
-    and each newline search goes back only to the last candidate: linear."""
-    found = [lo] if text.startswith("-", lo) else []
-    at = text.find("\n-", lo, hi)
-    while at >= 0:
-        found.append(at + 1)
-        at = text.find("\n-", at + 2, hi)
-    for blank in " \t\f\r":
-        if text.find(blank, lo, hi) < 0:
-            continue
-        needle = blank + "-"
-        line_start, searched = lo, lo
-        at = text.find(needle, lo, hi)
-        while at >= 0:
-            newline = text.rfind("\n", searched, at)
-            if newline >= 0:
-                line_start = newline + 1
-            if not text[line_start:at].strip("\t\f\r "):
-                found.append(at + 1)
-            line_end = text.find("\n", at, hi)
-            if line_end < 0:
-                break
-            searched = line_end
-            at = text.find(needle, line_end, hi)
-    found.sort()
-    return found
+    """The offset of every "-" that starts a line (after blanks other than a newline), in order, lazily."""
+    return (match.end() - 1 for match in _DASH_LINE.finditer(text))
 
 
 class CheckboxMatch:
@@ -428,6 +390,10 @@ def _dash_line_after(text: str, at: int) -> int:
     return newline + 1 if newline >= 0 else -1
 
 
+# ctx's decision and learning header (quirk 10: found anywhere in a line), as ctx writes it.
+_ENTRY_HEADER = re.compile(r"## \[([0-9]{4}-[0-9]{2}-[0-9]{2})-([0-9]{6})\] (.+)")
+
+
 def entry_header(line: str) -> tuple[str, str] | None:
     """(date, title) of the first decision or learning header in a line (quirk 10: anywhere in it)."""
     found = entry_stamp(line)
@@ -436,15 +402,8 @@ def entry_header(line: str) -> tuple[str, str] | None:
 
 def entry_stamp(line: str) -> tuple[str, str] | None:
     """(YYYY-MM-DD-HHMMSS, title) of the first decision or learning header in a line: the entry's identity."""
-    at = line.find("## [")
-    while at >= 0:
-        if line[at + 21 : at + 23] == "] " and len(line) > at + 23:
-            stamp = line[at + 4 : at + 21]  # YYYY-MM-DD-HHMMSS
-            digits = stamp[:4] + stamp[5:7] + stamp[8:10] + stamp[11:]
-            if stamp[4] + stamp[7] + stamp[10] == "---" and digits.isascii() and digits.isdigit():
-                return stamp, line[at + 23 :]
-        at = line.find("## [", at + 1)
-    return None
+    match = _ENTRY_HEADER.search(line)
+    return None if match is None else (f"{match.group(1)}-{match.group(2)}", match.group(3))
 
 
 class LineNumbers:
@@ -569,24 +528,26 @@ def parse_entry_blocks(text: str, section: str, path: str) -> list[Entry]:
     return entries
 
 
-def parse_context(files: ContextFiles, tool: str = "") -> ParsedContext:
-    """Turn the raw files into candidates for every tier."""
+def parse_context(files: ContextFiles, tool: str = "", memo: Callable[..., Any] | None = None) -> ParsedContext:
+    """Turn the raw files into candidates for every tier; `memo(parser, *args)` may reuse an earlier call's
+    result (`revision.ParseMemo`: a history parses each file text once); lists are copied, never shared."""
+    call = memo or (lambda fn, *args: fn(*args))
     texts = files.texts
     read_order = [name for name in READ_ORDER if name in texts and not is_effectively_empty(texts[name])]
     label = files.label
-    constitution, constitution_candidates = parse_constitution(texts.get("CONSTITUTION.md"), f"{label}/CONSTITUTION.md")
-    conventions, skipped = parse_conventions(texts.get("CONVENTIONS.md", ""), f"{label}/CONVENTIONS.md")
+    constitution, rules = call(parse_constitution, texts.get("CONSTITUTION.md"), f"{label}/CONSTITUTION.md")
+    conventions, skipped = call(parse_conventions, texts.get("CONVENTIONS.md", ""), f"{label}/CONVENTIONS.md")
     steering, verdicts = steering_candidates(files.steering or SteeringRead("", []), tool)
     return ParsedContext(
         files=files,
         read_order_names=read_order,
-        constitution=constitution,
-        constitution_candidates=constitution_candidates,
-        tasks=parse_tasks(texts.get("TASKS.md", ""), f"{label}/TASKS.md"),
-        conventions=conventions,
-        conventions_skipped=skipped,
-        decisions=parse_entry_blocks(texts.get("DECISIONS.md", ""), "decisions", f"{label}/DECISIONS.md"),
-        learnings=parse_entry_blocks(texts.get("LEARNINGS.md", ""), "learnings", f"{label}/LEARNINGS.md"),
+        constitution=None if constitution is None else list(constitution),
+        constitution_candidates=list(rules),
+        tasks=list(call(parse_tasks, texts.get("TASKS.md", ""), f"{label}/TASKS.md")),
+        conventions=list(conventions),
+        conventions_skipped=list(skipped),
+        decisions=list(call(parse_entry_blocks, texts.get("DECISIONS.md", ""), "decisions", f"{label}/DECISIONS.md")),
+        learnings=list(call(parse_entry_blocks, texts.get("LEARNINGS.md", ""), "learnings", f"{label}/LEARNINGS.md")),
         steering=steering,
         steering_fates=verdicts,
         problems=list(files.problems),

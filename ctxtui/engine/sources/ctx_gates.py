@@ -24,12 +24,12 @@ from __future__ import annotations
 
 import os
 import stat
+from typing import TYPE_CHECKING
 
 from ctxtui.engine.record import Frozen
 from ctxtui.engine.sources.fspath import join
 from ctxtui.engine.text.go import go_join
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ctxtui.engine.sources.fspath import PathText
 

@@ -16,13 +16,13 @@ reported as a problem and ignored.
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 from ctxtui.engine.model import Problem
 from ctxtui.engine.record import Frozen
 from ctxtui.engine.sources.files import MAX_CONFIG_BYTES, FileTooBig, NotRegularFile, read_bytes_safely
 from ctxtui.engine.text.go_strconv import GoNumError, atoi
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any

@@ -1,10 +1,14 @@
-"""Changing settings in `.ctxrc` text the way a careful person would: one line each, the rest untouched.
+"""Changing settings in `.ctxrc` text the way a careful person would: each value's own span, the rest untouched.
 
-`ctxtui tune` saves knobs here. Comments, blank lines, key order and keys
-ctxtui does not know stay exactly as they were; a key that is set gets its
-value replaced on its own line (a trailing comment kept), a key that is not
-set is appended at the end. Pure text in, text out: the caller shows the
-diff and writes (atomically) only when asked.
+`ctxtui tune` and the TUI's ctrl+s save knobs here. A key that is set gets
+its value replaced where the YAML parser says it lies (`ctxrc_spans`: an
+anchor on it kept, a trailing comment, the lines after it, a `---` and the
+documents after the first untouched); a key that is not set is added at the
+end of the first document (inside the braces of a flow mapping). Before
+anything is written the edited text is read back as ctx reads it
+(`parse_ctxrc`, both versions): the keys set read as set and every other
+setting as before, or nothing is written. Pure text in, text out: the
+caller shows the diff and writes (atomically) only when asked.
 """
 
 from __future__ import annotations
@@ -14,6 +18,8 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+
+from ctxtui.engine.sources.ctxrc_spans import Layout, SpanError, Value, layout
 
 _PLAIN = re.compile(r"[A-Za-z0-9_./][A-Za-z0-9_./ -]*")
 _YAML_WORDS = {"true", "false", "yes", "no", "on", "off", "null", "y", "n", "~", ""}
@@ -35,51 +41,82 @@ def yaml_scalar(value: str | float | int) -> str:
     return f'"{escaped}"'
 
 
-def _key_line(key: str) -> re.Pattern[str]:
-    # A top-level mapping key: no indentation, the key (bare or quoted), a colon.
-    quoted = re.escape(key)
-    return re.compile(rf"^(?:{quoted}|\"{quoted}\"|'{quoted}')[ \t]*:(?=[ \t]|$)")
+class CtxrcEditError(ValueError):
+    """The change cannot be made safely (unreadable file, or it would not read back); the message says why."""
 
 
 def set_keys(text: str, changes: Mapping[str, str | float | int]) -> str:
-    """`text` with each top-level key in `changes` set to its value."""
+    """`text` with each top-level key in `changes` set to its value; `CtxrcEditError` when that cannot be done."""
     newline = "\r\n" if "\r\n" in text else "\n"
-    lines = text.split(newline) if text else []
-    trailing_newline = bool(text) and text.endswith(newline)
-    if trailing_newline:
-        lines = lines[:-1]
+    try:
+        found = layout(text)
+    except SpanError as exc:
+        raise CtxrcEditError(f"{exc}: fix it first") from None
+    edits: list[tuple[int, int, str]] = []  # (start, end, new text), replaced from the last
+    added: list[str] = []
     for key, value in changes.items():
-        pattern = _key_line(key)
         rendered = yaml_scalar(value)
-        for index, line in enumerate(lines):
-            match = pattern.match(line)
-            if match is None:
-                continue
-            comment = _trailing_comment(line[match.end() :])
-            lines[index] = f"{key}: {rendered}{comment}"
-            # A block value (an indented list or mapping below the key) belongs to the old value.
-            end = index + 1
-            while end < len(lines) and lines[end][:1] in (" ", "\t", "-") and lines[end].strip():
-                end += 1
-            del lines[index + 1 : end]
-            break
-        else:
-            lines.append(f"{key}: {rendered}")
-    return newline.join(lines) + newline if lines else ""
+        entries = [v for v in found.values if v.key == key]
+        if len(entries) > 1:
+            raise CtxrcEditError(f"sets {key} {len(entries)} times (ctx applies nothing from it): fix it first")
+        if not entries:
+            added.append(f"{key}: {rendered}")
+            continue
+        entry = entries[0]
+        used = entry.anchors & found.aliased
+        if used:
+            name = sorted(used)[0]
+            raise CtxrcEditError(
+                f"the value of {key} is used elsewhere (its anchor &{name} has an alias *{name}): changing it "
+                "would change that too; edit it by hand"
+            )
+        edits += _value_edit(text, entry, rendered)
+    if added:
+        edits.append(_addition(text, found, added, newline))
+    for start, end, new in sorted(edits, reverse=True):
+        text = text[:start] + new + text[end:]
+    return text
 
 
-def _trailing_comment(rest: str) -> str:
-    """A ` # comment` after a plain value, kept; quotes are honoured so a '#' inside them is not a comment."""
-    quote = None
-    for index, ch in enumerate(rest):
-        if quote:
-            if ch == quote:
-                quote = None
-        elif ch in "'\"":
-            quote = ch
-        elif ch == "#" and (index == 0 or rest[index - 1] in " \t"):
-            return "  " + rest[index:].rstrip()
-    return ""
+def _value_edit(text: str, entry: Value, rendered: str) -> list[tuple[int, int, str]]:
+    """The replacement of one value's span, its anchor kept; a value on the lines below moves up to its key."""
+    start, end = entry.start, entry.end
+    new = f"&{entry.anchor} {rendered}" if entry.anchor else rendered
+    gap = text[entry.key_end : start]
+    after_key = gap.lstrip(" \t")
+    first_line = max(text.rfind("\n", 0, start), text.rfind("\r", 0, start)) + 1
+    if ("\n" in gap or "\r" in gap) and after_key.startswith(":") and not text[first_line:start].strip():
+        # `key:  # comment` then an indented block: `key: value  # comment`, the block's lines gone
+        colon = entry.key_end + len(gap) - len(after_key)
+        line_end = len(text) if (found := _next_break(text, end)) < 0 else found
+        tail = text[end:line_end]
+        stop = end if tail.strip() else line_end + (2 if text.startswith("\r\n", line_end) else 1)
+        return [(colon + 1, colon + 1, " " + new), (first_line, min(stop, len(text)), "")]
+    if start == end:  # an empty value: `key:` (and maybe a comment)
+        before = text[:start].rstrip(" \t")
+        if not before.endswith(":"):
+            return [(start, end, ": " + new)]  # `{key}` in a flow mapping
+        return [(start, end, new if text[start - 1 : start] in (" ", "\t") else " " + new)]
+    return [(start, end, new)]
+
+
+def _next_break(text: str, at: int) -> int:
+    found = [i for i in (text.find("\n", at), text.find("\r", at)) if i >= 0]
+    return min(found) if found else -1
+
+
+def _addition(text: str, found: Layout, lines: list[str], newline: str) -> tuple[int, int, str]:
+    """New `key: value` entries at the end of the first document (inside a flow mapping's braces)."""
+    at = found.insert_at
+    if found.kind == "flow":
+        before = text[:at].rstrip()
+        lead = "" if found.flow_open or before.endswith(",") else ", "
+        return at, at, lead + ", ".join(lines)
+    indent = " " * found.indent
+    block = "".join(f"{indent}{line}{newline}" for line in lines)
+    if at > 0 and text[at - 1] not in "\r\n":
+        block = newline + block  # the last line had no line break
+    return at, at, block
 
 
 def unified_diff(old: str, new: str, name: str = ".ctxrc") -> str:
@@ -94,6 +131,8 @@ def unified_diff(old: str, new: str, name: str = ".ctxrc") -> str:
     )
 
 
+MAX_EDIT_BYTES = 1 << 20  # a .ctxrc is a few lines; ctxtui edits none over 1 MiB
+
 # How each `--set` key reads back from a parsed .ctxrc (`CtxConfig` fields), to check an edit before writing.
 CONFIG_FIELDS = {
     "token_budget": "token_budget",
@@ -101,44 +140,76 @@ CONFIG_FIELDS = {
     "convention_budget_pct": "convention_pct",
     "tool": "tool",
 }
-
-
-class CtxrcEditError(ValueError):
-    """The change cannot be made safely (unreadable file, or it would not read back); the message says why."""
+_COMPARED = ("token_budget", "task_pct", "convention_pct", "tool", "steering_dir", "context_dir", "allow_outside_cwd")
 
 
 @dataclass(frozen=True, slots=True)
 class CtxrcChange:
-    """A `.ctxrc` edit, planned: the file, its text now and after, and the diff ("" when nothing changes)."""
+    """A `.ctxrc` edit, planned: the file (as named in the project), its text now and after, the diff ("" when
+    nothing changes), and whether it existed."""
 
     path: Path
     old: str
     new: str
     diff: str
+    existed: bool = True
+
+    @property
+    def old_bytes(self) -> bytes:
+        """What the file held when planned (b"" when there was none): a write checks it still does."""
+        return self.old.encode("utf-8")
 
 
 def plan_ctxrc_change(project: Path, changes: Mapping[str, str | float | int]) -> CtxrcChange:
-    """What saving `changes` (validated `--set` values) to the project's `.ctxrc` would do; writes nothing."""
-    from ctxtui.engine.sources.ctxrc import parse_ctxrc
+    """What saving `changes` (validated `--set` values) to the project's `.ctxrc` would do; writes nothing.
+
+    The file is read as any source is (a regular file, never blocking, bounded; a link is followed).
+    """
+    from ctxtui.engine.sources.files import FileTooBig, NotRegularFile, read_bytes_safely
 
     path = project / ".ctxrc"
     try:
-        old = _read_ctxrc_text(path)
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CtxrcEditError(f"{path}: cannot read: {exc}") from None
-    new = set_keys(old, changes)
-    check = parse_ctxrc(new)
-    for key, value in changes.items():
-        if getattr(check, CONFIG_FIELDS[key]) != value:
-            raise CtxrcEditError(f"{path}: the edited file would not read back {key} = {value!r}; nothing written")
-    return CtxrcChange(path, old, new, unified_diff(old, new))
-
-
-def _read_ctxrc_text(path: Path) -> str:
-    """The `.ctxrc` to edit ("" when there is none), read as every file is read (`read_bytes_safely`)."""
-    from ctxtui.engine.sources.files import MAX_CONFIG_BYTES, read_bytes_safely
-
-    try:
-        return read_bytes_safely(path, follow_symlinks=True, limit=MAX_CONFIG_BYTES).decode("utf-8")
+        raw = read_bytes_safely(path, follow_symlinks=True, limit=MAX_EDIT_BYTES)
     except FileNotFoundError:
-        return ""
+        raw = None
+    except (NotRegularFile, FileTooBig) as exc:
+        raise CtxrcEditError(f"{path}: {exc}; ctxtui edits only a regular file of settings; nothing written") from None
+    except OSError as exc:
+        raise CtxrcEditError(f"{path}: cannot read: {(exc.strerror or str(exc)).lower()}; nothing written") from None
+    try:
+        old = raw.decode("utf-8") if raw is not None else ""
+    except UnicodeDecodeError:
+        raise CtxrcEditError(
+            f"{path}: cannot read: not valid UTF-8; ctxtui will not rewrite it; nothing written"
+        ) from None
+    try:
+        new = set_keys(old, changes)
+        check_reads_back(old, new, changes)
+    except CtxrcEditError as exc:
+        raise CtxrcEditError(f"{path}: {exc}; nothing written") from None
+    return CtxrcChange(path, old, new, unified_diff(old, new), raw is not None)
+
+
+def check_reads_back(old: str, new: str, changes: Mapping[str, str | float | int]) -> None:
+    """`CtxrcEditError` unless ctx (both versions) reads `new` as `old` with `changes` set, and no new problem."""
+    from ctxtui.engine.sources.ctxrc import parse_ctxrc
+
+    for version in ("0.8.1", "0.8.0"):
+        before, after = parse_ctxrc(old, version), parse_ctxrc(new, version)
+        for key, value in changes.items():
+            if version == "0.8.1" or key == "token_budget":
+                if not _same(getattr(after, CONFIG_FIELDS[key]), value):
+                    raise CtxrcEditError(f"the edited file would not read back {key} = {value!r}")
+        for field in _COMPARED:
+            if any(CONFIG_FIELDS[key] == field for key in changes):
+                continue
+            if not _same(getattr(after, field), getattr(before, field)):
+                raise CtxrcEditError(f"the edit would also change what ctx {version} reads as {field}")
+        known = {problem.message for problem in before.problems}
+        for problem in after.problems:
+            if problem.message not in known:
+                raise CtxrcEditError(f"the edited file would not read cleanly: {problem.message}")
+
+
+def _same(a: object, b: object) -> bool:
+    return a == b or (a != a and b != b)  # NaN is NaN

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import os
 import stat
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ctxtui.engine.sources.fspath import PathText
 

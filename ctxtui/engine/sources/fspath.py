@@ -11,8 +11,8 @@ any `os.PathLike` (the TUI's `Path`s).
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import TypeAlias
 

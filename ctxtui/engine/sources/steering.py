@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import stat
+from typing import TYPE_CHECKING
 
 from ctxtui.engine.model import Entry, Problem
 from ctxtui.engine.record import Frozen, Record
@@ -27,7 +28,6 @@ from ctxtui.engine.text.go import decode, go_join
 from ctxtui.engine.text.go_sort import sort_slice
 from ctxtui.engine.text.tokens import estimate
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
@@ -444,6 +444,11 @@ def read_skill(project: PathText, name: str) -> SkillFile:
         data = read_bytes_safely(path, follow_symlinks=True)
     except OSError:
         raise SkillError(f'skill "{name}" not found') from None
+    return parse_skill(name, data)
+
+
+def parse_skill(name: str, data: bytes) -> SkillFile:
+    """A SKILL.md's bytes as ctx 0.8.1 reads them; SkillError as ctx says it."""
     text = decode(data)
     try:
         front, body, offset = split_front_matter(text)

@@ -7,6 +7,8 @@ result, bound to a clock reading the caller made.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ctxtui.engine.model import Entry, Problem
 from ctxtui.engine.record import Record
 from ctxtui.engine.sources.context import (
@@ -19,7 +21,6 @@ from ctxtui.engine.sources.context import (
 from ctxtui.engine.sources.ctxrc import CtxConfig, read_ctxrc
 from ctxtui.engine.sources.fspath import absolute
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ctxtui.engine.sources.fspath import PathText
 
@@ -29,13 +30,15 @@ __all__ = ["ContextMissing", "Workspace", "load_workspace"]
 class Workspace(Record):
     """One project's parsed context, plus any database memories joined to it."""
 
-    __slots__ = ("project", "config", "parsed", "memories", "memory_problems")
+    __slots__ = ("project", "config", "parsed", "memories", "memory_problems", "revision", "ctxrc_text")
 
     project: str  # absolute, spelled as pathlib spells it (`fspath.absolute`)
     config: CtxConfig
     parsed: ParsedContext
     memories: list[Entry]
     memory_problems: list[Problem]
+    revision: str  # "": the working tree; else the commit it was read at (`revision.workspace_at`)
+    ctxrc_text: str | None  # at a revision: its .ctxrc (None: it had none)
 
     def __init__(
         self,
@@ -44,16 +47,27 @@ class Workspace(Record):
         parsed: ParsedContext,
         memories: list[Entry] | None = None,
         memory_problems: list[Problem] | None = None,
+        revision: str = "",
+        ctxrc_text: str | None = None,
     ) -> None:
         self.project = project
         self.config = config
         self.parsed = parsed
         self.memories = list() if memories is None else memories
         self.memory_problems = list() if memory_problems is None else memory_problems
+        self.revision = revision
+        self.ctxrc_text = ctxrc_text
 
     def config_for(self, version: str) -> CtxConfig:
-        """`.ctxrc` as ctx `version` ("0.8.1" or "0.8.0") reads it: each knows its own keys."""
-        return self.config if version == "0.8.1" else read_ctxrc(self.project, version)
+        """`.ctxrc` as ctx `version` ("0.8.1" or "0.8.0") reads it: each knows its own keys (at a revision:
+        the commit's `.ctxrc`, never the working tree's)."""
+        if version == "0.8.1":
+            return self.config
+        if self.revision:
+            from ctxtui.engine.sources.ctxrc import parse_ctxrc
+
+            return CtxConfig() if self.ctxrc_text is None else parse_ctxrc(self.ctxrc_text, version)
+        return read_ctxrc(self.project, version)
 
     @property
     def problems(self) -> list[Problem]:

@@ -9,10 +9,10 @@ reads files, so it lives with the sources; the engine takes the zone it returns.
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 from ctxtui.engine import datetimes as _dt
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from datetime import tzinfo

@@ -10,10 +10,10 @@ is one definition of each.
 from __future__ import annotations
 
 import posixpath
+from typing import TYPE_CHECKING
 
 from ctxtui.engine.datetimes import UTC, datetime
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from re import Match
 

@@ -8,7 +8,8 @@ xorshift-seeded pattern breaking) reproduces it.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False
+from typing import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import TypeVar

@@ -10,11 +10,12 @@ reads it the way Go does); nothing here reads the clock or the environment.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ctxtui.engine import datetimes as _dt
 from ctxtui.engine.text.go import go_div
 from ctxtui.engine.text.go_strconv import INT64_MAX, INT64_MIN, f2i
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from datetime import tzinfo
 

@@ -7,9 +7,10 @@ BPE counts live in `tokenizers`; both are "token counters" to the packers.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ctxtui.engine.text.go import utf8_len
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
 

@@ -1,9 +1,12 @@
 """Saving knobs to `.ctxrc`: the change as a diff, written only when the user says yes.
 
-The one write the app makes into a project: `.ctxrc`, atomically, with the
-previous file kept as `.ctxrc.bak`, comments, key order and unknown keys
-untouched (`engine.sources.ctxrc_edit`). The dialog shows exactly what will
-change before anything is written; `y` writes, `n` or Esc leaves the file alone.
+The one write the app makes into a project: `.ctxrc` (or the file it links
+to), atomically, only the values set changed (`engine.sources.ctxrc_edit`),
+the previous content kept in a backup that never replaces a file ctxtui did
+not write (`opening.ctxrc_save`). The dialog says which file is written and
+where the backup goes, and shows the change before anything is written; `y`
+writes (unless the file changed meanwhile: then the new change is shown), `n`
+or Esc leaves the file alone.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Label, Static
+from textual.widgets import Static
 
 from ctxtui.safe_text import clean_block, clean_line
 from ctxtui.tui.actions import CONFIRM, bindings
@@ -45,17 +48,18 @@ class ConfirmWriteScreen(ModalScreen[bool]):
     ConfirmWriteScreen #confirm-hint { color: $text-muted; }
     """
 
-    def __init__(self, question: str, diff: str) -> None:
+    def __init__(self, question: str, diff: str, hint: str = "y writes it · n or Esc leaves it") -> None:
         super().__init__()
         self._question = question
         self._diff = diff
+        self._hint = hint
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(clean_line(self._question), id="confirm-question", markup=False)  # wraps a long path
             with VerticalScroll():
                 yield Static(diff_text(self._diff), id="confirm-diff")
-            yield Label("y writes it (the old file is kept as .ctxrc.bak) · n or Esc leaves it", id="confirm-hint")
+            yield Static(clean_line(self._hint), id="confirm-hint", markup=False)
 
     def action_yes(self) -> None:
         self.dismiss(True)

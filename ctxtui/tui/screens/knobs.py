@@ -33,7 +33,7 @@ def editable_text(knob: Knob) -> str:
     if isinstance(value, tuple):
         return ", ".join(str(v) for v in value)
     if isinstance(value, float):
-        return f"{value:g}"
+        return f"{value * 100:g}%" if knob.is_share else f"{value:g}"  # as the settings line shows it
     return str(value)
 
 

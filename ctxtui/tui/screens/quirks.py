@@ -17,8 +17,9 @@ def render_quirks(quirks: list[Quirk], budget: int) -> Text:
     text = Text(f"ctx quirks at work at budget {budget:,}\n\n", style="bold")
     if not quirks:
         text.append("None of ctx's surprising behaviours affects this packet.")
-    for quirk in quirks:
-        text.append(f"{quirk.number:>2}. {quirk.title}\n", style="bold")
+    # Numbered 1, 2, 3… as listed here: the spec's numbers (1, 2, 3, 5, 7… of the ten) read as gaps.
+    for place, quirk in enumerate(quirks, 1):
+        text.append(f"{place:>2}. {quirk.title}\n", style="bold")
         text.append(f"    {clean_line(quirk.detail)}\n\n")
     text.append("The packet reproduces them on purpose: it is what the agent really receives.", style="italic")
     return text

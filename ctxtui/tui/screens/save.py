@@ -1,8 +1,8 @@
 """Where to save the packet: a path prompt that checks first, asks before replacing, and says what went wrong.
 
 The dialog stays open until the packet is written: a path it cannot write
-(a directory, a folder that does not exist, inside `.context/`, no
-permission...) is said in words under the path, which stays there to fix.
+(a directory, a folder that does not exist, inside `.context/` or any
+other source, no permission...) is said in words under the path, which stays there to fix.
 An existing file is replaced only after a second Enter on the same path. The
 writing itself is the App's (`write`, in a worker): it answers with
 `saved()` or `failed()`.
@@ -44,13 +44,13 @@ class SaveScreen(ModalScreen[Path | None]):
         default_path: str,
         write: Callable[[str], None],
         *,
-        context_dirs: Iterable[Path] = (),
+        sources: Iterable[str | os.PathLike[str]] = (),
         what: str = "the packet",
     ) -> None:
         super().__init__()
         self._default = default_path
         self._write = write
-        self._context_dirs = list(context_dirs)
+        self._sources = list(sources)  # every path a packer reads: never written
         self._what = what
         self._confirmed: str | None = None  # the path whose replacement the user confirmed
         self._busy = False
@@ -78,7 +78,7 @@ class SaveScreen(ModalScreen[Path | None]):
             return
         path = event.value
         try:
-            target = check_target(path, context_dirs=self._context_dirs)
+            target = check_target(path, sources=self._sources)
         except WriteRefused as exc:
             self._say(f"Not saved: {exc}", "error")
             return

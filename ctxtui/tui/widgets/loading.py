@@ -68,7 +68,7 @@ class RefusalBanner(Static):
         forget_height(self)
         self.update(
             Content.assemble(
-                (" ⛔ ", "bold"),
+                (" ⊘  ", "bold"),  # "no entry", in a glyph every monospace font draws one cell wide (⛔ is an emoji)
                 (clean_line(reason), "bold"),
                 "\n    ctx prints this instead of a packet; below is the packet it would build otherwise "
                 "(`ctxtui pack` fails as ctx does; --ignore-refusal hides this)",

@@ -95,17 +95,17 @@ def test_retrieval_time_is_measured_when_not_pinned(basic, capsys, monkeypatch):
 
 
 def test_no_database_is_the_not_initialized_message(tmp_path, capsys):
+    """drift's "Memory system not initialized" for a store that vanished once opened; a --db that is not
+    there at all is ctxtui's usage error (a typo far more often than a store to come)."""
+    from ctxtui.opening.packer import open_named
+    from ctxtui.opening.request import PackRequest
+
     missing = tmp_path / "nowhere" / "cortex.db"
-    assert run(capsys, "pack", "--packer", "cortex", "--db", str(missing), "--query", "auth") == (
-        0,
-        expected("nodb-text"),
-        "",
-    )
-    assert run(capsys, "pack", "--packer", "cortex", "--db", str(missing), "--query", "auth", "--format", "json") == (
-        0,
-        expected("nodb-json"),
-        "",
-    )
+    for fmt, name in (("md", "nodb-text"), ("json", "nodb-json")):
+        opened = open_named("cortex", PackRequest(packer="cortex", project=".", db=str(missing), query="auth"))
+        assert opened.packer.plan(opened.budget).render(fmt) == expected(name)
+    code, out, err = run(capsys, "pack", "--packer", "cortex", "--db", str(missing), "--query", "auth")
+    assert (code, out) == (2, "") and err.startswith(f"ctxtui: --db {missing}: no such file")
     assert not missing.parent.exists()
 
 

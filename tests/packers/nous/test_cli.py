@@ -13,8 +13,10 @@ from tests.factories import nous_db as F
 
 
 @pytest.fixture
-def logged(nous_db):
-    """A turn (r1) of the task frame under gpt-4o (unscaled): 30 facts of 127-character lines, one gated."""
+def logged(nous_db, monkeypatch):
+    """A turn (r1) of the task frame, nous configured with gpt-4o (NOUS_MODEL: unscaled): 30 facts of 127-character
+    lines, one gated."""
+    monkeypatch.setenv("NOUS_MODEL", "gpt-4o")
     with nous_db.connect() as conn:
         facts = [F.add_fact(conn, i, "a" * 100, subject=f"s{i:02d}") for i in range(30)]
         cands = [F.candidate(f, "fact", final_rank=i + 1, entry_rank=i + 1) for i, f in enumerate(facts[:29])]

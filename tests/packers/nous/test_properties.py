@@ -55,6 +55,8 @@ def turns(draw):
                 description=words,
                 implementation_notes=("step one", "source: x"),
                 tags=draw(st.sampled_from(((), ("skill",)))),
+                success_count=draw(st.integers(0, 3)),
+                failure_count=draw(st.integers(0, 3)),
             )
         else:
             r = row(
@@ -63,10 +65,15 @@ def turns(draw):
                 summary=words,
                 title=draw(st.sampled_from((None, f"T{i}"))),
                 started_at=when,
+                structured_summary=draw(
+                    st.sampled_from((None, {"summary": f"S{i} " + words[:50], "open_threads": ["a", 1, None]}))
+                ),
                 outcome=draw(st.sampled_from(("success", "ongoing", "abandoned", None))),
             )
         disposition = draw(st.sampled_from(DISPOSITIONS))
         leg = "context_episodes_temporal" if kind == "temporal" else None
+        if kind == "procedure":
+            leg = draw(st.sampled_from((None, "context_procedures_critic")))
         rows.append(r)
         cands.append(
             cand(
@@ -83,6 +90,10 @@ def turns(draw):
         "model": draw(st.sampled_from(("gpt-4o", "claude-sonnet-4-6", "claude-haiku-4-5"))),
         "procedure_path": draw(st.sampled_from(("graph", "list"))),
         "fact_max_chars": draw(st.integers(20, 300)),
+        "catalog": draw(st.booleans()),
+        "followup": draw(st.booleans()),
+        "first_turn": draw(st.booleans()),
+        "first_turn_episode": draw(st.booleans()),
     }
     return packer(cands, rows, **knobs)
 
@@ -159,3 +170,34 @@ def test_a_bigger_budget_never_shows_less(p, a, b):
     rank = {Fate.DROPPED: 0, Fate.SUMMARIZED: 1, Fate.INCLUDED: 2}
     for x, y in zip(p.plan(low).outcomes, p.plan(high).outcomes, strict=True):
         assert rank[x.fate] <= rank[y.fate]
+
+
+FRAME_NAMES = (*FRAMES, "other")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=120), st.sampled_from(FRAME_NAMES), st.booleans())
+def test_the_classified_input_decides_the_plan_as_nous_does(text, frame, first):
+    # intent.py:160-187: a greeting or short ack zeroes all four memory budgets (and only then are all four 0
+    # without an operator's override); a follow-up lifts the conversation frame's episodes to 1,000 (:236).
+    from dataclasses import replace
+
+    from ctxtui.engine.packers.nous.build import packer_for_turn
+    from ctxtui.engine.packers.nous.intent import classify
+
+    from tests.packers.nous.helpers import turn
+
+    t = turn([], frame=frame)
+    t = replace(
+        t,
+        retrieval=replace(t.retrieval, query=text),
+        summary=replace(t.summary, earlier_turn=not first, turn_number=1 if first else 2),
+    )
+    p, _ = packer_for_turn(t, {}, {"NOUS_MODEL": "gpt-4o"})
+    c = classify(text, first_turn=first)
+    zero = all(p.budgets.base[fld] == 0 for fld in ("decisions", "facts", "procedures", "episodes"))
+    assert zero == c.zeroes_memory
+    assert p.settings.followup == c.followup
+    if frame == "conversation" and not zero:
+        assert p.budgets.base["episodes"] == (1000 if c.followup else 600)
+    check_plan(p, p.default_budget)

@@ -118,7 +118,7 @@ def test_a_turn_rebuilt_from_the_database_matches_what_nous_logged(nous_db):
         )
         F.add_retrieval(conn, "r1", candidates=cands)
     turn, rows = read_turn(nous_db.url, "r1")
-    packer, complaints = packer_for_turn(turn, rows, {})
+    packer, complaints = packer_for_turn(turn, rows, {"NOUS_MODEL": "claude-sonnet-4-6"})
     assert complaints == [] and packer.problems == []
     assert [(c.label, c.agrees) for c in packer.checks()] == [
         ("Related Decisions", True),
@@ -140,15 +140,18 @@ def test_settings_come_from_the_turn_log_then_the_flag(nous_db):
                 ("context_episodes", "episode"),
             )
         ]
-        F.add_retrieval(conn, "r1", candidates=[], legs=plan_skip)
+        F.add_retrieval(conn, "r1", candidates=[], legs=plan_skip, query=None)
         F.add_call(conn, "c2", turn=2)
         F.add_retrieval(
             conn, "r2", turn=2, candidates=[], legs=[{"name": "context_procedures_critic", "attempted": True}]
         )
     turn, _ = read_turn(nous_db.url, "r1")
-    settings, _ = settings_for_turn(turn, {"NOUS_CONTEXT_WINDOW": "1000000"})
-    assert (settings.frame, settings.model, settings.intent) == ("debug", "claude-haiku-4-5", b.INTENT_GREETING)
-    assert settings.source("frame") == "turn log" and settings.factor == 2.5  # the environment's window
+    settings, _ = settings_for_turn(turn, {"NOUS_CONTEXT_WINDOW": "128000"})
+    # No input logged: the legs the plan skipped say greeting. The model is nous's configured one, not the
+    # API call's (claude-haiku-4-5): NOUS_MODEL unset is nous's default, and the knob says it was assumed.
+    assert (settings.frame, settings.model, settings.intent) == ("debug", b.DEFAULT_MODEL, b.INTENT_GREETING)
+    assert settings.source("model").startswith("assumed")
+    assert settings.source("frame") == "turn log" and settings.factor == 1.0  # the environment's window
     assert settings_for_turn(turn, {}, frame="task")[0].frame == "task"
     turn2, _ = read_turn(nous_db.url, "r2")
     assert settings_for_turn(turn2, {})[0].procedure_path == b.PROC_LIST

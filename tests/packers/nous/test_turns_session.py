@@ -19,7 +19,7 @@ def seed(db):
 
 def test_list_open_recut_and_poll(nous_db):
     fact = seed(nous_db)
-    session = TurnsSession(nous_db.url, env={"NOUS_CONTEXT_BUDGET_OVERRIDES": '{"facts": 5}'})
+    session = TurnsSession(nous_db.url, env={"NOUS_CONTEXT_BUDGET_OVERRIDES": '{"facts": 5}', "NOUS_MODEL": "gpt-4o"})
     try:
         assert [t.key for t in session.refresh()] == ["r1"]
         view = session.open("r1")

@@ -22,7 +22,9 @@ NOUS_TEXT: dict[Enum, str] = {
     NousReason.AFTER_STOP: "after the block that did not fit: nous had stopped adding blocks",
     NousReason.NOT_BUDGETED: "Recent Conversations has no budget in nous: always shown",
     NousReason.SECTION_OFF: "its section's budget is 0 or the intent plan skips its type: no section",
-    NousReason.ABANDONED: "an abandoned episode: nous counts it as rendered but prints nothing",
+    NousReason.ABANDONED: "an abandoned episode: nous prints nothing for it (and logs it budget_truncated)",
+    NousReason.POINTER: "named in the critic's one-line pointer to the Procedure Catalog",
+    NousReason.CATALOG: "a passive procedure slot: nous does not search them when the Procedure Catalog renders",
     NousReason.GATE: "dropped by a nous gate before the section was formatted",
 }
 
@@ -37,6 +39,8 @@ NOUS_SHORT: dict[Enum, str] = {
     NousReason.NOT_BUDGETED: "not budgeted",
     NousReason.SECTION_OFF: "section off",
     NousReason.ABANDONED: "abandoned",
+    NousReason.POINTER: "pointer",
+    NousReason.CATALOG: "catalog on",
     NousReason.GATE: "gate",
 }
 
@@ -92,6 +96,30 @@ def _nous_budget(n: SectionFit) -> str:
     return f"section '{n.section}' budget {num(n.budget)} tokens" + (f" ({own})" if own else "")
 
 
+def _mid_text(reason: Enum, n: SectionFit, head: str) -> str:
+    start, end, text = n.start or 0, n.end or 0, n.text_chars or 0
+    span = f"its line is characters {num(start)}–{num(end)} of {num(text)}"
+    if n.kept is None:
+        return f"{head} = {num(n.max_chars or 0)} characters; the whole section ({num(text)} characters) fits: included"
+    cut = f'{head}: cut mid-text after {num(n.kept)} characters (then "...")'
+    if reason is NousReason.FITS:
+        return f"{cut}; {span}: all of it is before the cut"
+    if reason is NousReason.CUT:
+        return f"{cut}; {span}: {num(n.kept - start)} of its {num(end - start)} characters survive"
+    return f"{cut}; {span}: it starts after the cut, not in the packet"
+
+
+def _logged_note(reason: Enum, n: SectionFit, logged: str) -> str:
+    """At the turn's own budget, where nous's log (its 40-character check, context.py:315-331) says otherwise."""
+    if n.full is None or n.full != n.budget:
+        return ""
+    if reason is not NousReason.AFTER_CUT and logged == "budget_truncated":
+        return "; nous logged it budget_truncated: its first 40 characters are not in the cut text"
+    if reason is NousReason.AFTER_CUT and logged == "rendered":
+        return "; nous logged it rendered: its content is empty, or its first 40 characters show elsewhere"
+    return ""
+
+
 def describe_nous(outcome: Outcome) -> str:
     """A nous candidate's fate in words: its section's budget, where the cut fell, or the gate that dropped it."""
     reason, n = outcome.reason, outcome.numbers
@@ -106,8 +134,18 @@ def describe_nous(outcome: Outcome) -> str:
         )
     if reason is NousReason.ABANDONED:
         return (
-            "an abandoned episode: nous logs it as rendered, but _format_episodes prints nothing for it "
-            "(context.py:2361-2362)"
+            "an abandoned episode: _format_episodes prints nothing for it (context.py:2361-2362), so nous's "
+            "40-character check logs it budget_truncated"
+        )
+    if reason is NousReason.POINTER:
+        return (
+            "a critic pick, named in the one line nous prints under Recommended Procedures when the Procedure "
+            "Catalog rendered (context.py:1418-1442); the line is never cut, only switched off with a 0 budget"
+        )
+    if reason is NousReason.CATALOG:
+        return (
+            "a passive (embedding) procedure: nous skips those slots when the Procedure Catalog renders "
+            "(NOUS_PROC_CATALOG_ENABLED); only the critic's picks are named"
         )
     if reason is NousReason.NOT_BUDGETED:
         return "Recent Conversations has no budget in nous (context.py:1466-1525): always shown"
@@ -120,16 +158,7 @@ def describe_nous(outcome: Outcome) -> str:
         )
     head = _nous_budget(n)
     if reason in (NousReason.FITS, NousReason.CUT, NousReason.AFTER_CUT):
-        start, end, text = n.start or 0, n.end or 0, n.text_chars or 0
-        span = f"its line is characters {num(start)}–{num(end)} of {num(text)}"
-        if n.kept is None:
-            return f"{head} = {num(n.max_chars or 0)} characters; the whole section ({num(text)} characters) fits: included"
-        cut = f'{head}: cut mid-text after {num(n.kept)} characters (then "...")'
-        if reason is NousReason.FITS:
-            return f"{cut}; {span}: all of it is before the cut"
-        if reason is NousReason.CUT:
-            return f"{cut}; {span}: {num(n.kept - start)} of its {num(end - start)} characters survive"
-        return f"{cut}; {span}: it starts after the cut, not in the packet"
+        return _mid_text(reason, n, head) + _logged_note(reason, n, str(extra.get("disposition") or ""))
     used, needs = n.used_before or 0, n.needs or 0
     if reason is NousReason.FIRST_BLOCK:
         return (

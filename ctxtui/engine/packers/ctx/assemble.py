@@ -9,6 +9,8 @@ per-entry outcomes (`outcomes`) are derived from it, on first use.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ctxtui.engine.gcpause import gc_paused
 from ctxtui.engine.model import Bucket, Outcome, Plan
 from ctxtui.engine.packers.base import INCLUDED, SUMMARIZED, Packer
@@ -35,7 +37,6 @@ from ctxtui.engine.sources.steering import SkillFile
 from ctxtui.engine.sources.workspace import Workspace
 from ctxtui.engine.text.go_strconv import i64
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from datetime import datetime, tzinfo
@@ -293,6 +294,11 @@ class CtxPacker(CtxPrepared, Packer):
         return outcome_at(self, context, index)
 
     # -- across budgets --------------------------------------------------------
+
+    def component_vector(self, plan: Plan, component: str) -> Sequence[Any] | None:
+        from ctxtui.engine.packers.ctx.vectors import component_vector
+
+        return component_vector(self, plan, component)
 
     def fate_vector(self, plan: Plan) -> bytearray:
         state: CtxState = plan.state

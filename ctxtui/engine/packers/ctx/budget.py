@@ -10,10 +10,11 @@ NaN or out of range gives MinInt64 on amd64 (`budget.go:53-60,81`,
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ctxtui.engine.text.go import go_div
 from ctxtui.engine.text.go_strconv import f2i, i64
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
 

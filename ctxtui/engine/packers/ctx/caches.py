@@ -10,7 +10,8 @@ kept shrinks as entries grow: 64 up to 25,000 entries, 32 at 50,000.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False
+from typing import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import TypeVar

@@ -9,10 +9,11 @@ of a few thousand assemblies instead of one per budget.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ctxtui.engine.packers.ctx.budget import full_limit, pct_cap, split_shares
 from ctxtui.engine.packers.ctx.state import CtxState
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ctxtui.engine.packers.ctx.prepared import CtxPrepared
 

@@ -24,10 +24,10 @@ compare it with the direct search on generated texts.
 from __future__ import annotations
 
 from itertools import chain
+from typing import TYPE_CHECKING
 
 from ctxtui.engine.gcpause import gc_paused
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
@@ -107,6 +107,23 @@ class _KeywordFinder:
             heads.setdefault(keyword[:3], set()).add(keyword)
         self.by_head = {head: (found, sorted({len(k) for k in found})) for head, found in heads.items()}
 
+    def all_in(self, word: bytes) -> tuple[int, ...]:
+        """The positions of every keyword `word` contains."""
+        by_head, size = self.by_head, len(word)
+        inside: set[bytes] = set()
+        for start in range(size - 2):
+            head = by_head.get(word[start : start + 3])
+            if head is None:
+                continue
+            keywords, lengths = head
+            for length in lengths:
+                if start + length > size:
+                    break
+                piece = word[start : start + length]
+                if piece in keywords:
+                    inside.add(piece)
+        return tuple(p for keyword in inside for p in self.positions[keyword])
+
     def hot_words(self, words: set[bytes]) -> dict[bytes, tuple[int, ...]]:
         """The words that contain a keyword, each with the (first three) positions of the keywords it contains."""
         by_head, positions = self.by_head, self.positions
@@ -130,6 +147,38 @@ class _KeywordFinder:
             if inside is not None:
                 # An entry's first three keywords are among each of its words' first three: keep three.
                 found[word] = tuple(sorted(p for keyword in inside for p in positions[keyword])[:LIMIT])
+        return found
+
+
+class KeywordsInWords:
+    """Every keyword (its positions, all of them) each word of an entry contains, a word at a time, memoised.
+
+    An entry's matched keywords are those its words contain (a keyword lies
+    inside one word, see above): `matched_keywords` for 50,000 entries
+    (`explain --all`) reads each distinct word once instead of searching every
+    text for every keyword (~0.5 ms an entry with ~800 keywords).
+    """
+
+    def __init__(self, keywords: Sequence[str]) -> None:
+        self._finder = _KeywordFinder([keyword.encode("ascii") for keyword in keywords])
+        self._seen: set[bytes] = set()  # every word looked at
+        self._hot: dict[bytes, tuple[int, ...]] = {}  # the words that contain a keyword → its positions
+        self._hot_words: set[bytes] = set()
+
+    def positions(self, text: str) -> set[int]:
+        """The positions of the keywords `text` (lowered) contains."""
+        words = set(_words(text))
+        new = words - self._seen  # set operations in C: most words were seen, and most hold no keyword
+        if new:
+            self._seen |= new
+            for word in new:
+                inside = self._finder.all_in(word)
+                if inside:
+                    self._hot[word] = inside
+                    self._hot_words.add(word)
+        found: set[int] = set()
+        for word in words & self._hot_words:
+            found.update(self._hot[word])
         return found
 
 

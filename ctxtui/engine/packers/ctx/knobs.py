@@ -11,12 +11,13 @@ Every value says where it came from: "flag", ".ctxrc" or "default".
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ctxtui.engine.packers.base import Knob
 from ctxtui.engine.packers.ctx.budget import DEFAULT_CONVENTION_PCT, DEFAULT_TASK_PCT
 from ctxtui.engine.record import Frozen, replace
 from ctxtui.engine.sources.ctxrc import CtxConfig, clamp_pct
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from ctxtui.engine.model import Outcome
 from ctxtui.engine.packers.ctx.order import Places, Segments
@@ -29,7 +30,6 @@ from ctxtui.engine.packers.ctx.outcomes import (
 )
 from ctxtui.engine.packers.ctx.prepared import CtxPrepared
 from ctxtui.engine.packers.ctx.state import CtxState, SectionFill
-from ctxtui.engine.record import NamedTuple
 
 ORDER_CACHE = 16  # packet orders kept (one per task count met)
 

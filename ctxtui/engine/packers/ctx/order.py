@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
+from itertools import chain
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import overload
 
@@ -52,9 +53,9 @@ class Segments(Sequence[int]):
         return piece[k - self.starts[j]] + shift
 
     def __iter__(self) -> Iterator[int]:
-        for piece, shift in self.pieces:
-            for value in piece:
-                yield value + shift
+        # In C (chain, map): `list(order)` of 50,000 candidates is the table's per-step lookup (a generator
+        # adding each shift in Python cost ~15 ms a step).
+        return chain.from_iterable(piece if shift == 0 else map(shift.__add__, piece) for piece, shift in self.pieces)
 
 
 class Places(Sequence[int]):

@@ -8,6 +8,7 @@ see last. Each outcome carries the typed numbers its reason text needs.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from ctxtui.engine.fate import Fate
 from ctxtui.engine.model import AlwaysIn, Entry, Outcome, PatternMiss, PrefixFit, ScanLimit, ScoreBreakdown, ShareFit
@@ -16,7 +17,6 @@ from ctxtui.engine.packers.ctx.prepared import CtxPrepared
 from ctxtui.engine.packers.ctx.reason import Reason
 from ctxtui.engine.packers.ctx.sections import TIER_OF_SECTION
 from ctxtui.engine.packers.ctx.state import CtxState, SectionFill
-from ctxtui.engine.record import NamedTuple
 
 
 def outcomes_of(packer: CtxPrepared, state: CtxState) -> list[Outcome]:

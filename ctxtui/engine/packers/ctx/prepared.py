@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from _thread import RLock  # what threading.RLock() makes; importing threading costs a cold pack ~0.5 ms
 from itertools import accumulate
+from typing import TYPE_CHECKING
 
 from ctxtui.engine.datetimes import UTC
 from ctxtui.engine.model import Entry, ScoreBreakdown
@@ -26,7 +27,6 @@ from ctxtui.engine.sources.steering import SkillFile
 from ctxtui.engine.text.go import go_join, rfc3339_utc
 from ctxtui.engine.text.tokens import estimate
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from array import array
     from collections.abc import Callable, Sequence

@@ -11,15 +11,15 @@ from __future__ import annotations
 
 from _thread import allocate_lock  # what threading.Lock() makes, without importing threading
 from itertools import repeat
+from typing import TYPE_CHECKING
 
 from ctxtui.engine.datetimes import UTC
 from ctxtui.engine.model import Entry
 from ctxtui.engine.packers.ctx.caches import cache_entries, kept, touch
-from ctxtui.engine.packers.ctx.first_matches import first_matches
+from ctxtui.engine.packers.ctx.first_matches import KeywordsInWords, first_matches
 from ctxtui.engine.text.go import go_lower
 from ctxtui.engine.text.go_time import recency_days
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from datetime import datetime, tzinfo
@@ -212,6 +212,8 @@ class Scorer:
         self._first: list[tuple[int, ...]] | None = None  # `first_matches`, once found
         self._at: dict[int, list[int]] | None = None
         self._scores: dict[int, list[float]] = {}  # least recently used first
+        self._in_words: KeywordsInWords | None = None  # `matched_keywords` when indexed, made when first asked
+        self._every_keyword: list[str] = []
 
     def _keywords_to(self, task_count: int) -> None:
         """Find the keywords of the tasks before `task_count` (as `keywords_by_task` does), if not yet found."""
@@ -365,5 +367,13 @@ class Scorer:
         return total * weight if weight != 1.0 else total
 
     def matched_keywords(self, index: int, task_count: int) -> tuple[str, ...]:
+        """The keywords of the first `task_count` tasks that entry `index`'s text contains, in keyword order."""
         text = self.lowered[index]
-        return tuple(kw for kw in self.keywords(task_count) if kw in text)
+        if not self.indexed:
+            return tuple(kw for kw in self.keywords(task_count) if kw in text)
+        # Many entries and keywords: through the words of the text (every entry's, for `explain --all`).
+        if self._in_words is None:
+            every = self.keywords(self.task_total)  # two threads may both build it: the same, and one is kept
+            self._every_keyword, self._in_words = every, KeywordsInWords(every)
+        limit, every = self.prefix_at(task_count), self._every_keyword
+        return tuple(every[p] for p in sorted(self._in_words.positions(text)) if p < limit)

@@ -24,10 +24,11 @@ directory, which 0.8.0 does not check.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ctxtui.engine.record import Frozen
 from ctxtui.engine.text.go import go_fold, go_lower
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 

@@ -19,15 +19,19 @@ into the rebuilt copies under /work/oracles/nous/src/):
    decisions, facts, procedures and episodes — never identity, censors, frame
    or working memory — by 2.5 when the model's window is ≥ 1,000,000 tokens,
    by 1.5 when ≥ 200,000, else 1 (`int(b * factor)`), on by default
-   (`budget_scale_enabled`). The window is `NOUS_CONTEXT_WINDOW` when > 0, else
-   the first `MODEL_CONTEXT_WINDOWS` key contained in the model name
-   (schemas.py:16-24), else 200,000 — so nous's default model
+   (`budget_scale_enabled`). The model is nous's configured one,
+   `Settings.model` (`NOUS_MODEL`), not the model of the API call the turn
+   logged; its window is `NOUS_CONTEXT_WINDOW` when > 0, else the longest
+   `MODEL_CONTEXT_WINDOWS` key (schemas.py:16-24) contained in the model name
+   (`Settings._get_context_window`, config.py: `sorted(..., key=len,
+   reverse=True)`), else 200,000 — so nous's default model
    (claude-sonnet-4-6) gets ×2.5 and any unknown model ×1.5.
 
 No log row records the budgets a turn used: they are recomputed here from the
-frame and model the turn logged, the intent (the user's text decides it in
-nous; ctxtui infers a greeting from the logged legs), and the operator's
-settings (`NOUS_*` variables, as nous reads them).
+frame the turn logged, the intent (nous's classifier applied to the input
+`retrieval_log.query` kept, `intent.py` here), and the operator's settings
+(`NOUS_*` variables, as nous reads them; an unset `NOUS_MODEL` is nous's
+default model, an assumption the knob shows).
 """
 
 from __future__ import annotations
@@ -127,6 +131,7 @@ PROC_LIST = "list"  # the passive path: Known Procedures, cut mid-text
 PROCEDURE_PATHS = (PROC_GRAPH, PROC_LIST)
 
 FACT_FORMAT_MAX_CHARS = 200  # Settings.fact_format_max_chars (context.py:2040)
+PARENT_EPISODE_TRUNCATE = 500  # Settings.recall_parent_episode_truncate (config.py, F067): the first-turn summary cut
 FACT_FORMAT_FULL_TOP_N = 0  # Settings.fact_format_full_top_n (context.py:1019)
 PROC_BODY_MAX_CHARS = 2500  # Settings.proc_recommended_body_max_chars (context.py:1193)
 
@@ -135,9 +140,9 @@ def context_window(model: str, override: int = 0) -> int:
     """`Settings._get_context_window`: NOUS_CONTEXT_WINDOW when > 0, else by model name, else 200,000."""
     if override > 0:
         return override
-    for key, window in MODEL_CONTEXT_WINDOWS.items():
+    for key in sorted(MODEL_CONTEXT_WINDOWS, key=len, reverse=True):  # longest key first (stable for ties)
         if key in (model or ""):
-            return window
+            return MODEL_CONTEXT_WINDOWS[key]
     return UNKNOWN_MODEL_WINDOW
 
 
@@ -178,6 +183,12 @@ class NousSettings:
     fact_max_chars: int = FACT_FORMAT_MAX_CHARS  # NOUS_FACT_FORMAT_MAX_CHARS
     fact_full_top_n: int = FACT_FORMAT_FULL_TOP_N  # NOUS_FACT_FORMAT_FULL_TOP_N
     proc_body_max_chars: int = PROC_BODY_MAX_CHARS  # NOUS_PROC_RECOMMENDED_BODY_MAX_CHARS
+    first_turn: bool = False  # the session's first turn (not logged: inferred from the session's turn numbers)
+    first_turn_episode: bool = False  # NOUS_FOLLOWUP_FIRST_TURN_EPISODE (F083 A2, off by default)
+    deictic_detection: bool = True  # NOUS_FOLLOWUP_DEICTIC_DETECTION_ENABLED (F083 C1, on by default)
+    parent_episode_truncate: int = PARENT_EPISODE_TRUNCATE  # NOUS_RECALL_PARENT_EPISODE_TRUNCATE
+    catalog: bool = True  # NOUS_PROC_CATALOG_ENABLED and a catalog rendered: critic picks print as one pointer line
+    query: str | None = field(default=None, compare=False)  # the input nous classified (retrieval_log.query)
     sources: tuple[tuple[str, str], ...] = field(default=(), compare=False)
 
     def source(self, key: str) -> str:
@@ -266,6 +277,11 @@ ENV_KEYS = {
     "NOUS_FACT_FORMAT_MAX_CHARS": "fact_max_chars",
     "NOUS_FACT_FORMAT_FULL_TOP_N": "fact_full_top_n",
     "NOUS_PROC_RECOMMENDED_BODY_MAX_CHARS": "proc_body_max_chars",
+    "NOUS_MODEL": "model",
+    "NOUS_FOLLOWUP_FIRST_TURN_EPISODE": "first_turn_episode",
+    "NOUS_FOLLOWUP_DEICTIC_DETECTION_ENABLED": "deictic_detection",
+    "NOUS_RECALL_PARENT_EPISODE_TRUNCATE": "parent_episode_truncate",
+    "NOUS_PROC_CATALOG_ENABLED": "catalog",
 }
 
 
@@ -298,6 +314,7 @@ def settings_from_env(env: Mapping[str, str], base: NousSettings) -> tuple[NousS
         "NOUS_FACT_FORMAT_MAX_CHARS",
         "NOUS_FACT_FORMAT_FULL_TOP_N",
         "NOUS_PROC_RECOMMENDED_BODY_MAX_CHARS",
+        "NOUS_RECALL_PARENT_EPISODE_TRUNCATE",
     ):
         text = env.get(name, "").strip()
         if text:
@@ -309,6 +326,9 @@ def settings_from_env(env: Mapping[str, str], base: NousSettings) -> tuple[NousS
         "NOUS_BUDGET_SCALE_ENABLED",
         "NOUS_FOLLOWUP_EPISODE_BUDGET_ENABLED",
         "NOUS_PROC_SELECTION_GRAPH_PRIMARY",
+        "NOUS_FOLLOWUP_FIRST_TURN_EPISODE",
+        "NOUS_FOLLOWUP_DEICTIC_DETECTION_ENABLED",
+        "NOUS_PROC_CATALOG_ENABLED",
     ):
         text = env.get(name, "")
         if text.strip():
@@ -319,6 +339,9 @@ def settings_from_env(env: Mapping[str, str], base: NousSettings) -> tuple[NousS
                 changes["procedure_path"] = PROC_GRAPH if value else PROC_LIST
             else:
                 changes[ENV_KEYS[name]] = value
+    model = env.get("NOUS_MODEL", "").strip()
+    if model:
+        changes["model"] = model
     if not changes:
         return base, complaints
     settings = base.with_changes("environment", **changes)

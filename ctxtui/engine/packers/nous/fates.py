@@ -21,5 +21,7 @@ class NousReason(str, Enum):
     AFTER_STOP = "after-stop"  # after the block that did not fit
     NOT_BUDGETED = "not-budgeted"  # Recent Conversations: no budget in nous
     SECTION_OFF = "section-off"  # the section's budget is 0, or the intent plan skipped the type
-    ABANDONED = "abandoned"  # counted as rendered by nous, printed as nothing
+    ABANDONED = "abandoned"  # an abandoned episode: printed as nothing (nous logs it budget_truncated)
+    POINTER = "pointer"  # named in the critic's one-line pointer (Procedure Catalog rendered)
+    CATALOG = "catalog-on"  # a passive procedure slot: nous does not search them when the catalog renders
     GATE = "gate"  # dropped by a logged gate before the section was formatted

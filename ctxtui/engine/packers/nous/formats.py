@@ -86,16 +86,50 @@ def fact_line(row: NousRow, index: int, max_chars: int = 200, full_top_n: int = 
     return f"- {content} [confidence: {conf:.2f}]"
 
 
-def procedure_line(row: NousRow) -> str:
-    """`_format_procedures` (:2076-2088), the passive path's Known Procedures list.
+def effectiveness(row: NousRow) -> float | None:
+    """`ProcedureManager._compute_effectiveness` (heart/procedures.py): (s+1)/(s+f+2), None when s+f = 0."""
+    success = _count(row.get("success_count"))
+    failure = _count(row.get("failure_count"))
+    if success + failure == 0:
+        return None
+    return (success + 1) / (success + failure + 2)
 
-    nous prints `, effectiveness: N%` from Heart's procedure summary; that
-    value is computed, not stored, so the rebuild leaves it out.
+
+def _count(value: Any) -> int:
+    try:
+        return int(value or 0)
+    except (TypeError, ValueError):
+        return 0
+
+
+def procedure_line(row: NousRow) -> str:
+    """`_format_procedures` (context.py:2076-2088), the passive path's Known Procedures list.
+
+    `, effectiveness: N%` (`{eff:.0%}`) follows from the stored success and
+    failure counts; nothing is printed for a procedure with neither.
     """
     domain = row.get("domain") or "general"
     desc = row.get("description") or ""
     desc_str = f": {desc} | " if desc else ": "
-    return f"- **{row.get('name', '')}** ({domain}){desc_str}activated {row.get('activation_count', 0)}x"
+    eff = effectiveness(row)
+    eff_str = f", effectiveness: {eff:.0%}" if eff is not None else ""
+    return f"- **{row.get('name', '')}** ({domain}){desc_str}activated {row.get('activation_count', 0)}x{eff_str}"
+
+
+def critic_pointer(names: list[str]) -> str | None:
+    """The passive path's one line for the critic's picks when the Procedure Catalog rendered (context.py:1418-1442).
+
+    Labelled Recommended Procedures, names only (whitespace collapsed,
+    `_one_line`), never cut by the budget; None when no pick has a name.
+    """
+    shown = [" ".join(str(n).split()) for n in names if n]
+    if not shown:
+        return None
+    return (
+        "★ Recommended for this task (see your Procedure Catalog): "
+        + ", ".join(f"`{n}`" for n in shown)
+        + " — load with get_procedure before acting."
+    )
 
 
 def procedure_block(row: NousRow, per_item_cap: int = 2500) -> str:
@@ -154,11 +188,16 @@ def episode_line(row: NousRow) -> str | None:
     return f"- [{outcome}] {row.get('summary', '')} ({_date(row.get('started_at')) or 'unknown'})"
 
 
-def recent_lines(row: NousRow, temporal_boost: bool = False) -> str:
-    """One Recent Conversations item (:1488-1512): `- [Mon DD HH:MM] title`, plus its summary when boosted.
+def recent_lines(row: NousRow, temporal_boost: bool = False, first: bool = False, parent_truncate: int = 500) -> str:
+    """One Recent Conversations item (:1488-1512): `- [Mon DD HH:MM] title`, plus a second line or two.
 
-    `%b` is spelled out in English here, whatever the locale: nous runs
-    under C/POSIX, where strftime's `%b` is English.
+    `first`: the first episode of a first turn with NOUS_FOLLOWUP_FIRST_TURN_EPISODE
+    (F083 A2, :1491-1509) adds its structured summary (else its summary) cut
+    to `parent_truncate` characters, when it is not the title, and
+    `  Open threads: a; b` from up to five string or number threads; this
+    wins over `temporal_boost`, which adds `  {summary[:200]}` when the
+    summary is not the title. `%b` is spelled out in English here, whatever
+    the locale: nous runs under C/POSIX, where strftime's `%b` is English.
     """
     summary = row.get("summary") or ""
     title = row.get("title") or (summary[:60] if summary else "Untitled")
@@ -169,9 +208,25 @@ def recent_lines(row: NousRow, temporal_boost: bool = False) -> str:
         else "??? ?? ??:??"
     )
     lines = [f"- [{stamp}] {title}"]
-    if temporal_boost and summary and summary != row.get("title"):
+    if first:
+        struct = row.get("structured_summary")
+        struct = struct if isinstance(struct, dict) else {}
+        full = struct.get("summary") or row.get("summary")
+        if full and full != row.get("title"):
+            lines.append(f"  {full[:parent_truncate]}")
+        threads = struct.get("open_threads")
+        if isinstance(threads, list):
+            items = [str(t) for t in threads if isinstance(t, (str, int, float))][:5]
+            if items:
+                lines.append("  Open threads: " + "; ".join(items))
+    elif temporal_boost and summary and summary != row.get("title"):
         lines.append(f"  {summary[:200]}")
     return "\n".join(lines)
+
+
+def probe_of(row: NousRow) -> str:
+    """`_tr_budget`'s probe (context.py:315-331): the first 40 characters of the stripped `_tr_content`."""
+    return (content_of(row) or "").strip()[:40]
 
 
 def content_of(row: NousRow) -> str | None:

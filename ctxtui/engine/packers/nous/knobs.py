@@ -12,9 +12,84 @@ from typing import Any
 from ctxtui.engine.packers.base import Knob
 from ctxtui.engine.packers.nous import budgets as b
 from ctxtui.engine.packers.nous import formats as f
+from ctxtui.engine.packers.nous.intent import classify
+
+INPUT = "turn log (its input, classified as nous does)"
+
+
+def classified(settings: b.NousSettings) -> dict[str, Any]:
+    """The intent and follow-up nous's classifier gives the logged input with these settings (first turn, C1)."""
+    if settings.query is None:
+        return {}
+    c = classify(settings.query, first_turn=settings.first_turn, deictic_detection=settings.deictic_detection)
+    return {"intent": b.INTENT_GREETING if c.zeroes_memory else b.INTENT_PLAN, "followup": c.followup}
+
+
+def input_reading(settings: b.NousSettings) -> str:
+    """What nous's classifier made of the logged input, in words (for the knobs' help and the JSON)."""
+    if settings.query is None:
+        return "the turn's input is not logged"
+    c = classify(settings.query, first_turn=settings.first_turn, deictic_detection=settings.deictic_detection)
+    return c.why
 
 
 def knobs(s: b.NousSettings, budgets: b.TurnBudgets, logged_frame: str, logged_model: str) -> tuple[Knob, ...]:
+    listed = _main(s, budgets, logged_frame, logged_model)
+    listed += _followup(s)
+    return tuple(listed)
+
+
+def _followup(s: b.NousSettings) -> list[Knob]:
+    """First turns (F083 A2/C1) and the Procedure Catalog."""
+    return [
+        Knob(
+            "first_turn",
+            "the session's first turn (not logged)",
+            "bool",
+            s.first_turn,
+            False,
+            s.source("first_turn"),
+            help="F083: a first turn may take a deictic follow-up (C1) and, with "
+            "NOUS_FOLLOWUP_FIRST_TURN_EPISODE, the first episode's structured summary (A2)",
+        ),
+        Knob(
+            "first_turn_episode",
+            "first turn shows the last episode in full (NOUS_FOLLOWUP_FIRST_TURN_EPISODE)",
+            "bool",
+            s.first_turn_episode,
+            False,
+            s.source("first_turn_episode"),
+        ),
+        Knob(
+            "deictic_detection",
+            "first-turn deictic follow-ups (NOUS_FOLLOWUP_DEICTIC_DETECTION_ENABLED)",
+            "bool",
+            s.deictic_detection,
+            True,
+            s.source("deictic_detection"),
+        ),
+        Knob(
+            "parent_episode_truncate",
+            "first-turn summary cut (NOUS_RECALL_PARENT_EPISODE_TRUNCATE, characters)",
+            "int",
+            s.parent_episode_truncate,
+            b.PARENT_EPISODE_TRUNCATE,
+            s.source("parent_episode_truncate"),
+            minimum=0,
+        ),
+        Knob(
+            "catalog",
+            "Procedure Catalog rendered (NOUS_PROC_CATALOG_ENABLED)",
+            "bool",
+            s.catalog,
+            True,
+            s.source("catalog"),
+            help="on the passive path, the critic's picks become one pointer line under Recommended Procedures",
+        ),
+    ]
+
+
+def _main(s: b.NousSettings, budgets: b.TurnBudgets, logged_frame: str, logged_model: str) -> list[Knob]:
     """Every setting of the rebuild as a knob: its value, the turn's own (logged) or nous's default, and where it came from."""
     window = s.window
     listed = [
@@ -33,9 +108,10 @@ def knobs(s: b.NousSettings, budgets: b.TurnBudgets, logged_frame: str, logged_m
             "model (sets the scale through its context window)",
             "str",
             s.model,
-            logged_model,
+            b.DEFAULT_MODEL,
             s.source("model"),
-            help=f"window {window:,} tokens → budgets ×{s.factor:g} (context.py:1859-1868)",
+            help=f"nous's configured model (NOUS_MODEL), not the API call's ({logged_model}): window {window:,} "
+            f"tokens → budgets ×{s.factor:g} (context.py:1859-1868)",
         ),
         Knob(
             "context_window",
@@ -63,7 +139,7 @@ def knobs(s: b.NousSettings, budgets: b.TurnBudgets, logged_frame: str, logged_m
             s.source("intent"),
             choices=b.INTENTS,
             help="plan: nous's overrides for this frame; greeting: a greeting or short ack skips all memory; "
-            "off: the frame table alone",
+            f"off: the frame table alone. The input: {input_reading(s)}",
         ),
         Knob(
             "followup",
@@ -145,7 +221,7 @@ def knobs(s: b.NousSettings, budgets: b.TurnBudgets, logged_frame: str, logged_m
             minimum=1,
         ),
     ]
-    return tuple(listed)
+    return listed
 
 
 def with_knob(settings: b.NousSettings, key: str, value: Any, source: str = "user") -> b.NousSettings:
@@ -154,10 +230,29 @@ def with_knob(settings: b.NousSettings, key: str, value: Any, source: str = "use
         changed = settings.with_override(key, None if value is None else int(value), source)
     elif key in ("frame", "model", "intent", "procedure_path"):
         changed = settings.with_changes(source, **{key: str(value)})
-    elif key in ("budget_scale", "followup", "followup_episode_budget"):
+    elif key in (
+        "budget_scale",
+        "followup",
+        "followup_episode_budget",
+        "first_turn",
+        "first_turn_episode",
+        "deictic_detection",
+        "catalog",
+    ):
         changed = settings.with_changes(source, **{key: bool(value)})
-    elif key in ("context_window", "fact_max_chars", "fact_full_top_n", "proc_body_max_chars"):
+    elif key in (
+        "context_window",
+        "fact_max_chars",
+        "fact_full_top_n",
+        "proc_body_max_chars",
+        "parent_episode_truncate",
+    ):
         changed = settings.with_changes(source, **{key: int(value)})
     else:
         raise KeyError(f"the nous packer has no knob {key!r}")
+    if key in ("first_turn", "deictic_detection"):
+        # A first-turn deictic follow-up (F083 C1) depends on both: read the input again, unless set by hand.
+        again = {k: v for k, v in classified(changed).items() if changed.source(k) == INPUT}
+        if again:
+            changed = changed.with_changes(INPUT, **again)
     return changed

@@ -38,19 +38,17 @@ from ctxtui.engine.model import Bucket, Entry, Outcome, Plan, Problem, SectionFi
 from ctxtui.engine.packers.base import DROPPED, INCLUDED, SUMMARIZED, Knob, Packer
 from ctxtui.engine.packers.nous import budgets as b
 from ctxtui.engine.packers.nous import formats as f
+from ctxtui.engine.packers.nous.assume import assumptions
 from ctxtui.engine.packers.nous.fates import NousReason
-from ctxtui.engine.packers.nous.knobs import knobs, with_knob
+from ctxtui.engine.packers.nous.knobs import input_reading, knobs, with_knob
+from ctxtui.engine.packers.nous.order import logged_split
+from ctxtui.engine.packers.nous.rebuild import CRITIC_LEG, SectionBuilder, format_item, pointer_on, row_of, spec_for
 from ctxtui.engine.packers.nous.sections import (
     BLOCKS,
-    DECISIONS,
-    EPISODES,
-    FACTS,
-    KNOWN,
+    LINE,
     MID,
     NONE,
-    RECENT,
-    RECOMMENDED,
-    TEMPORAL_LEG,
+    POINTER,
     NousState,
     Section,
     SectionCheck,
@@ -87,15 +85,20 @@ class NousPacker(Packer):
         self.problems: list[Problem] = []
         cands = turn.retrieval.candidates if turn.retrieval is not None and turn.retrieval.candidates else ()
         self.logged: tuple[Candidate, ...] = tuple(cands)
+        self.suppressed: set[int] = set()
+        self.pointer = pointer_on(self.logged, settings)
         with gc_paused():
             self.sections: list[Section] = self._build_sections()
+        critic = any(c.entry_leg == CRITIC_LEG for c in self.logged)
+        self.assumptions = assumptions(settings, turn, critic)
+        self.problems += [Problem(self.source, line) for _, line in self.assumptions]
         self._where: dict[int, tuple[int, int]] = {}  # candidate index → (section index, position)
         for s_index, section in enumerate(self.sections):
             for pos, c_index in enumerate(section.items):
                 self._where[c_index] = (s_index, pos)
         with gc_paused():
             self.entries: list[Entry] = [self._entry(i, c) for i, c in enumerate(self.logged)]
-        self._priority = [self._spec_for(c).priority for c in self.logged]
+        self._priority = [spec_for(c, self.settings, self.pointer).priority for c in self.logged]
         self._full_budgets = [self._section_budget(s.spec) for s in self.sections]
         # The slider's whole: the four budgeted fields' budgets as nous cuts them, whether or not
         # the turn has items in each (a section of the turn keeps its share at any budget).
@@ -103,122 +106,31 @@ class NousPacker(Packer):
 
     # -- building ---------------------------------------------------------
 
-    def _row(self, cand: Candidate) -> tuple[NousRow, bool]:
-        row = self.rows.get((cand.type, cand.id))
-        if row is not None:
-            return row, True
-        # Deleted since the turn (or unreadable): rebuild from the logged snippet, the first 200
-        # characters of content / summary / description / name (context.py:52-58).
-        snippet = cand.snippet or ""
-        field_name = {"decision": "description", "fact": "content", "episode": "summary"}.get(cand.type, "name")
-        return NousRow(cand.type, cand.id, {field_name: snippet}), False
-
-    def _spec_for(self, cand: Candidate) -> SectionSpec:
-        if cand.type == "decision":
-            return DECISIONS
-        if cand.type == "fact":
-            return FACTS
-        if cand.type == "procedure":
-            return RECOMMENDED if self.settings.procedure_path == b.PROC_GRAPH else KNOWN
-        if cand.entry_leg == TEMPORAL_LEG:
-            return RECENT
-        return EPISODES
-
     def _build_sections(self) -> list[Section]:
-        specs = [
-            DECISIONS,
-            FACTS,
-            RECOMMENDED if self.settings.procedure_path == b.PROC_GRAPH else KNOWN,
-            RECENT,
-            EPISODES,
-        ]
-        groups: dict[str, tuple[list[int], list[int]]] = {s.label: ([], []) for s in specs}
-        for index, cand in enumerate(self.logged):
-            spec = self._spec_for(cand)
-            if cand.disposition == RENDERED:
-                groups[spec.label][0].append(index)
-            elif cand.disposition == BUDGET_TRUNCATED and spec.rule != NONE:
-                groups[spec.label][1].append(index)
-        sections = []
-        missing = changed = 0
-        for spec in specs:
-            rendered, truncated = groups[spec.label]
-            if spec is RECENT:
-                # The temporal tier's order is list_episodes' (its entry rank); their final ranks come from a set.
-                rendered.sort(key=lambda i: (self.logged[i].entry_rank or 0, i))
-            else:
-                rendered.sort(
-                    key=lambda i: (self.logged[i].final_rank if self.logged[i].final_rank is not None else 10**9, i)
-                )
-            truncated.sort(key=lambda i: (self.logged[i].entry_rank or 10**9, i))
-            if len(truncated) > 1 and spec.rule == MID:
-                self.problems.append(
-                    Problem(
-                        self.source,
-                        (
-                            f"{spec.label}: {len(truncated)} items were cut by the turn's budget, and nous does not log "
-                            "their order (usage-boosted scores): shown after the rendered ones by entry rank"
-                        ),
-                    )
-                )
-            section = Section(spec)
-            for position, index in enumerate(rendered + truncated):
-                cand = self.logged[index]
-                row, found = self._row(cand)
-                if not found:
-                    missing += 1
-                elif cand.snippet and (f.content_of(row) or "")[: len(cand.snippet)] != cand.snippet:
-                    changed += 1
-                section.items.append(index)
-                section.texts.append(self._format(spec, row, position))
-            section.finish()
-            if section.items:
-                sections.append(section)
-        if missing:
-            self.problems.append(
-                Problem(
-                    self.source,
-                    (
-                        f"{missing} candidate row{'s are' if missing != 1 else ' is'} gone from the memory tables: "
-                        "rebuilt from the logged 200-character snippet"
-                    ),
-                )
-            )
-        if changed:
-            self.problems.append(
-                Problem(
-                    self.source,
-                    (
-                        f"{changed} candidate row{'s have' if changed != 1 else ' has'} changed since the turn: "
-                        "the rebuild prints today's text"
-                    ),
-                )
-            )
+        retrieval = self.turn.retrieval
+        builder = SectionBuilder(
+            self.logged,
+            self.rows,
+            self.settings,
+            self.budgets,
+            lambda text: self.problems.append(Problem(self.source, text)),
+            retrieval.timestamp if retrieval is not None else None,
+        )
+        sections = builder.build()
+        self.suppressed = builder.suppressed
         return sections
 
-    def _format(self, spec: SectionSpec, row: NousRow, position: int) -> str | None:
-        s = self.settings
-        if spec is DECISIONS:
-            return f.decision_line(row)
-        if spec is FACTS:
-            return f.fact_line(row, position, s.fact_max_chars, s.fact_full_top_n)
-        if spec is RECOMMENDED:
-            return f.procedure_block(row, s.proc_body_max_chars)
-        if spec is KNOWN:
-            return f.procedure_line(row)
-        if spec is RECENT:
-            return f.recent_lines(row, temporal_boost=s.followup)
-        return f.episode_line(row)
-
     def _entry(self, index: int, cand: Candidate) -> Entry:
-        spec = self._spec_for(cand)
-        row, found = self._row(cand)
+        spec = spec_for(cand, self.settings, self.pointer)
+        row, found = row_of(cand, self.rows)
         where = self._where.get(index)
         text = ""
         if where is not None:
             text = self.sections[where[0]].texts[where[1]] or ""
+            if spec is POINTER:
+                text = format_item(spec, row, 0, self.settings) or ""
         else:
-            text = self._format(spec, row, 0) or ""
+            text = format_item(spec, row, 0, self.settings) or ""
         title = _title(cand, row)
         extra: list[tuple[str, Any]] = [
             ("disposition", cand.disposition),
@@ -296,12 +208,14 @@ class NousPacker(Packer):
     def _fate(self, plan: Plan, index: int) -> tuple[Fate, NousReason]:
         where = self._where.get(index)
         if where is None:
-            return Fate.DROPPED, NousReason.GATE
+            return Fate.DROPPED, (NousReason.CATALOG if index in self.suppressed else NousReason.GATE)
         s_index, pos = where
         section, state = self.sections[s_index], plan.state.sections[s_index]
+        rule = section.spec.rule
+        if rule == LINE:
+            return (Fate.INCLUDED, NousReason.POINTER) if state.on else (Fate.DROPPED, NousReason.SECTION_OFF)
         if section.texts[pos] is None:
             return Fate.DROPPED, NousReason.ABANDONED
-        rule = section.spec.rule
         if rule == NONE:
             return Fate.INCLUDED, NousReason.NOT_BUDGETED
         if not state.on:
@@ -447,6 +361,26 @@ class NousPacker(Packer):
             return json.dumps(self.to_json(plan), indent=2, ensure_ascii=True)
         raise ValueError(f"unknown format {fmt!r}")
 
+    def would_log(self, plan: Plan) -> list[str]:
+        """Each candidate's disposition as nous would log it at this plan: its 40-character check on a mid-text
+        section's cut text (`_tr_budget`), the blocks accumulated (`procedure_budget_accumulation`); a
+        candidate no section holds keeps its logged disposition."""
+        out = [c.disposition for c in self.logged]
+        for s_index, (section, state) in enumerate(zip(self.sections, plan.state.sections, strict=True)):
+            text = self.section_text(plan, s_index)
+            if text is None:
+                continue
+            if section.spec.rule == MID:
+                probes = [f.probe_of(row_of(self.logged[i], self.rows)[0]) for i in section.items]
+                split = logged_split(probes, text)
+            elif section.spec.rule == BLOCKS:
+                split = [pos < state.shown for pos in range(len(section.items))]
+            else:
+                split = [True] * len(section.items)
+            for index, rendered in zip(section.items, split, strict=True):
+                out[index] = RENDERED if rendered else BUDGET_TRUNCATED
+        return out
+
     def to_json(self, plan: Plan) -> dict[str, Any]:
         summary = self.turn.summary
         logged = dict(self.turn.first_call.token_breakdown) if self.turn.first_call else {}
@@ -474,7 +408,8 @@ class NousPacker(Packer):
                 }
             )
         candidates = []
-        for outcome in plan.outcomes:
+        would_log = self.would_log(plan)
+        for index, outcome in enumerate(plan.outcomes):
             entry = outcome.entry
             extra = dict(entry.extra)
             candidates.append(
@@ -488,6 +423,7 @@ class NousPacker(Packer):
                     "entry_leg": extra.get("entry_leg"),
                     "entry_rank": extra.get("entry_rank"),
                     "final_rank": extra.get("final_rank"),
+                    "nous_would_log": would_log[index],
                     "fate": outcome.fate.value,
                     "reason": outcome.reason.value,
                     "tokens": entry.tokens,
@@ -503,6 +439,11 @@ class NousPacker(Packer):
             "default_budget": self.default_budget,
             "tokens_used": plan.tokens_used,
             "settings": {k.key: k.value for k in self.knobs()},
+            "input": input_reading(self.settings),
+            "assumptions": [
+                {"knob": key, "value": getattr(self.settings, key), "source": self.settings.source(key), "note": line}
+                for key, line in self.assumptions
+            ],
             "scale": self.settings.factor,
             "sections": sections,
             "candidates": candidates,

@@ -1,9 +1,10 @@
 """nous's memory sections as the rebuild holds them: what each is, its items' texts, and its cut at a budget.
 
-A section is cut by one of three rules (notes/nous.md §2.4): mid-text (the
+A section is cut by one of four rules (notes/nous.md §2.4): mid-text (the
 joined text cut at budget × 4 − 3 characters, then "..."), whole blocks
 (Recommended Procedures: the first block always, then while the running
-total fits) or none (Recent Conversations has no budget). The positions
+total fits), one line (the critic's pointer, context.py:1418-1442: shown whole
+while its budget is above 0) or none (Recent Conversations has no budget). The positions
 and running costs are computed once per section, so a cut at any budget,
 and the next budget at which a cut moves, are a bisection.
 """
@@ -16,7 +17,7 @@ from dataclasses import dataclass, field
 from ctxtui.engine.packers.nous import formats as f
 
 TEMPORAL_LEG = "context_episodes_temporal"
-MID, BLOCKS, NONE = "mid-text", "blocks", "none"
+MID, BLOCKS, NONE, LINE = "mid-text", "blocks", "none", "line"
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +39,10 @@ RECOMMENDED = SectionSpec(
     "procedures", "Recommended Procedures", 7, "procedures", BLOCKS, "recommended_procedures", "procedure"
 )
 KNOWN = SectionSpec("procedures", "Known Procedures", 7, "procedures", MID, "known_procedures", "procedure")
+# The passive path with the Procedure Catalog rendered and critic picks: one pointer line (context.py:1418-1442).
+POINTER = SectionSpec(
+    "procedures", "Recommended Procedures", 7, "procedures", LINE, "recommended_procedures", "procedure"
+)
 RECENT = SectionSpec("recent", "Recent Conversations", 7, None, NONE, "recent_conversations", "episode")
 EPISODES = SectionSpec("episodes", "Past Episodes", 8, "episodes", MID, "past_episodes", "episode")
 
@@ -123,6 +128,8 @@ def cut(section: Section, eff: int) -> SectionState:
         return SectionState(0, True, tokens=f.estimate_tokens(section.joined))
     if eff <= 0:
         return SectionState(0, False)
+    if rule == LINE:
+        return SectionState(eff, True, tokens=f.estimate_tokens(section.joined))
     if rule == MID:
         keep = f.cut_point(len(section.joined), eff)
         tokens = (
@@ -140,6 +147,8 @@ def next_eff(section: Section, eff: int) -> int | None:
     """The smallest section budget above `eff` at which a fate in `section` changes; None: never."""
     if eff <= 0:
         return 1
+    if section.spec.rule == LINE:
+        return None
     if section.spec.rule == BLOCKS:
         targets = section.cum_costs[bisect_right(section.cum_costs, eff) :][:1]
         if section.costs[0] > eff:  # the forced first block becomes one that fits

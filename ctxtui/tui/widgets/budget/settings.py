@@ -29,7 +29,7 @@ def knob_value(knob: Knob) -> str:
         return "none"
     if isinstance(value, tuple):
         return ", ".join(str(v) for v in value)
-    if isinstance(value, float) and knob.key.endswith("_pct"):
+    if isinstance(value, float) and knob.is_share:
         return f"{value:.0%}"
     if isinstance(value, bool):
         return "yes" if value else "no"
@@ -62,7 +62,7 @@ class SettingsLine(TextLines):
         text = Text(no_wrap=True, overflow="ellipsis")
         text.append("packer ", style="dim")
         text.append(clean_line(packer_label(view)), style="bold")
-        text.append(f"  ·  budget {view.budget:,} tokens ({loaded.budget_source})")
+        text.append(f"  ·  budget {view.budget:,} tokens ({view.budget_source})")
         for knob in loaded.packer.knobs():
             text.append(f"  ·  {knob.label} {clean_line(knob_value(knob))} ({knob.source})")
         return text

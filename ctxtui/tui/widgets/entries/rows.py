@@ -11,13 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, overload
+from itertools import compress, repeat
+from operator import is_not
+from typing import TYPE_CHECKING, Any, overload
 
 from ctxtui.engine.explain.reasons import REASON_SHORT
 from ctxtui.engine.fate import FATE_OF_CODE, Fate
 from ctxtui.engine.model import Entry, Outcome, Plan
 from ctxtui.safe_text import clean_line
-from ctxtui.tui.widgets.entries.columns import CTX_COLUMNS, ColumnSet, columns_for
+from ctxtui.tui.widgets.entries.columns import CTX_COLUMNS, Column, ColumnSet, columns_for
+from ctxtui.tui.widgets.entries.vectors import candidate_flags, column_values, rows_passing
 
 if TYPE_CHECKING:
     from ctxtui.session import View
@@ -106,6 +109,7 @@ class ViewRows(Sequence[Row]):
         self._entries = plan.packer.candidates()
         self._made: dict[int, Row] = {}
         self._every: list[Row] | None = None
+        self._order_list: list[int] | None = None
 
     def __len__(self) -> int:
         return len(self.order)
@@ -140,6 +144,30 @@ class ViewRows(Sequence[Row]):
             made, columns = self._made, self.columns
             self._every = [made.get(k) or Row(o, k, columns) for k, o in enumerate(self.plan.outcomes)]
         return self._every
+
+    @property
+    def order_list(self) -> list[int]:
+        """`plan.order` as a list (indexing a list is C-level; the packer's order may be a Python sequence)."""
+        if self._order_list is None:
+            self._order_list = list(self.order)
+        return self._order_list
+
+    def passing(self, row_filter: RowFilter) -> list[int]:
+        """`row_filter.apply(self)` from per-candidate vectors (`vectors`): no row or outcome is made."""
+        flags = candidate_flags(
+            self.plan,
+            self._entries,
+            row_filter.fates,
+            row_filter.sections,
+            row_filter.text.casefold(),
+            row_filter.keys,
+        )
+        return list(range(len(self))) if flags is None else rows_passing(self.order_list, flags)
+
+    def sort_values(self, column: Column) -> list[Any] | None:
+        """The column's sort key for each row (packet order); None: the outcomes alone know it."""
+        values = column_values(self.plan, self._entries, column.id, column.sort_key, column.optional)
+        return None if values is None else list(map(values.__getitem__, self.order_list))
 
     def entry_at(self, k: int) -> Entry:
         return self._entries[self.order[k]]
@@ -216,6 +244,8 @@ class RowFilter:
         """Indices of the rows that pass, in their original order."""
         if not self.active:
             return list(range(len(rows)))
+        if isinstance(rows, ViewRows) and "\n" not in self.text:
+            return rows.passing(self)
         fates, sections, needle, keys = self.fates, self.sections, self.text.casefold(), self.keys
         indices = range(len(rows))
         # Compact data first (keys, fates, sections: no row is made); the text, which needs the reason, last.
@@ -246,13 +276,23 @@ def sorted_indices(
             return sorted(indices, reverse=reverse)
         return sorted(indices, key=lambda i: rows[i].order, reverse=reverse)
     sort_key = columns.by_id[column].sort_key
+    values = rows.sort_values(columns.by_id[column]) if isinstance(rows, ViewRows) else None
+    if values is not None:
+        # Per-row vectors, sorted in C (a key that is a list's own __getitem__); stable, ties in packet order.
+        key = values.__getitem__
+        if None in values:
+            has = list(map(is_not, values, repeat(None)))
+            present = list(compress(indices, map(has.__getitem__, indices)))
+            missing = [i for i in indices if not has[i]]
+        else:
+            present, missing = indices, []
+        return sorted(present, key=key, reverse=reverse) + missing
     every = rows.every_row() if isinstance(rows, ViewRows) else rows
     keyed = [(sort_key(every[i].outcome), i) for i in indices]
-    present = [pair for pair in keyed if pair[0] is not None]
-    missing = [i for key, i in keyed if key is None]
+    valued = [pair for pair in keyed if pair[0] is not None]
     # Stable: equal keys keep the order of `indices` (packet order), also when reversed.
-    present.sort(key=lambda pair: pair[0], reverse=reverse)
-    return [i for _key, i in present] + missing
+    valued.sort(key=lambda pair: pair[0], reverse=reverse)
+    return [i for _key, i in valued] + [i for key, i in keyed if key is None]
 
 
 def position_of(rows: Sequence[Row], indices: Sequence[int], entry: Entry, near: int = 0) -> int | None:

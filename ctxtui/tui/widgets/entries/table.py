@@ -358,7 +358,10 @@ class EntriesTable(ScrollView, can_focus=True):
             top = int(clamp(top, 0, max(0, len(indices) - page)))
             if was_visible or reveal:
                 top = int(clamp(top, self._cursor - page + 1, self._cursor))
-            self.scroll_to(y=max(0, top), animate=False)
+            # force: after Esc clears a filter the rows outgrow the screen, but the scrollbar (which Textual
+            # asks before scrolling) only appears at the next layout; unforced, the scroll was refused and the
+            # selected row, which Enter opens, sat off screen.
+            self.scroll_to(y=max(0, top), animate=False, force=True)
         self._repaint_changed()
         self._post_selected()
 

@@ -24,7 +24,9 @@ why each memory that was not gathered stayed out.
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import stat
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -40,6 +42,7 @@ from ctxtui.engine.sources.memory.shared.connect import (
     signature,
 )
 from ctxtui.engine.sources.memory.shared.errors import MISSING, UNREADABLE, MemorySourceError
+from ctxtui.engine.sources.memory.shared.private_copy import describe
 from ctxtui.engine.sources.memory.shared.snapshot import read_snapshot
 
 CANDIDATE_LIMIT = 20  # similaritySearch(embedding, 20) (engine.ts:194)
@@ -146,8 +149,16 @@ def read_cortex_store(
     if p.is_dir():
         raise MemorySourceError(name, "is a directory, not a database file", UNREADABLE)
     try:
-        with open(p, "rb") as handle:
-            header = handle.read(100)
+        # Non-blocking, and the type checked on the descriptor: a FIFO would block the open or the
+        # read, a device (/dev/zero) is no database (drift would print its "file is not a database").
+        fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+        try:
+            mode = os.fstat(fd).st_mode
+            if not stat.S_ISREG(mode):
+                raise MemorySourceError(name, f"is {describe(mode)}, not a database file", UNREADABLE)
+            header = os.pread(fd, 100, 0)
+        finally:
+            os.close(fd)
     except OSError as exc:
         raise MemorySourceError(name, f"cannot read: {exc.strerror or exc}", UNREADABLE) from exc
     if not header:

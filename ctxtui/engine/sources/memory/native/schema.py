@@ -101,21 +101,45 @@ def init_db(path: str | Path) -> bool:
     p = Path(path)
     if check_writable(p):
         return False
+    # What this call creates, to remove if it fails (a full disk left a 0-byte memory.db behind).
+    created = [name for name in (str(p), *(f"{p}{suffix}" for suffix in _SIDE_FILES)) if not os.path.lexists(name)]
     try:
         conn = sqlite3.connect(p, isolation_level=None)
     except sqlite3.Error as exc:
+        _remove(created)
         raise MemoryWriteError(str(path), f"cannot be created: {exc}") from exc
     try:
         conn.execute("PRAGMA journal_mode = WAL")
         # One transaction: a crash leaves an empty file, never half a schema.
         conn.executescript(f"BEGIN;{DDL}PRAGMA user_version = {SCHEMA_VERSION};COMMIT;")
     except sqlite3.Error as exc:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise MemoryWriteError(str(path), f"cannot be created: {exc}") from exc
-    finally:
+        _rollback(conn)
         conn.close()
+        _remove(created)
+        raise MemoryWriteError(str(path), f"cannot be created: {exc}: nothing was left behind") from exc
+    conn.close()
     return True
+
+
+_SIDE_FILES = ("-wal", "-shm", "-journal")
+
+
+def _remove(names: list[str]) -> None:
+    for name in names:
+        try:
+            os.unlink(name)
+        except OSError:
+            pass
+
+
+def _rollback(conn: sqlite3.Connection) -> None:
+    """Roll back if a transaction is still open: on a full disk or an I/O error SQLite may have rolled it back
+    itself, and a second ROLLBACK's "no transaction is active" must not hide the real error."""
+    if conn.in_transaction:
+        try:
+            conn.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass
 
 
 def check_writable(path: Path) -> bool:
@@ -307,14 +331,14 @@ def write_rows(path: str | Path, rows: list[Row], events: list[Row], stats: list
                 conn.executemany(
                     "INSERT OR IGNORE INTO relations (source_id, target_id, relation) VALUES (?, ?, ?)", relations
                 )
+                conn.execute("COMMIT")
             except BaseException:
-                conn.execute("ROLLBACK")
+                _rollback(conn)
                 raise
-            conn.execute("COMMIT")
         finally:
             conn.close()
     except sqlite3.Error as exc:
-        raise MemoryWriteError(str(path), f"cannot be written: {exc}") from exc
+        raise MemoryWriteError(str(path), f"cannot be written: {exc} (nothing was written: all or nothing)") from exc
 
 
 __all__ = [

@@ -8,6 +8,7 @@ has (`TableShape`): an older nous lacks some, and a missing column reads as NULL
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeAlias
@@ -57,6 +58,8 @@ ROW_COLUMNS = {
         "goals",
         "tags",
         "activation_count",
+        "success_count",
+        "failure_count",
         "active",
         "kind",
         "created_at",
@@ -73,6 +76,12 @@ def row_expr(shape: TableShape, name: str) -> str:
         return f"(\"{name}\" AT TIME ZONE 'UTC')"  # naive UTC, as asyncpg hands nous its datetimes
     if name == "superseded_by":
         return f'"{name}"::text'
+    if name == "confidence":
+        # The value's exact bits, whatever the column's type: nous reads it through asyncpg, which hands a
+        # REAL column over as its exact binary32 value (0.045 is 0.04500000178813934, printed `0.05` by
+        # `{:.2f}`), where PostgreSQL's text output, `0.045`, parses to a double that prints `0.04`.
+        # float4 → float8 widens exactly; float8send is the IEEE 754 double, big-endian.
+        return f'float8send("{name}"::float8)'
     return f'"{name}"'
 
 
@@ -80,6 +89,14 @@ def plain_value(value: Any) -> Any:
     if isinstance(value, list):
         return tuple(value)
     return value
+
+
+def row_value(name: str, value: Any) -> Any:
+    """A cell of a rebuild row as nous's formatters see it (see `row_expr`)."""
+    if name == "confidence" and isinstance(value, (bytes, bytearray, memoryview)):
+        data = bytes(value)
+        return struct.unpack(">d", data)[0] if len(data) == 8 else None
+    return plain_value(value)
 
 
 def canonical_uuid(text: str) -> str:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from ctxtui.engine.sources.memory.shared.values import MAX_JSON_DEPTH
@@ -166,6 +166,7 @@ class TurnSummary:
     sampled: bool
     query: str | None = None
     recall_calls: int = 0  # pipeline-path retrievals (recall_deep) in the same turn
+    earlier_turn: bool | None = None  # a lower turn number of the session is logged (None: not looked up)
 
     @property
     def section_tokens(self) -> dict[str, int]:
@@ -338,7 +339,8 @@ def parse_counts(value: Any) -> dict[str, int]:
 
 
 def iso(value: Any) -> str:
-    """A timestamp cell as ISO 8601 text (UTC when aware)."""
+    """A timestamp cell as ISO 8601 text, in UTC when aware (psycopg hands timestamptz over in the server's zone)."""
     if isinstance(value, datetime):
-        return value.isoformat()
+        when: datetime = value.astimezone(UTC) if value.tzinfo is not None else value
+        return when.isoformat()
     return "" if value is None else str(value)

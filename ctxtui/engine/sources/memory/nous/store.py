@@ -37,18 +37,26 @@ timeout. A lost connection is closed and reopened on the next call.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 from ctxtui.engine.gcpause import gc_paused
 from ctxtui.engine.model import Problem
+from ctxtui.engine.sources.memory.nous.connection import (
+    SESSION_OPTIONS,
+    TRANSACTION_SETUP,
+    classify_connect,
+)
+from ctxtui.engine.sources.memory.nous.connection import first_line as _first_line
+from ctxtui.engine.sources.memory.nous.deadline import GRACE_S, DeadlinePassed, Watchdog, deadline_cursor
 from ctxtui.engine.sources.memory.nous.memory_sql import (
     MEMORY_READERS,
     ROW_COLUMNS,
     TableShape,
     canonical_uuid,
-    plain_value,
     row_expr,
+    row_value,
 )
 from ctxtui.engine.sources.memory.nous.model import (
     SCHEMA_OF_TABLE,
@@ -60,6 +68,7 @@ from ctxtui.engine.sources.memory.nous.model import (
 )
 from ctxtui.engine.sources.memory.nous.turn_sql import (
     CALL_SQL,
+    EARLIER_TURN_SQL,
     ONE_KEY,
     RECENT_KEYS,
     RETRIEVAL_SQL,
@@ -81,7 +90,7 @@ from ctxtui.engine.sources.memory.shared.errors import (
 )
 from ctxtui.engine.sources.memory.shared.records import MemoryRecord
 from ctxtui.engine.sources.memory.shared.rows import Report
-from ctxtui.engine.sources.memory.shared.urls import redact, target
+from ctxtui.engine.sources.memory.shared.urls import parse_error, redact, scrub, target
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -119,6 +128,7 @@ REQUIRED = {
     "nous_system.context_log": ("id", "agent_id", "session_id", "turn_number", "timestamp", "model", "token_breakdown"),
     "nous_system.retrieval_log": ("id", "agent_id", "session_id", "turn_number", "timestamp", "path", "candidates"),
 }
+EQ = "OPERATOR(pg_catalog.=)"  # PostgreSQL's own equality, whatever the search path holds
 UUID_RE = re.compile(r"^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$")
 
 
@@ -147,6 +157,9 @@ class NousStore:
         self.connect_timeout = connect_timeout
         self.statement_timeout_ms = statement_timeout_ms
         self._conn: Connection | None = None
+        # Every statement runs under a client-side deadline a little past the server's timeout (deadline.py).
+        self._deadline_s = statement_timeout_ms / 1000 + GRACE_S
+        self._cursor_class = deadline_cursor(_psycopg(), self._deadline_s)
         self._shapes: dict[str, TableShape] = {}
         self.user: str | None = None
         self.database: str | None = None
@@ -154,20 +167,21 @@ class NousStore:
     # -- connection -------------------------------------------------------
 
     def _error(self, message: str, kind: str) -> MemorySourceError:
-        return MemorySourceError(self.name, message, kind)
+        # libpq's and the server's words do not quote a password; should one ever, it goes here.
+        return MemorySourceError(self.name, scrub(message, self.url), kind)
 
     def _params(self) -> dict[str, Any]:
         psycopg = _psycopg()
         try:
             parsed = psycopg.conninfo.conninfo_to_dict(self.url)
         except psycopg.ProgrammingError as exc:
-            raise self._error(f"not a valid PostgreSQL URL: {_first_line(exc)}", BAD_URL) from None
+            raise self._error(f"not a valid PostgreSQL URL: {parse_error(str(exc))}", BAD_URL) from None
         params: dict[str, Any] = parsed
         port = params.get("port")
         if port is not None and not all(p.strip().isdigit() for p in str(port).split(",")):
             raise self._error(f"not a valid PostgreSQL URL: port {port!r} is not a number", BAD_URL)
         options = str(params.get("options") or "")
-        params["options"] = f"{options} -c default_transaction_read_only=on".strip()
+        params["options"] = f"{options} {SESSION_OPTIONS}".strip()  # ours last: they win
         params.setdefault("application_name", APPLICATION_NAME)
         params.setdefault("connect_timeout", str(self.connect_timeout))
         # A server that vanishes mid-query is noticed in seconds, not after TCP's minutes.
@@ -185,15 +199,15 @@ class NousStore:
         params = self._params()
         try:
             try:
-                conn: Connection = psycopg.connect(**params)
+                conn: Connection = psycopg.connect(**params, cursor_factory=self._cursor_class)
             except psycopg.OperationalError as exc:
                 if "unsupported startup parameter" not in str(exc):
                     raise
-                # A pooler (PgBouncer) refuses `options`: every transaction is READ ONLY anyway.
+                # A pooler (PgBouncer) refuses `options`: every transaction is READ ONLY and pinned anyway.
                 params.pop("options", None)
-                conn = psycopg.connect(**params)
+                conn = psycopg.connect(**params, cursor_factory=self._cursor_class)
         except psycopg.Error as exc:
-            raise self._classify_connect(exc, params) from None
+            raise self._error(*classify_connect(exc, params, self.url, self.connect_timeout)) from None
         from psycopg.types.json import set_json_loads
 
         set_json_loads(bounded_json_loads, conn)  # a jsonb cell nested 5,000 deep must not sink the query
@@ -216,45 +230,6 @@ class NousStore:
     def connected(self) -> bool:
         return self._conn is not None and not self._conn.closed
 
-    def _classify_connect(self, exc: Exception, params: Mapping[str, Any]) -> MemorySourceError:
-        text = str(exc)
-        low = text.lower()
-        where = target(self.url)
-        user = params.get("user") or "(the OS user)"
-        dbname = params.get("dbname") or user
-        if "connection refused" in low:
-            return self._error(
-                f"connection refused: no PostgreSQL server is listening for {where} "
-                "(is it running, on that host and port?)",
-                UNREACHABLE,
-            )
-        if "no such file or directory" in low and "socket" in low:
-            return self._error(f"no PostgreSQL server socket for {where} (is it running?)", UNREACHABLE)
-        if "failed to resolve host" in low or "could not translate host name" in low:
-            return self._error(f"unknown host: {_first_line(exc)}", UNREACHABLE)
-        if "timeout expired" in low or "timed out" in low:
-            return self._error(f"no answer from {where} within {self.connect_timeout} s", UNREACHABLE)
-        if "password authentication failed" in low or "authentication failed" in low:
-            return self._error(f"authentication failed for user {user}", PERMISSION)
-        if "no password supplied" in low:
-            return self._error(
-                f"the server asks user {user} for a password and none was given "
-                "(put it in the URL, ~/.pgpass or $PGPASSWORD)",
-                PERMISSION,
-            )
-        if "does not exist" in low and "database" in low:
-            return self._error(f"database {dbname} does not exist on {where.split(' on ', 1)[-1]}", MISSING)
-        if "does not exist" in low and "role" in low:
-            return self._error(f"user {user} does not exist on that server", PERMISSION)
-        if "permission denied for database" in low or "not permitted to log in" in low:
-            return self._error(
-                f"user {user} may not connect to database {dbname} (GRANT CONNECT ON DATABASE {dbname} TO {user})",
-                PERMISSION,
-            )
-        if "no pg_hba.conf entry" in low:
-            return self._error(f"the server's pg_hba.conf refuses user {user} from here", PERMISSION)
-        return self._error(f"cannot connect to {where}: {_first_line(exc)}", UNREACHABLE)
-
     def read(self, work: Callable[[Cursor], T]) -> T:
         """Run `work(cursor)` in one READ ONLY, REPEATABLE READ transaction, then roll back.
 
@@ -265,14 +240,22 @@ class NousStore:
         conn = self.connect()
         try:
             with conn.cursor() as cur:
-                cur.execute(f"SET LOCAL statement_timeout = {int(self.statement_timeout_ms)}")
-                cur.execute(f"SET LOCAL lock_timeout = {LOCK_TIMEOUT_MS}")
+                cur.execute(TRANSACTION_SETUP, (str(int(self.statement_timeout_ms)), str(LOCK_TIMEOUT_MS)))
                 result = work(cur)
-            conn.rollback()
+            with Watchdog(conn, self._deadline_s):
+                conn.rollback()
             return result
         except MemorySourceError:
             self._rollback_quietly()
             raise
+        except DeadlinePassed as passed:  # the server did not end it: whatever the connection's state, give it up
+            self.close()
+            raise self._error(
+                f"a query ran past ctxtui's own deadline of {passed.seconds:g} s and was "
+                + ("cut off (the connection is closed)" if passed.cut else "cancelled")
+                + ": the server did not end it at its statement timeout (the database may switch timeouts off)",
+                UNREACHABLE,
+            ) from None
         except psycopg.Error as exc:
             broken = bool(conn.closed) or (
                 isinstance(exc, psycopg.OperationalError | psycopg.InterfaceError)
@@ -326,14 +309,16 @@ class NousStore:
         missing = [t for t in tables if t not in self._shapes]
         if not missing:
             return {t: self._shapes[t] for t in tables}
-        user, database = self._one(cur, "SELECT current_user::text, current_database()::text")
+        user, database = self._one(
+            cur, "SELECT current_user::pg_catalog.text, pg_catalog.current_database()::pg_catalog.text"
+        )
         self.user, self.database = user, database
         schemas = sorted({t.split(".")[0] for t in missing})
         found = {
             name: usable
             for name, usable in cur.execute(
-                "SELECT nspname::text, has_schema_privilege(oid, 'USAGE') FROM pg_catalog.pg_namespace "
-                "WHERE nspname = ANY(%s)",
+                "SELECT n.nspname::pg_catalog.text, pg_catalog.has_schema_privilege(n.oid, 'USAGE') "
+                f"FROM pg_catalog.pg_namespace n WHERE n.nspname::pg_catalog.text {EQ} ANY(%s::pg_catalog.text[])",
                 (schemas,),
             )
         }
@@ -358,14 +343,18 @@ class NousStore:
                     PERMISSION,
                 )
         rows = cur.execute(
-            "SELECT n.nspname::text || '.' || c.relname::text, has_table_privilege(c.oid, 'SELECT'), "
-            "  array(SELECT a.attname::text FROM pg_catalog.pg_attribute a "
-            "        WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped) "
-            "FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace "
-            "WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f') AND n.nspname::text || '.' || c.relname::text = ANY(%s)",
-            (list(missing),),
+            # Every function, operator and type qualified: nothing here resolves through the search path.
+            "SELECT n.nspname::pg_catalog.text, c.relname::pg_catalog.text, "
+            "  pg_catalog.has_table_privilege(c.oid, 'SELECT'), "
+            "  ARRAY(SELECT a.attname::pg_catalog.text FROM pg_catalog.pg_attribute a "
+            f"        WHERE a.attrelid {EQ} c.oid AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped) "
+            f"FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid {EQ} c.relnamespace "
+            f"WHERE c.relkind {EQ} ANY('{{r,p,v,m,f}}'::pg_catalog.\"char\"[]) "
+            f"AND n.nspname::pg_catalog.text {EQ} ANY(%s::pg_catalog.text[]) "
+            f"AND c.relname::pg_catalog.text {EQ} ANY(%s::pg_catalog.text[])",
+            (schemas, sorted({t.split(".", 1)[1] for t in missing})),
         ).fetchall()
-        by_name = {name: (can_select, frozenset(cols)) for name, can_select, cols in rows}
+        by_name = {f"{ns}.{rel}": (can_select, frozenset(cols)) for ns, rel, can_select, cols in rows}
         for table in missing:
             if table not in by_name:
                 raise self._error(
@@ -391,17 +380,17 @@ class NousStore:
     def agents(self, cur: Cursor) -> list[str]:
         """Every agent with memories or logged turns."""
         shapes = self.shapes(cur, MEMORY_TABLES)
-        parts = [f"SELECT DISTINCT agent_id::text FROM {t}" for t in shapes]
+        parts = [f"SELECT DISTINCT agent_id::pg_catalog.text FROM {t}" for t in shapes]
         for table in LOG_TABLES:
             if self._table_exists(cur, table):
                 self.shapes(cur, (table,))
-                parts.append(f"SELECT DISTINCT agent_id::text FROM {table}")
+                parts.append(f"SELECT DISTINCT agent_id::pg_catalog.text FROM {table}")
         return [row[0] for row in cur.execute(" UNION ".join(parts) + " ORDER BY 1").fetchall()]
 
     def _table_exists(self, cur: Cursor, table: str) -> bool:
         if table in self._shapes:
             return True
-        return bool(self._one(cur, "SELECT to_regclass(%s) IS NOT NULL", (table,))[0])
+        return bool(self._one(cur, "SELECT pg_catalog.to_regclass(%s::pg_catalog.text) IS NOT NULL", (table,))[0])
 
     def resolve_agent(self, cur: Cursor, agent: str | None, problems: list[Problem]) -> str:
         """`agent` when given; else nous's default, or the only agent there is."""
@@ -440,7 +429,7 @@ class NousStore:
         A cheap gate (no table is read): equal snapshots mean nothing
         committed since, so no table can differ.
         """
-        return str(self._one(cur, "SELECT txid_current_snapshot()::text")[0])
+        return str(self._one(cur, "SELECT pg_catalog.txid_current_snapshot()::pg_catalog.text")[0])
 
     def memory_token(self, cur: Cursor, agent: str) -> tuple[Any, ...]:
         """Per memory table: rows and the newest row version (max xmin) of the agent.
@@ -450,7 +439,8 @@ class NousStore:
         """
         shapes = self.shapes(cur, MEMORY_TABLES)
         parts = [
-            f"(SELECT count(*)::bigint || ':' || coalesce(max(xmin::text::bigint), 0) FROM {t} WHERE agent_id = %s)"
+            f"(SELECT pg_catalog.concat(pg_catalog.count(*), ':', pg_catalog.max(xmin::pg_catalog.text::pg_catalog.int8)) "
+            f"FROM {t} WHERE agent_id {EQ} %s)"
             for t in shapes
         ]
         return self._one(cur, "SELECT " + ", ".join(parts), (agent,) * len(parts))
@@ -460,9 +450,11 @@ class NousStore:
         self.shapes(cur, LOG_TABLES)
         return self._one(
             cur,
-            "SELECT (SELECT id || '@' || \"timestamp\"::text FROM nous_system.context_log WHERE agent_id = %s "
+            "SELECT (SELECT pg_catalog.concat(id, '@', \"timestamp\") FROM nous_system.context_log "
+            f"WHERE agent_id {EQ} %s "
             '        ORDER BY "timestamp" DESC LIMIT 1), '
-            "       (SELECT id || '@' || \"timestamp\"::text FROM nous_system.retrieval_log WHERE agent_id = %s "
+            "       (SELECT pg_catalog.concat(id, '@', \"timestamp\") FROM nous_system.retrieval_log "
+            f"WHERE agent_id {EQ} %s "
             '        ORDER BY "timestamp" DESC LIMIT 1)',
             (agent, agent),
         )
@@ -517,20 +509,25 @@ class NousStore:
             retrieval = retrieval_of(row) if row else None
         if summary is None or (retrieval_id and summary.retrieval_id != retrieval_id and retrieval is not None):
             summary = summary_from(agent_id, session_id, turn_number, calls, retrieval)
+        if session_id is not None and turn_number is not None:
+            earlier = cur.execute(EARLIER_TURN_SQL, params).fetchone()
+            summary = replace(summary, earlier_turn=bool(earlier and earlier[0]))
         return Turn(summary, calls, retrieval)
 
     def _locate(self, cur: Cursor, agent: str | None, key: str) -> tuple[Any, Any, Any, str | None] | None:
         """(agent, session, turn, retrieval id or None) for a turn key; None when nothing matches."""
-        scope = " AND agent_id = %(agent)s" if agent else ""
+        scope = f" AND agent_id {EQ} %(agent)s" if agent else ""
         params: dict[str, str | int | None] = {"key": key, "agent": agent}
         row = cur.execute(
-            "SELECT agent_id, session_id, turn_number, path FROM nous_system.retrieval_log WHERE id = %(key)s" + scope,
+            f"SELECT agent_id, session_id, turn_number, path FROM nous_system.retrieval_log WHERE id {EQ} %(key)s"
+            + scope,
             params,
         ).fetchone()
         if row is not None:
             return row[0], row[1], row[2], key if row[3] == "context" else None
         row = cur.execute(
-            "SELECT agent_id, session_id, turn_number FROM nous_system.context_log WHERE id = %(key)s" + scope, params
+            f"SELECT agent_id, session_id, turn_number FROM nous_system.context_log WHERE id {EQ} %(key)s" + scope,
+            params,
         ).fetchone()
         if row is not None:
             return row[0], row[1], row[2], None
@@ -539,8 +536,8 @@ class NousStore:
             params.update(session=session, turn=int(number))
             for table in LOG_TABLES:
                 row = cur.execute(
-                    f"SELECT agent_id FROM {table} WHERE session_id = %(session)s "
-                    f"AND turn_number = %(turn)s{scope} LIMIT 1",
+                    f"SELECT agent_id FROM {table} WHERE session_id {EQ} %(session)s "
+                    f"AND turn_number {EQ} %(turn)s{scope} LIMIT 1",
                     params,
                 ).fetchone()
                 if row is not None:
@@ -561,9 +558,9 @@ class NousStore:
             names = ROW_COLUMNS[mem_type]
             exprs = ", ".join(row_expr(shape, name) for name in names)
             for row in cur.execute(
-                f"SELECT id::text, {exprs} FROM {table} WHERE id = ANY(%s::uuid[])", (ids,)
+                f"SELECT id::pg_catalog.text, {exprs} FROM {table} WHERE id {EQ} ANY(%s::pg_catalog.uuid[])", (ids,)
             ).fetchall():
-                values = {name: plain_value(value) for name, value in zip(names, row[1:], strict=True)}
+                values = {name: row_value(name, value) for name, value in zip(names, row[1:], strict=True)}
                 found[(mem_type, row[0])] = NousRow(mem_type, row[0], values)
         # Keyed as the log spells the ids (nous logs str(uuid): lower case, dashes).
         out: dict[tuple[str, str], NousRow] = {}
@@ -573,8 +570,3 @@ class NousStore:
                 if hit is not None:
                     out[(mem_type, mem_id)] = hit
         return out
-
-
-def _first_line(exc: Exception) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__

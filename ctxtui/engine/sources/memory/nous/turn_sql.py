@@ -67,6 +67,13 @@ LEFT JOIN nous_system.context_log c ON c.id = t.first_id
 LEFT JOIN recalls r ON r.session_id = t.session_id AND r.turn_number = t.turn_number
 ORDER BY t."when" DESC, t.key DESC
 """
+# Whether the session logged a lower turn number: nous's first turn (F083) is not logged, this is the evidence.
+EARLIER_TURN_SQL = """
+SELECT EXISTS (SELECT 1 FROM nous_system.context_log WHERE agent_id = %(agent)s AND session_id = %(session)s
+               AND turn_number < %(turn)s)
+    OR EXISTS (SELECT 1 FROM nous_system.retrieval_log WHERE agent_id = %(agent)s AND session_id = %(session)s
+               AND turn_number < %(turn)s)
+"""
 SCAN_PER_TURN = 20  # context_log rows read per listed turn: enough for tool loops of 20 calls
 
 CALL_SQL = """

@@ -92,6 +92,11 @@ def make_record(
         and type(updated_raw) is str
         and (last_accessed is None or type(last_accessed) is str)
         and mid not in report.seen
+        and (title.isascii() or v.is_clean(title))
+        and v.is_clean(body)
+        and v.is_clean(summary)
+        and v.is_clean(kind)
+        and v.is_clean(project)
     ):
         tags = report.tag_cache.get(tags_raw)
         if tags is None:
@@ -202,6 +207,17 @@ def _record_careful(
         return None
     body = v.text(body) or ""
     title = v.text(title)
+    summary, kind, project = v.text(summary), v.text(kind), v.text(project)
+    if not all(map(v.is_clean, (mid, title, body, summary, kind, project))):
+        fields = zip(
+            ("id", "title", "body", "summary", "kind", "project"),
+            (mid, title, body, summary, kind, project),
+            strict=True,
+        )
+        bent = [name for name, text in fields if not v.is_clean(text)]
+        report.row(rowid, v.without_surrogates(mid), f"{', '.join(bent)} {v.SURROGATE_NOTE}")
+        mid, body = v.without_surrogates(mid), v.without_surrogates(body)
+        title, summary, kind, project = (_fixed(text) for text in (title, summary, kind, project))
     if not title or not title.strip():
         title = v.first_line(v.text(summary)) or v.first_line(body)
         if not title:
@@ -209,7 +225,6 @@ def _record_careful(
             return None
         if not title_is_derived:
             report.row(rowid, mid, "title is missing: first line of the summary or body used")
-    kind = v.text(kind)
     if not kind or not kind.strip():
         report.row(rowid, mid, "kind is missing: treated as a plain memory")
         kind = "memory"
@@ -258,6 +273,10 @@ def _record_careful(
         confidence,
         imported_from,
     )
+
+
+def _fixed(text: str | None) -> str | None:
+    return None if text is None else v.without_surrogates(text)
 
 
 def _status(report: Report, rowid: int | None, mid: object, raw: object) -> str:

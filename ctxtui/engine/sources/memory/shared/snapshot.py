@@ -14,6 +14,10 @@ What SQLite does beside a database it reads, measured (SQLite 3.40, `mode=ro`):
   WAL, missing its commits. So the database and its WAL are copied into a
   private temporary folder and read there (SQLite recovers the copy); the
   copy is trusted only if the originals did not move while it was made.
+  So is a `-shm` SQLite would write into: half-written (not whole 32 KiB
+  pages: SQLite extends it), or a link. The copy is bounded and takes
+  regular files only (`private_copy`); a `-wal` that is a device or a FIFO
+  is refused outright.
 
 So `read_snapshot` picks the way by what is on disk, and falls back to the
 copy when a read-only open cannot open the files. Every way is one read
@@ -31,10 +35,8 @@ from __future__ import annotations
 
 import hashlib
 import os
-import shutil
 import sqlite3
 import stat
-import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -52,10 +54,13 @@ from ctxtui.engine.sources.memory.shared.connect import (
     wal_path,
     with_retry,
 )
+from ctxtui.engine.sources.memory.shared.errors import UNREADABLE, MemorySourceError
+from ctxtui.engine.sources.memory.shared.private_copy import COPY_LIMIT, copy_regular, describe, private_folder
 
 T = TypeVar("T")
 
 _CANTOPEN, _READONLY = 14, 8
+_SHM_PAGE = 32768  # SQLite's wal-index page: a -shm in use is a whole number of them
 
 
 def read_snapshot(
@@ -76,8 +81,8 @@ def read_snapshot(
 
 
 def _read_wal(path: str | Path, read: Callable[[sqlite3.Connection], T]) -> T:
-    has_wal, has_shm = os.path.exists(wal_path(path)), os.path.exists(shm_path(path))
-    if not has_wal:
+    wal = _wal_state(path)
+    if wal is None:
         # No WAL: every commit is in the main file. Immutable creates nothing; a writer
         # arriving meanwhile shows as a moved file or a new -wal, and we try again.
         before = signature(path)
@@ -85,7 +90,7 @@ def _read_wal(path: str | Path, read: Callable[[sqlite3.Connection], T]) -> T:
         if signature(path) == before and not os.path.exists(wal_path(path)):
             return result
         raise _moved()
-    if has_shm:
+    if _shm_usable(path):
         try:
             return _with_connection(path, read, immutable=False)
         except sqlite3.Error as exc:
@@ -93,6 +98,37 @@ def _read_wal(path: str | Path, read: Callable[[sqlite3.Connection], T]) -> T:
                 raise
             # A -shm this user cannot use (another user's, a read-only folder): read a copy.
     return _read_copy(path, read)
+
+
+def _wal_state(path: str | Path) -> os.stat_result | None:
+    """The `-wal`'s status (None when there is none); MemorySourceError for one that is not a file.
+
+    A `-wal` linked to `/dev/zero` or a FIFO (a cloned repository can ship either) is never read.
+    """
+    try:
+        info = os.stat(wal_path(path))
+    except OSError:
+        return None  # none, or a link to nothing: SQLite would find no WAL either
+    if not stat.S_ISREG(info.st_mode):
+        raise MemorySourceError(
+            str(path),
+            f"its write-ahead log {Path(wal_path(path)).name} is {describe(info.st_mode)}: not read",
+            UNREADABLE,
+        )
+    return info
+
+
+def _shm_usable(path: str | Path) -> bool:
+    """A `-shm` SQLite can use as it is: a regular file (not a link) of whole 32 KiB wal-index pages.
+
+    Anything else would be written by SQLite's read (a half-written `-shm` is
+    extended, a linked one written through the link): read a copy instead.
+    """
+    try:
+        info = os.lstat(shm_path(path))
+    except OSError:
+        return False
+    return stat.S_ISREG(info.st_mode) and info.st_size >= _SHM_PAGE and info.st_size % _SHM_PAGE == 0
 
 
 def _with_connection(path: str | Path, read: Callable[[sqlite3.Connection], T], *, immutable: bool) -> T:
@@ -104,13 +140,13 @@ def _with_connection(path: str | Path, read: Callable[[sqlite3.Connection], T], 
 
 
 def _read_copy(path: str | Path, read: Callable[[sqlite3.Connection], T]) -> T:
-    """Copy the database and its WAL to a private folder, read the copy, delete it."""
+    """Copy the database and its WAL to a private folder (bounded, regular files only), read the copy, delete it."""
     before = signature(path)
-    with tempfile.TemporaryDirectory(prefix="ctxtui-read-") as folder:
-        copy = Path(folder) / "copy.db"
-        shutil.copyfile(path, copy)
-        if os.path.exists(wal_path(path)):
-            shutil.copyfile(wal_path(path), wal_path(copy))
+    with private_folder() as folder:
+        copy = folder / "copy.db"
+        copied = copy_regular(str(path), copy, COPY_LIMIT, what="the database")
+        if os.path.lexists(wal_path(path)):
+            copy_regular(wal_path(path), Path(wal_path(copy)), COPY_LIMIT - copied, what="its -wal")
         if signature(path) != before:
             raise _moved()
         conn = sqlite3.connect(copy, timeout=0, isolation_level=None, check_same_thread=False)

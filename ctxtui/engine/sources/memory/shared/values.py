@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -22,6 +23,21 @@ DEFAULT_IMPORTANCE = 0.5
 # JSON in a cell nested deeper than this is not parsed (Python's decoder recurses per level and
 # would give up near 1,000, at a depth that depends on the caller): the cell is reported instead.
 MAX_JSON_DEPTH = 200
+
+
+# A lone UTF-16 surrogate: JSON's "\ud800" escape decodes to one, and no UTF-8 text can hold it.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+SURROGATE_NOTE = "holds a lone surrogate (an unpaired \\ud800-\\udfff escape in its JSON): shown as U+FFFD"
+
+
+def is_clean(text: str | None) -> bool:
+    """True unless `text` holds a lone surrogate (which would fail every encode to UTF-8 later)."""
+    return text is None or text.isascii() or _SURROGATE.search(text) is None
+
+
+def without_surrogates(text: str) -> str:
+    """`text` with each lone surrogate replaced by U+FFFD, as V8 and Go print one."""
+    return _SURROGATE.sub("\ufffd", text)
 
 
 def show(value: object, limit: int = 40) -> str:
@@ -178,7 +194,10 @@ def tags(value: object) -> tuple[tuple[str, ...], str | None]:
         return (parsed,), None
     if not isinstance(parsed, list):
         return (), f"tags {show(value)} is not a JSON array: ignored"
-    return tuple(t if type(t) is str else json.dumps(t) for t in parsed if t is not None), None
+    found = tuple(t if type(t) is str else json.dumps(t) for t in parsed if t is not None)
+    if not all(map(is_clean, found)):
+        return tuple(map(without_surrogates, found)), f"a tag {SURROGATE_NOTE}"
+    return found, None
 
 
 _raw_decode = json.JSONDecoder().raw_decode

@@ -1,0 +1,152 @@
+"""The table's filters and sorts over per-candidate vectors: no 50,000 rows or outcomes per slider step.
+
+At 50,000 memories a step with a text filter built every outcome and row
+and cleaned every title again (0.43–1.6 s), and a sort by a number built
+every outcome (~300 ms). What a filter or sort reads is mostly fixed for a
+load — titles, sections, keys, tokens, an entry's own numbers — so it is
+computed once per load (`LoadIndex`, kept by the candidates' identity); what
+changes with the budget comes from compact per-plan data: the fate vector,
+the packer's component vectors (`Packer.component_vector`). Only a text
+that matches a reason's label, and a sort by the reason or by a component
+the packer cannot give as a vector, read the plan's outcomes. No Textual here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from itertools import compress
+from threading import Lock
+from typing import Any
+
+from ctxtui.engine.explain.reasons import REASON_SHORT
+from ctxtui.engine.fate import Fate
+from ctxtui.engine.model import Entry, Outcome, Plan
+from ctxtui.safe_text import clean_line
+from ctxtui.tui.widgets.entries.columns import FATE_ORDER
+
+CODE_OF_FATE = {Fate.DROPPED: 0, Fate.SUMMARIZED: 1, Fate.INCLUDED: 2}
+ENTRY_ONLY = frozenset({"section", "title", "tokens", "mark"})  # sort keys read the entry alone
+_LOADS: dict[int, LoadIndex] = {}  # id(candidates) → its index (the candidates kept in it: ids stay unique)
+_LOADS_KEPT = 2  # this load and the one before (a reload, a packer switch): 50,000 entries each
+_LOCK = Lock()
+
+
+class LoadIndex:
+    """What one load's candidates give the table whatever the budget, each part made when first asked."""
+
+    def __init__(self, entries: Sequence[Entry]) -> None:
+        self.entries = entries
+        self._haystacks: list[str] | None = None
+        self._hits: dict[str, bytearray] = {}  # a text → which candidates' title, section or key hold it
+        self._sections: dict[frozenset[str], bytearray] = {}
+        self._sort_keys: dict[str, list[Any]] = {}
+        self._by_key: dict[str, list[int]] | None = None
+
+    def text_hits(self, needle: str) -> bytearray:
+        """1 for each candidate whose title, section or key holds `needle` (casefolded, no line break)."""
+        found = self._hits.get(needle)
+        if found is None:
+            if self._haystacks is None:
+                self._haystacks = [
+                    f"{clean_line(entry.title)}\n{entry.section}\n{entry.key}".casefold() for entry in self.entries
+                ]
+            found = bytearray(needle in haystack for haystack in self._haystacks)
+            if len(self._hits) >= 16:
+                self._hits.pop(next(iter(self._hits)))
+            self._hits[needle] = found
+        return found
+
+    def section_flags(self, sections: frozenset[str]) -> bytearray:
+        found = self._sections.get(sections)
+        if found is None:
+            found = self._sections[sections] = bytearray(entry.section in sections for entry in self.entries)
+        return found
+
+    def key_flags(self, keys: frozenset[str]) -> bytearray:
+        if self._by_key is None:
+            by_key: dict[str, list[int]] = {}
+            for index, entry in enumerate(self.entries):
+                by_key.setdefault(entry.key, []).append(index)
+            self._by_key = by_key
+        flags = bytearray(len(self.entries))
+        for key in keys:
+            for index in self._by_key.get(key, ()):
+                flags[index] = 1
+        return flags
+
+    def sort_keys(self, column: str, sort_key: Callable[[Outcome], Any]) -> list[int | None]:
+        """An entry-only column's sort key for every candidate, as a dense rank (equal keys, equal ranks;
+        None stays None): a step sorts small integers, not 50,000 casefolded titles."""
+        found = self._sort_keys.get(column)
+        if found is None:
+            keys = [sort_key(Outcome(entry, 0, Fate.DROPPED, Fate.DROPPED)) for entry in self.entries]
+            rank_of = {key: rank for rank, key in enumerate(sorted({k for k in keys if k is not None}))}
+            found = self._sort_keys[column] = [None if key is None else rank_of[key] for key in keys]
+        return found
+
+
+def load_index(entries: Sequence[Entry]) -> LoadIndex:
+    with _LOCK:
+        found = _LOADS.get(id(entries))
+        if found is None or found.entries is not entries:
+            found = _LOADS[id(entries)] = LoadIndex(entries)
+            while len(_LOADS) > _LOADS_KEPT:
+                _LOADS.pop(next(iter(_LOADS)))
+        return found
+
+
+def _and(a: bytearray | None, b: bytearray) -> bytearray:
+    if a is None:
+        return b
+    both = int.from_bytes(a, "little") & int.from_bytes(b, "little")  # C-level, 50,000 bytes at once
+    return bytearray(both.to_bytes(len(a), "little"))
+
+
+def candidate_flags(
+    plan: Plan,
+    entries: Sequence[Entry],
+    fates: frozenset[Fate],
+    sections: frozenset[str],
+    needle: str,
+    keys: frozenset[str] | None,
+) -> bytearray | None:
+    """1 for each candidate that passes (None: no restriction). `needle` is casefolded, without a line break."""
+    index = load_index(entries)
+    flags: bytearray | None = None
+    if keys is not None:
+        flags = _and(flags, index.key_flags(keys))
+    if fates:
+        table = bytes(1 if code in {CODE_OF_FATE[f] for f in fates} else 0 for code in range(256))
+        flags = _and(flags, bytearray(plan.fates.translate(table)))
+    if sections:
+        flags = _and(flags, index.section_flags(sections))
+    if needle:
+        hits = index.text_hits(needle)
+        reasons = {reason for reason, label in REASON_SHORT.items() if needle in label.casefold()}
+        if reasons:  # the reason changes with the budget: read off the plan's outcomes
+            hits = bytearray(hits)
+            for candidate, outcome in zip(plan.order, plan.outcomes, strict=True):
+                if outcome.reason in reasons:
+                    hits[candidate] = 1
+        flags = _and(flags, hits)
+    return flags
+
+
+def rows_passing(order: Sequence[int], flags: bytearray) -> list[int]:
+    """Row positions (packet order) whose candidate's flag is set."""
+    return list(compress(range(len(order)), map(flags.__getitem__, order)))
+
+
+def column_values(
+    plan: Plan, entries: Sequence[Entry], column: str, sort_key: Callable[[Outcome], Any], entry_only: bool
+) -> list[Any] | None:
+    """The column's sort key for every candidate, in `candidates()` order (None: only the outcomes know).
+
+    `entry_only`: the column's number is the entry's own (an optional column, see `columns.Column`)."""
+    if entry_only or column in ENTRY_ONLY:
+        return load_index(entries).sort_keys(column, sort_key)
+    if column == "fate":
+        by_code = [FATE_ORDER[Fate.DROPPED], FATE_ORDER[Fate.SUMMARIZED], FATE_ORDER[Fate.INCLUDED]]
+        return [by_code[code] for code in plan.fates]
+    vector = plan.packer.component_vector(plan, column)
+    return None if vector is None else list(vector)  # numbers or None, as `Packer.component_vector` says

@@ -14,6 +14,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ctxtui.engine.sources.files import MAX_CONFIG_BYTES, read_bytes_safely
 from ctxtui.paths import config_file
 
 
@@ -27,7 +28,7 @@ class UserConfig:
 def read_user_config(path: Path | None = None) -> UserConfig:
     path = path or config_file()
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(read_bytes_safely(path, follow_symlinks=True, limit=MAX_CONFIG_BYTES).decode("utf-8"))
     except FileNotFoundError:
         return UserConfig()
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:

@@ -34,11 +34,10 @@ def run(args: argparse.Namespace, demo: bool = False) -> int:
     db_url = args.db if is_db_url(getattr(args, "db", None)) else None  # nous: polled, not watched
     db = Path(args.db) if getattr(args, "db", None) and db_url is None else None
     if demo:
-        from ctxtui.demo import demo_memory_db_path, demo_root, write_demo
+        from ctxtui.demo import demo_memory_db_path
 
-        now = datetime.now().astimezone()
         notes: list[str] = []
-        project = write_demo(demo_root(), now, notes=notes)
+        project = write_demo_somewhere(datetime.now().astimezone(), notes)
         db = db or (demo_memory_db_path(project) if demo_memory_db_path(project).exists() else None)
         print(
             f"ctxtui demo: the workspace is {clean_line(str(project))} (written anew on each launch: "
@@ -101,4 +100,45 @@ def run(args: argparse.Namespace, demo: bool = False) -> int:
         tour=DEMO_TOUR if demo else None,
     )
     app.run()
+    if getattr(app, "work_left_running", False):
+        _leave_now()
     return 0
+
+
+def _leave_now() -> None:
+    """End the process without waiting for a thread worker that is still running (the screen is closed)."""
+    import os
+
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(0)
+
+
+def write_demo_somewhere(now: datetime, notes: list[str] | None = None) -> Path:
+    """The demo written in the cache folder or, when that cannot be written, in a new temporary folder.
+
+    An unusable cache folder (`XDG_CACHE_HOME` under a file, a read-only file system) is said in one line,
+    never a traceback; when no temporary folder can be written either, a UsageError says both reasons.
+    """
+    import sqlite3
+    import tempfile
+
+    from ctxtui.demo import demo_root, write_demo
+
+    root = demo_root()
+    try:
+        return write_demo(root, now, notes=notes)
+    except (OSError, sqlite3.Error) as exc:
+        first = f"{root}: {getattr(exc, 'strerror', None) or exc}"
+    try:
+        temporary = Path(tempfile.mkdtemp(prefix="ctxtui-demo-"))
+        project = write_demo(temporary, now, notes=notes)
+    except (OSError, sqlite3.Error) as exc:
+        raise UsageError(
+            f"cannot write the demo: {first}; nor in a temporary folder: {getattr(exc, 'strerror', None) or exc}"
+        ) from None
+    print(f"ctxtui demo: cannot write the cache folder ({clean_line(first)}): using a temporary one", file=sys.stderr)
+    return project

@@ -34,6 +34,7 @@ report). How the options map:
 
 from __future__ import annotations
 
+import io
 import os
 import time
 from datetime import UTC, datetime, tzinfo
@@ -42,6 +43,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from ctxtui.engine.packers.cortex import CortexPacker
 from ctxtui.engine.packers.cortex.fit import DEFAULT_BUDGET
 from ctxtui.engine.packers.cortex.weights import DEFAULT_INTENT
+from ctxtui.engine.sources.files import MAX_CONFIG_BYTES, read_bytes_safely
 from ctxtui.engine.sources.memory.cortex.v1_store import read_cortex_store
 from ctxtui.engine.sources.memory.shared.errors import MISSING, MemorySourceError
 from ctxtui.engine.text.js import parse_date
@@ -60,8 +62,8 @@ def local_zone(env: dict[str, str] | os._Environ[str] = os.environ) -> tzinfo:
             except (ZoneInfoNotFoundError, ValueError):
                 return UTC  # ICU's unknown zone: offset 0
     try:
-        with open("/etc/localtime", "rb") as handle:
-            return ZoneInfo.from_file(handle, key="localtime")
+        data = read_bytes_safely("/etc/localtime", follow_symlinks=True, limit=MAX_CONFIG_BYTES)
+        return ZoneInfo.from_file(io.BytesIO(data), key="localtime")
     except (OSError, ValueError):
         return UTC
 

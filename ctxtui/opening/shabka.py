@@ -44,6 +44,7 @@ from ctxtui.engine.packers.shabka.dates import DAY, NANOS, DateError, Moment, da
 from ctxtui.engine.packers.shabka.knobs import ShabkaSettings
 from ctxtui.engine.packers.shabka.packer import ShabkaPacker
 from ctxtui.engine.packers.shabka.rank import WHITE_SPACE
+from ctxtui.engine.sources.files import MAX_CONFIG_BYTES, read_bytes_safely
 from ctxtui.engine.sources.memory.shabka.store import read_shabka_store
 from ctxtui.engine.sources.memory.shared.errors import MemorySourceError
 from ctxtui.opening.clock import parse_now
@@ -135,7 +136,7 @@ def shabka_config(project_dir: Path) -> dict[str, Any]:
         if not path.is_file():
             continue
         try:
-            layer = tomllib.loads(path.read_text(encoding="utf-8"))
+            layer = tomllib.loads(read_bytes_safely(path, follow_symlinks=True, limit=MAX_CONFIG_BYTES).decode("utf-8"))
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
             return {}
         _merge(merged, layer)
@@ -171,7 +172,8 @@ def resolve_user_id(config: dict[str, Any]) -> tuple[str, str]:
     if hostname and not any("\udc80" <= c <= "\udcff" for c in hostname):  # std::env::var wants Unicode
         return hostname, "$HOSTNAME"
     try:
-        hostname = Path("/etc/hostname").read_bytes().decode("utf-8").strip(WHITE_SPACE)
+        data = read_bytes_safely("/etc/hostname", follow_symlinks=True, limit=MAX_CONFIG_BYTES)
+        hostname = data.decode("utf-8").strip(WHITE_SPACE)
     except (OSError, UnicodeDecodeError):
         hostname = ""
     if hostname:

@@ -14,6 +14,7 @@ import asyncio
 import os
 import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -95,6 +96,7 @@ class CtxtuiApp(ThemeVariablesMixin, App):
         self._poll_seconds = poll_seconds
         self._poll_error: str | None = None  # why the last poll of a nous database failed
         self._polling = False
+        self.work_left_running = False  # set on quit: a thread worker was still running (cli/tui.py leaves at once)
         if keymap:
             self.set_keymap(keymap)  # remaps by binding id, widgets' and screens' bindings included
 
@@ -102,6 +104,7 @@ class CtxtuiApp(ThemeVariablesMixin, App):
         return self.main
 
     def on_mount(self) -> None:
+        asyncio.get_running_loop().set_default_executor(_UnwaitedExecutor())
         for notice in [*self._notices, *apply_theme(self, self._theme_name)]:
             self.notify(notice, severity="warning", markup=False, timeout=8)
         self.load_project(first=True)
@@ -499,6 +502,23 @@ class CtxtuiApp(ThemeVariablesMixin, App):
         self.notify(f"Saved {where} — stamped with the time of saving; {again}", timeout=8)
 
     async def action_quit(self) -> None:
+        # A thread worker cannot be stopped, and Python waits for it before the process ends: the CLI
+        # leaves at once when one is still running (a load stuck on a hostile input must not keep ctxtui up).
+        self.work_left_running = any(
+            worker.is_running and getattr(worker, "_thread_worker", False) for worker in self.workers
+        )
         self._stop_watch.set()
         self.session.close()
         self.exit()
+
+
+class _UnwaitedExecutor(ThreadPoolExecutor):
+    """Thread workers' executor: on the way out, asyncio does not wait for a job that never returns.
+
+    `asyncio.run` joins its default executor's threads after the app has closed its screen; a load stuck
+    on a hostile input kept `q` from ending ctxtui. Idle threads still end at once; the CLI then leaves
+    without waiting for a busy one (`work_left_running`, `cli/tui.py`).
+    """
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        super().shutdown(wait=False, cancel_futures=cancel_futures)

@@ -45,6 +45,7 @@ SYMBOLS: tuple[LegendItem, ...] = (
     (GLYPH_FREE, "tier bars: room left under the cap, share or budget"),
     ("⚠ over", "status line: the packet uses more tokens than the budget within it"),
     ("…", "status line: the real tokenizer is still counting"),
+    ("␛ ␇ �", "in text: a control character, or one that draws as nothing (zero-width space…); copies keep it"),
 )
 
 LINES: tuple[LegendItem, ...] = (

@@ -46,6 +46,7 @@ from textual.theme import Theme
 from ctxtui import paths
 from ctxtui.engine.fate import Fate
 from ctxtui.engine.model import Problem
+from ctxtui.engine.sources.files import MAX_CONFIG_BYTES, read_bytes_safely
 from ctxtui.safe_text import clean_line
 
 DEFAULT_THEME = "ctxtui-dark"
@@ -249,7 +250,7 @@ def load_themes(
         for file in _theme_files(folder):
             source = str(file)
             try:
-                text = file.read_text(encoding="utf-8")
+                text = read_bytes_safely(file, follow_symlinks=True, limit=MAX_CONFIG_BYTES).decode("utf-8")
             except (OSError, UnicodeDecodeError) as error:
                 loaded.problems.append(Problem(source, f"cannot read: {error}"))
                 continue

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from ctxtui.engine.model import Problem
 from ctxtui.engine.record import Frozen
+from ctxtui.engine.sources.files import MAX_CONFIG_BYTES, FileTooBig, NotRegularFile, read_bytes_safely
 from ctxtui.engine.text.go_strconv import GoNumError, atoi
 
 if TYPE_CHECKING:
@@ -81,20 +82,107 @@ class CtxConfig(Frozen):
 
 
 def read_ctxrc(project: PathText, version: str = "0.8.1") -> CtxConfig:
-    """Parse `PROJECT/.ctxrc` for `version` ("0.8.1" or "0.8.0"); a missing file → defaults."""
+    """Parse `PROJECT/.ctxrc` for `version` ("0.8.1" or "0.8.0"); a missing file → defaults.
+
+    Read like the context files (`read_bytes_safely`): a link is followed (dotfile managers link it, and
+    ctx reads through it), but only a regular file of at most MAX_CONFIG_BYTES is read, without blocking.
+    """
     try:
-        with open(os.path.join(project, ".ctxrc"), "rb") as fh:
-            raw = fh.read()
+        raw = read_bytes_safely(os.path.join(project, ".ctxrc"), follow_symlinks=True, limit=MAX_CONFIG_BYTES)
     except FileNotFoundError:
         return CtxConfig()
+    except NotRegularFile as exc:
+        if "directory" in str(exc):
+            why = f"{exc}: ctx cannot read it either; no settings from it apply"
+        else:  # a FIFO, /dev/tty, /dev/zero...: ctx would block on it or read it without end
+            why = f"{exc}: ctx would block or never finish reading it; ctxtui ignores it (no settings from it apply)"
+        return CtxConfig(problems=(Problem(".ctxrc", why),))
+    except FileTooBig as exc:
+        why = f"{exc}: not read (ctx would read it whole); its settings do not apply here"
+        return CtxConfig(problems=(Problem(".ctxrc", why),))
     except OSError as exc:
         return CtxConfig(problems=(Problem(".ctxrc", f"cannot read: {exc.strerror or exc}; ctx ignores it too"),))
     return parse_ctxrc(raw.decode("utf-8", "surrogateescape"), version)
 
 
+def _shapes() -> dict[str, Any]:
+    """ctx's `CtxRC` struct per version, as yaml.v3 decodes into it (`rc/types.go` at ce5a832 and v0.8.0).
+
+    Every field counts, not only those ctxtui uses: yaml.v3 decodes (and counts, for its aliasing limit)
+    the value of every known field and skips the others unread.
+    """
+    from ctxtui.engine.text.yaml_v3_decode import BOOL, FLOAT, INT, STRING, Ptr, Slice, Struct
+
+    strings = Slice(STRING)
+    freshness = Slice(Struct("rc.FreshnessFile", {"path": STRING, "desc": STRING, "review_url": STRING}))
+    notify = Ptr(Struct("rc.NotifyConfig", {"events": strings, "key_rotation_days": INT}))
+    common = {
+        "profile": STRING,
+        "token_budget": INT,
+        "priority_order": strings,
+        "auto_archive": BOOL,
+        "archive_after_days": INT,
+        "scratchpad_encrypt": Ptr(BOOL),
+        "entry_count_learnings": INT,
+        "entry_count_decisions": INT,
+        "injection_token_warn": INT,
+        "context_window": INT,
+        "billing_token_warn": INT,
+        "event_log": BOOL,
+        "key_rotation_days": INT,
+        "task_nudge_interval": INT,
+        "key_path": STRING,
+        "stale_age_days": INT,
+        "session_prefixes": strings,
+        "freshness_files": freshness,
+        "notify": notify,
+    }
+    v080 = dict(common, context_dir=STRING, allow_outside_cwd=BOOL, convention_line_count=INT)
+    v081 = dict(
+        common,
+        tool=STRING,
+        convention_section_count=INT,
+        theme_page_byte_ceiling=INT,
+        companion_check=Ptr(BOOL),
+        classify_rules=Slice(Struct("memory.ClassifyRule", {"target": STRING, "keywords": strings})),
+        spec_signal_words=strings,
+        spec_nudge_min_len=INT,
+        placeholders=strings,
+        steering=Ptr(Struct("rc.SteeringRC", {"dir": STRING, "default_inclusion": STRING, "default_tools": strings})),
+        hooks=Ptr(Struct("rc.HooksRC", {"dir": STRING, "timeout": INT, "enabled": Ptr(BOOL)})),
+        statusline=Ptr(Struct("rc.StatuslineRC", {"enabled": Ptr(BOOL), "show_cost": Ptr(BOOL)})),
+        provenance_required=Ptr(
+            Struct("rc.ProvenanceConfig", {"session_id": Ptr(BOOL), "branch": Ptr(BOOL), "commit": Ptr(BOOL)})
+        ),
+        dream=Ptr(
+            Struct(
+                "rc.DreamRC",
+                {
+                    "enabled": BOOL,
+                    "mode": STRING,
+                    "max": INT,
+                    "cadence": STRING,
+                    "quiet_minutes": INT,
+                    "model": STRING,
+                    "budget": INT,
+                    "executor": STRING,
+                },
+            )
+        ),
+        auto_prune_days=INT,
+        agent_cooldown_minutes=Ptr(INT),
+        task_budget_pct=Ptr(FLOAT),
+        convention_budget_pct=Ptr(FLOAT),
+        title_slug_max_len=INT,
+        recall_list_limit=INT,
+    )
+    return {"0.8.0": Struct("rc.CtxRC", v080), "0.8.1": Struct("rc.CtxRC", v081)}
+
+
 def parse_ctxrc(text: str, version: str = "0.8.1") -> CtxConfig:
-    """`.ctxrc` text as `version` decodes it."""
+    """`.ctxrc` text as `version` decodes it: `yaml.Unmarshal(data, cfg)`, step by step (`yaml_v3_decode`)."""
     from ctxtui.engine.text import yaml_v3 as yaml
+    from ctxtui.engine.text.yaml_v3_decode import unmarshal
 
     try:
         root = yaml.compose(text)
@@ -103,78 +191,40 @@ def parse_ctxrc(text: str, version: str = "0.8.1") -> CtxConfig:
     except Exception as exc:  # PyYAML's syntax errors: ctx applies nothing either
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else "syntax error"
         return CtxConfig(problems=(Problem(".ctxrc", f"invalid YAML, nothing in it applies (as in ctx): {first}"),))
-    if root is None:
-        return CtxConfig()
-    try:
-        pairs = yaml.mapping_pairs(root)
-    except yaml.YAMLTypeError as exc:
-        return CtxConfig(problems=(Problem(".ctxrc", f"{exc}: nothing in it applies (as in ctx)"),))
     known = _KEYS.get(version, _KEYS["0.8.1"])
-    values: dict[str, Any] = {}
+    decoded = unmarshal(root, _shapes()["0.8.0" if version == "0.8.0" else "0.8.1"])
+    values = decoded.value
     problems: list[Problem] = []
-    for key, node in pairs:
-        if key not in known:
-            continue
-        try:
-            _decode(yaml, key, node, values)
-            if key in ("task_budget_pct", "convention_budget_pct") and not _is_number(yaml, node):
-                problems.append(
-                    Problem(
-                        ".ctxrc",
-                        f"{key} is not a number: ctx takes it as 0 (its tier gets "
-                        "no share; the first item is still forced in)",
-                    )
+    for field, message in decoded.errors:
+        if field is None and not decoded.root_read:
+            problems.append(Problem(".ctxrc", f"{message}: nothing in it applies (as in ctx)"))
+        elif field is None:  # in a map merged at the top (`<<`): ctx skips that map
+            problems.append(Problem(".ctxrc", f"{message}; ctx skips it and keeps the other settings"))
+        elif field in ("task_budget_pct", "convention_budget_pct") and field in known:
+            problems.append(
+                Problem(
+                    ".ctxrc",
+                    f"{field} is not a number: ctx takes it as 0 (its tier gets "
+                    "no share; the first item is still forced in)",
                 )
-        except yaml.YAMLTypeError as exc:
-            problems.append(Problem(".ctxrc", f"{key}: {exc}; ctx skips it and keeps the other settings"))
-            if key in ("task_budget_pct", "convention_budget_pct"):
-                values[key] = 0.0  # yaml.v3 allocated the pointer before the type error (decode.go:406-415)
-        except yaml.YAMLFail as exc:
-            problems.append(Problem(".ctxrc", f"{key}: {exc}; ctx stops reading .ctxrc here"))
-            break
+            )
+        elif field in known:
+            problems.append(Problem(".ctxrc", f"{field}: {message}; ctx skips it and keeps the other settings"))
+    if decoded.failure is not None:
+        field, message = decoded.failure
+        where = f"{field}: {message}" if field else message
+        problems.append(Problem(".ctxrc", f"{where}; ctx stops reading .ctxrc here (what it read before applies)"))
+    steering = values.get("steering") if "steering" in known else None
     return CtxConfig(
-        token_budget=values.get("token_budget"),
-        task_pct=values.get("task_budget_pct"),
-        convention_pct=values.get("convention_budget_pct"),
-        tool=values.get("tool", ""),
-        steering_dir=values.get("steering_dir", ""),
-        context_dir=values.get("context_dir"),
-        allow_outside_cwd=values.get("allow_outside_cwd", False),
+        token_budget=values.get("token_budget") if "token_budget" in values else None,
+        task_pct=values.get("task_budget_pct") if "task_budget_pct" in known else None,
+        convention_pct=values.get("convention_budget_pct") if "convention_budget_pct" in known else None,
+        tool=values.get("tool", "") if "tool" in known else "",
+        steering_dir=steering.get("dir", "") if isinstance(steering, dict) else "",
+        context_dir=values.get("context_dir") if "context_dir" in known else None,
+        allow_outside_cwd=values.get("allow_outside_cwd", False) if "allow_outside_cwd" in known else False,
         problems=tuple(problems),
     )
-
-
-def _decode(yaml: Any, key: str, node: Any, values: dict[str, Any]) -> None:
-    """One top-level key into `values`, with the Go field's type deciding how."""
-    if key == "token_budget":
-        value = yaml.decode_int(node)
-        if value is not yaml.MISSING:
-            values[key] = value
-    elif key in ("task_budget_pct", "convention_budget_pct"):
-        values[key] = yaml.decode_float_ptr(node)
-    elif key in ("tool", "context_dir"):
-        value = yaml.decode_string(node)
-        if value is not yaml.MISSING:
-            values[key] = value
-    elif key == "allow_outside_cwd":
-        value = yaml.decode_bool(node)
-        if value is not yaml.MISSING:
-            values[key] = value
-    elif key == "steering":
-        if isinstance(node, yaml.ScalarNode) and yaml.scalar_resolved(node)[0] == "!!null":
-            return
-        for inner, inner_node in yaml.mapping_pairs(node):
-            if inner == "dir":
-                value = yaml.decode_string(inner_node)
-                if value is not yaml.MISSING:
-                    values["steering_dir"] = value
-
-
-def _is_number(yaml: Any, node: Any) -> bool:
-    if not isinstance(node, yaml.ScalarNode):
-        return False
-    tag, value = yaml.scalar_resolved(node)
-    return tag in ("!!int", "!!float", "!!null") and not isinstance(value, bool)
 
 
 def clamp_pct(value: float | None, default: float) -> float:

@@ -2,7 +2,9 @@
 
 A FIFO named like a context file would block a plain read for ever, and a
 link to /dev/zero would read until memory runs out; ctx itself hangs on
-both. Every file the sources read goes through `read_bytes_safely`.
+both. Every file ctxtui reads from the user's disk goes through
+`read_bytes_safely`: the context files, steering files and skills, `.ctxrc`,
+the user's `config.toml` and themes, Shabka's config, a `TZ` zone file.
 """
 
 from __future__ import annotations
@@ -18,6 +20,9 @@ if TYPE_CHECKING:
 # take the app down with it. Far above any real context file (ctx reads a
 # 64 MiB one like any other, so this must be well above that).
 MAX_FILE_BYTES = 512 * 1024 * 1024
+# Settings files (`.ctxrc`, `config.toml`, themes, Shabka's config, zone files) are a few kilobytes; one
+# over this is refused rather than read whole (a 1 GB `.ctxrc` took 2.1 GB to read and parse).
+MAX_CONFIG_BYTES = 4 * 1024 * 1024
 
 
 class NotRegularFile(OSError):

@@ -213,11 +213,35 @@ def read_steering(project: PathText, setting: str = "", *, root_path: str | None
         except OSError as exc:
             _failed(read, name, label, f"cannot read: {exc.strerror or exc}; ctx then includes no steering at all")
             continue
-        try:
-            read.files.append(parse_steering_file(name, label, decode(data)))
-        except (FrontMatterError, _DecodeError) as exc:
-            _failed(read, name, label, f"{exc}; ctx then includes no steering at all")
+        parsed = _parse_remembered(name, label, data)
+        if isinstance(parsed, SteeringFile):
+            read.files.append(parsed)
+        else:
+            _failed(read, name, label, f"{parsed}; ctx then includes no steering at all")
     return read
+
+
+# Large steering files parsed before, by their exact bytes: a reload (every save in the project) does not
+# parse 100,000 front-matter keys again. Small files are parsed each time (hashing them costs more).
+_REMEMBER_FROM = 64 * 1024
+_REMEMBERED: dict[tuple[str, str, bytes], SteeringFile | str] = {}
+_REMEMBERED_MAX = 16
+
+
+def _parse_remembered(name: str, label: str, data: bytes) -> SteeringFile | str:
+    """`parse_steering_file` on the file's bytes, or why it fails; the same bytes give the same answer."""
+    key = (name, label, data)
+    if len(data) >= _REMEMBER_FROM and key in _REMEMBERED:
+        return _REMEMBERED[key]
+    try:
+        parsed: SteeringFile | str = parse_steering_file(name, label, decode(data))
+    except (FrontMatterError, _DecodeError) as exc:
+        parsed = str(exc)
+    if len(data) >= _REMEMBER_FROM:
+        if len(_REMEMBERED) >= _REMEMBERED_MAX:
+            del _REMEMBERED[next(iter(_REMEMBERED))]
+        _REMEMBERED[key] = parsed
+    return parsed
 
 
 def _failed(read: SteeringRead, file: str, label: str, message: str) -> None:
@@ -338,6 +362,7 @@ def _decode_front_matter(raw: str, fields: dict[str, Any]) -> None:
                 fields[key] = simple[key]
         return
     from ctxtui.engine.text import yaml_v3 as yaml
+    from ctxtui.engine.text.yaml_v3_decode import INT, STRING, Slice, Struct, unmarshal
 
     try:
         root = yaml.compose(raw)
@@ -346,22 +371,18 @@ def _decode_front_matter(raw: str, fields: dict[str, Any]) -> None:
     except Exception as exc:  # PyYAML's syntax errors
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else "syntax error"
         raise _DecodeError(f"invalid YAML front matter: {first}") from None
-    if root is None or (isinstance(root, yaml.ScalarNode) and yaml.scalar_resolved(root)[0] == "!!null"):
-        return
-    try:
-        for key, node in yaml.mapping_pairs(root):
-            if key in ("name", "description", "inclusion"):
-                value = yaml.decode_string(node)
-                if value is not yaml.MISSING:
-                    fields[key] = value
-            elif key == "priority":
-                value = yaml.decode_int(node)
-                if value is not yaml.MISSING:
-                    fields[key] = value
-            elif key == "tools":
-                fields[key] = yaml.decode_string_list(node)
-    except (yaml.YAMLTypeError, yaml.YAMLFail) as exc:
-        raise _DecodeError(f"front matter field: {exc}") from None
+    # `yaml.Unmarshal(raw, &SteeringFile{})` (steering/types.go): any type error or failure fails the file
+    shape = Struct(
+        "steering.SteeringFile",
+        {"name": STRING, "description": STRING, "inclusion": STRING, "tools": Slice(STRING), "priority": INT},
+    )
+    decoded = unmarshal(root, shape)
+    problem = decoded.failure or (decoded.errors[0] if decoded.errors else None)
+    if problem is not None:
+        raise _DecodeError(f"front matter field: {problem[1]}")
+    for key in ("name", "description", "inclusion", "tools", "priority"):
+        if key in decoded.value:
+            fields[key] = decoded.value[key]
 
 
 def steering_candidates(read: SteeringRead, tool: str = "") -> tuple[list[Entry], dict[str, str]]:

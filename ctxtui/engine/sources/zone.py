@@ -25,8 +25,7 @@ def local_zone(env: Mapping[str, str] | None = None) -> tzinfo:
     env = os.environ if env is None else env
     if "TZ" not in env:
         try:
-            with open("/etc/localtime", "rb") as fh:
-                return _zone_from(fh)
+            return _zone_file("/etc/localtime")
         except OSError:
             return _dt.UTC
     tz = env["TZ"]
@@ -36,18 +35,25 @@ def local_zone(env: Mapping[str, str] | None = None) -> tzinfo:
         tz = tz[1:]
     try:
         if tz.startswith("/"):
-            with open(tz, "rb") as fh:
-                return _zone_from(fh)
+            return _zone_file(tz)
         if tz in ("UTC", "") or ".." in tz:
             return _dt.UTC  # "", "UTC" and a path escaping the zone folders all mean UTC in Go
         for d in ("/usr/share/zoneinfo/", "/usr/share/lib/zoneinfo/", "/usr/lib/locale/TZ/", "/etc/zoneinfo/"):
             p = d + tz
             if os.path.isfile(p):
-                with open(p, "rb") as fh:
-                    return _zone_from(fh)
+                return _zone_file(p)
     except Exception:
         pass
     return _dt.UTC
+
+
+def _zone_file(path: str) -> tzinfo:
+    """The zone in a TZif file, read as every file is read (a FIFO named by TZ must not hang ctxtui)."""
+    import io
+
+    from ctxtui.engine.sources.files import MAX_CONFIG_BYTES, read_bytes_safely
+
+    return _zone_from(io.BytesIO(read_bytes_safely(path, follow_symlinks=True, limit=MAX_CONFIG_BYTES)))
 
 
 def _zone_from(fh: BinaryIO) -> tzinfo:

@@ -9,7 +9,10 @@ its scanner looks through every pending simple key on every token, which
 made 10,000 nested `[` take about 50 s. Here the composer is a loop, the
 scanner keeps its pending keys in position order (so the nearest one is the
 first and the stale ones are a prefix: the same answers in constant time),
-and the depth limit is libyaml's. Node trees, tags and marks are PyYAML's.
+and the depth limit is libyaml's. Node trees, tags and marks are PyYAML's,
+but an alias stays an `AliasNode` pointing at its anchor's node (yaml.v3
+decodes and counts each alias; `yaml_v3_decode`), and an anchor defined
+twice is redefined, as in yaml.v3, where PyYAML refuses it.
 """
 
 from __future__ import annotations
@@ -145,16 +148,11 @@ class BoundedLoader(
             event = self.get_event()  # type: ignore[no-untyped-call]
             if event.anchor not in self.anchors:
                 raise ComposerError(None, None, f"found undefined alias {event.anchor!r}", event.start_mark)
-            return self.anchors[event.anchor]
+            return AliasNode(self.anchors[event.anchor], event.anchor, event.start_mark, event.end_mark)
         event = self.peek_event()  # type: ignore[no-untyped-call]
-        anchor = event.anchor
-        if anchor is not None and anchor in self.anchors:
-            raise ComposerError(
-                f"found duplicate anchor {anchor!r}; first occurrence",
-                self.anchors[anchor].start_mark,
-                "second occurrence",
-                event.start_mark,
-            )
+        anchor = (
+            event.anchor
+        )  # an anchor defined again replaces the first one (yaml.v3 parser.anchor), as PyYAML would not
         if self.check_event(ScalarEvent):
             return self.compose_scalar_node(anchor)
         start = self.get_event()  # type: ignore[no-untyped-call]
@@ -171,6 +169,20 @@ class BoundedLoader(
 
 
 _NO_KEY = object()
+
+
+class AliasNode(yaml.Node):
+    """An alias where it was written (yaml.v3's AliasNode): `value` is the anchor's name, `target` its node.
+
+    yaml.v3 decodes an alias by decoding its target again, and counts it (`yaml_v3_decode`); PyYAML's own
+    composer would hand back the target itself, so a merge-key bomb could not be told from a big document.
+    """
+
+    id = "alias"
+
+    def __init__(self, target: yaml.Node, anchor: str, start_mark: Any, end_mark: Any) -> None:
+        super().__init__("", anchor, start_mark, end_mark)
+        self.target = target
 
 
 def compose(text: str | bytes) -> Any:

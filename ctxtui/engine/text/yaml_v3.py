@@ -84,7 +84,7 @@ def resolve(tag: str, value: str) -> tuple[str, Any]:
 
     tag is the short tag ("" for an untagged plain scalar, "!!int", "!!str", ...).
     """
-    if tag not in ("", "!!str", "!!bool", "!!int", "!!float", "!!timestamp", "!!null", "!!binary", "!!merge"):
+    if tag not in ("", "!!str", "!!bool", "!!int", "!!float", "!!timestamp", "!!null"):  # resolve.go resolvableTag
         return tag, value
     rtag, out = _resolve_inner(tag, value)
     if tag in ("", rtag, "!!str", "!!binary"):
@@ -210,20 +210,6 @@ def decode_int(node: Any) -> Any:
     raise YAMLTypeError(f"cannot unmarshal {tag} `{_short(node.value)}` into int")
 
 
-def decode_float_ptr(node: Any) -> Any:
-    """Decode into *float64. Returns None for null (pointer nil), else a float; a type error leaves 0.0."""
-    if isinstance(node, yaml.ScalarNode) and short_tag(node) == "!!null":
-        return None
-    if isinstance(node, yaml.ScalarNode):
-        tag, v = scalar_resolved(node)
-        if tag == "!!null" and v is None:
-            return None
-        if tag in ("!!int", "!!float") and not isinstance(v, bool):
-            return float(v)
-    # prepare() allocated the pointer before the type error: explicit 0
-    return 0.0
-
-
 def decode_string(node: Any) -> Any:
     """Decode into a Go string: any non-null scalar gives its source text (n.Value), not the resolved value."""
     if not isinstance(node, yaml.ScalarNode):
@@ -240,8 +226,25 @@ def decode_string(node: Any) -> Any:
     return node.value
 
 
+def decode_float(node: Any) -> Any:
+    """Decode into a Go float64: MISSING for null (field unchanged); an int or a float; else YAMLTypeError."""
+    if not isinstance(node, yaml.ScalarNode):
+        raise YAMLTypeError("not a scalar")
+    if short_tag(node) == "!!null":
+        return MISSING
+    tag, v = scalar_resolved(node)
+    if tag == "!!null" and v is None:
+        return MISSING
+    if tag in ("!!int", "!!float") and not isinstance(v, bool):
+        return float(v)
+    raise YAMLTypeError(f"cannot unmarshal {tag} `{_short(node.value)}` into float64")
+
+
 def decode_bool(node: Any) -> Any:
-    if not isinstance(node, yaml.ScalarNode) or short_tag(node) == "!!null":
+    """Decode into a Go bool: MISSING for null; YAML 1.1's y/yes/on/n/no/off too (decode.go); else YAMLTypeError."""
+    if not isinstance(node, yaml.ScalarNode):
+        raise YAMLTypeError("not a scalar")
+    if short_tag(node) == "!!null":
         return MISSING
     tag, v = scalar_resolved(node)
     if tag == "!!bool":
@@ -252,65 +255,4 @@ def decode_bool(node: Any) -> Any:
         return False
     if tag == "!!null":
         return MISSING
-    raise YAMLTypeError("bool")
-
-
-def decode_string_list(node: Any) -> Any:
-    if isinstance(node, yaml.ScalarNode) and short_tag(node) == "!!null":
-        return None
-    if isinstance(node, yaml.ScalarNode) and scalar_resolved(node)[0] == "!!null":
-        return None
-    if not isinstance(node, yaml.SequenceNode):
-        raise YAMLTypeError("not a sequence")
-    out = []
-    errors = []
-    for item in node.value:  # decode.go sequence(): items that fail or are null are dropped
-        try:
-            v = decode_string(item)
-            if v is not MISSING:
-                out.append(v)
-        except YAMLTypeError as exc:
-            errors.append(exc)
-    if errors:
-        raise YAMLTypeError("list item")
-    return out
-
-
-def mapping_pairs(node: Any) -> Any:
-    """Key/value pairs of a mapping node as yaml.v3 mappingStruct sees them, merges applied.
-
-    Raises YAMLTypeError (the whole mapping is skipped) on a duplicate key.
-    """
-    if not isinstance(node, yaml.MappingNode):
-        raise YAMLTypeError("not a mapping")
-    pairs = node.value
-    # decode.go compares every pair of keys (same kind, same text; a collection's text is ""): counted
-    # here in one pass, and the first key that has a twin is the one named, as the pairwise scan names it.
-    seen: dict[tuple[type, Any], int] = {}
-    for k, _ in pairs:
-        ident = (type(k), k.value if isinstance(k, yaml.ScalarNode) else None)
-        seen[ident] = seen.get(ident, 0) + 1
-    if len(seen) < len(pairs):
-        for k, _ in pairs:
-            if seen[(type(k), k.value if isinstance(k, yaml.ScalarNode) else None)] > 1:
-                raise YAMLTypeError(f'mapping key "{_short(k.value)}" already defined')
-    explicit = []
-    merge_node = None
-    for k, v in pairs:
-        if isinstance(k, yaml.ScalarNode) and k.value == "<<" and k.tag in ("?", "!", "tag:yaml.org,2002:merge"):
-            merge_node = v  # the last << wins (mappingStruct keeps one mergeNode)
-            continue
-        if isinstance(k, yaml.ScalarNode):
-            explicit.append((k.value, v))
-    merged = []
-    if merge_node is not None:
-        maps = merge_node.value if isinstance(merge_node, yaml.SequenceNode) else [merge_node]
-        for m in maps:
-            merged += mapping_pairs(m)
-    names = {k for k, _ in explicit}
-    out = list(explicit)
-    for k, v in merged:  # explicit keys win; among merged maps the first one wins
-        if k not in names:
-            names.add(k)
-            out.append((k, v))
-    return out
+    raise YAMLTypeError(f"cannot unmarshal {tag} `{_short(node.value)}` into bool")

@@ -194,7 +194,9 @@ def notice(text: str) -> None:
 
 def missing_db(db: str | None) -> str | None:
     """A `--db` file that does not exist: ctxtui's one line naming it (a URL is the server's to judge)."""
-    if not db or db.strip().lower().startswith(("postgresql://", "postgres://")):
+    from ctxtui.engine.sources.conninfo import is_db_url
+
+    if not db or is_db_url(db):  # a URL or key=value conninfo: libpq's to judge (and it may hold a password)
         return None
     import os
 

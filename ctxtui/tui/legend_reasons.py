@@ -68,6 +68,9 @@ REASON_WORDS: dict[str, str] = {
     "section off": "the section's budget is 0, or the intent plan skipped this type",
     "abandoned": "counted as rendered by nous, printed as nothing",
     "gate": "dropped by a gate nous logged before the section was formatted",
+    "pointer": "named in the critic's one-line pointer (★ Recommended for this task …): with the Procedure "
+    "Catalog on, nous prints that line instead of a Known Procedures list",
+    "catalog on": "a passive procedure slot: nous does not search procedures when the Procedure Catalog renders",
 }
 
 NOTATION: tuple[tuple[str, str], ...] = (

@@ -9,7 +9,9 @@ from ctxtui.tui.actions import (
     CONFIRM,
     COVERAGE,
     ENTRIES,
+    ENTRY_HISTORY,
     HELP,
+    HISTORY,
     KNOBS,
     PALETTE,
     PREVIEW,
@@ -25,7 +27,9 @@ from ctxtui.tui.app import CtxtuiApp
 from ctxtui.tui.main_screen import MainScreen
 from ctxtui.tui.screens.coverage import CoverageScreen
 from ctxtui.tui.screens.ctxrc import ConfirmWriteScreen
+from ctxtui.tui.screens.entry_history import EntryHistoryScreen
 from ctxtui.tui.screens.help import HelpScreen
+from ctxtui.tui.screens.history import HistoryScreen
 from ctxtui.tui.screens.knobs import KnobsScreen
 from ctxtui.tui.screens.preview import PreviewScreen
 from ctxtui.tui.screens.prompts import PromptScreen
@@ -48,6 +52,8 @@ WHERE = {
     PROMPT: PromptScreen,
     BUDGET_INPUT: BudgetInput,
     KNOBS: KnobsScreen,
+    HISTORY: HistoryScreen,
+    ENTRY_HISTORY: EntryHistoryScreen,
     COVERAGE: CoverageScreen,
     CONFIRM: ConfirmWriteScreen,
     TURNS: TurnsScreen,

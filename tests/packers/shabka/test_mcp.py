@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 from ctxtui.engine.packers.shabka.dates import parse_rfc3339
-from ctxtui.engine.packers.shabka.knobs import ShabkaSettings
-from ctxtui.engine.packers.shabka.mcp import NO_MEMORIES, ShabkaMcpPacker, split_tags
+from ctxtui.engine.packers.shabka.knobs import ShabkaSettings, split_tags
+from ctxtui.engine.packers.shabka.mcp import NO_MEMORIES, ShabkaMcpPacker
 from ctxtui.engine.packers.shabka.mcp_args import McpArgsInvalid, McpToolError, parse_args_json, tool_arguments
 from ctxtui.engine.packers.shabka.memory import KINDS
 from ctxtui.engine.packers.shabka.rust_text import debug_str, f64_text

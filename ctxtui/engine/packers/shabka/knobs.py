@@ -8,6 +8,15 @@ from dataclasses import dataclass
 from ctxtui.engine.packers.base import Knob
 from ctxtui.engine.packers.shabka.dates import Moment
 from ctxtui.engine.packers.shabka.memory import KINDS
+from ctxtui.engine.packers.shabka.rank import WHITE_SPACE
+
+
+def split_tags(text: str | None) -> tuple[str, ...]:
+    """The MCP tool's `tags` string as a list (`server.rs:1567-1575`): split on ',', parts trimmed of Unicode
+    White_Space (Rust's `trim`), empty parts dropped. Also how a `shabka` tags knob reads such a string."""
+    if text is None:
+        return ()
+    return tuple(part for part in (p.strip(WHITE_SPACE) for p in text.split(",")) if part)
 
 
 @dataclass(frozen=True, slots=True)

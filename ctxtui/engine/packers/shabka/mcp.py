@@ -35,11 +35,10 @@ from typing import Any
 from ctxtui.engine.model import Plan
 from ctxtui.engine.packers.base import Knob
 from ctxtui.engine.packers.shabka.fates import STEP_OPEN, ShabkaReason
-from ctxtui.engine.packers.shabka.knobs import ShabkaSettings
+from ctxtui.engine.packers.shabka.knobs import ShabkaSettings, split_tags
 from ctxtui.engine.packers.shabka.mcp_args import McpToolError
 from ctxtui.engine.packers.shabka.memory import Memory
 from ctxtui.engine.packers.shabka.packer import ShabkaPacker
-from ctxtui.engine.packers.shabka.rank import WHITE_SPACE
 from ctxtui.engine.packers.shabka.render import render_text
 from ctxtui.engine.sources.memory.shabka.store import ShabkaStore
 
@@ -47,13 +46,6 @@ NAME = "shabka-mcp"
 NO_MEMORIES = "No memories found matching the query and filters within the token budget."
 INTERNAL_ERROR = -32603
 SERVER_DOES_NOT_START = "Shabka's MCP server does not start on this store (it answers no call)"
-
-
-def split_tags(text: str | None) -> tuple[str, ...]:
-    """`t.split(',').map(|s| s.trim()).filter(|s| !s.is_empty())`: Rust's trim is Unicode White_Space."""
-    if text is None:
-        return ()
-    return tuple(part for part in (p.strip(WHITE_SPACE) for p in text.split(",")) if part)
 
 
 class ShabkaMcpPacker(ShabkaPacker):

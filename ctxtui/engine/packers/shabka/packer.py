@@ -57,7 +57,7 @@ from ctxtui.engine.packers.shabka.fates import (
     STEP_READ,
     ShabkaReason,
 )
-from ctxtui.engine.packers.shabka.knobs import ShabkaSettings, knobs
+from ctxtui.engine.packers.shabka.knobs import ShabkaSettings, knobs, split_tags
 from ctxtui.engine.packers.shabka.memory import (
     ID,
     KINDS,
@@ -432,7 +432,7 @@ class ShabkaPacker(Packer):
         if key == "query" and value is None:
             value = ""
         if key == "tag" and (value is None or isinstance(value, str)):  # the MCP tool's one string, carried over
-            value = tuple(t for t in (p.strip() for p in (value or "").split(",")) if t)
+            value = split_tags(value)
         settings = replace(self.settings, **{field[key]: value})
         return ShabkaPacker(
             self.store,

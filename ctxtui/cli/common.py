@@ -257,15 +257,40 @@ def load_packer(project: str, args: Options, *, strict: bool = False) -> tuple[W
     return opened.workspace, opened.packer, opened.budget
 
 
+def _reusable(request: PackRequest, opened: Opened) -> Workspace | None:
+    """0.8.1's workspace (files parsed, memories joined) for 0.8.0 when both read the same context folder.
+
+    A version switch reuses it the same way (`Session.switch_packer`): reading the files and a large
+    memory store a second time only to decide on a notice doubled the command's load.
+    """
+    import os
+
+    from ctxtui.opening.ctx import context_dir_of
+
+    workspace = opened.workspace
+    if workspace is None or getattr(workspace, "revision", None) is not None:  # a commit's: read it again
+        return None
+    if context_dir_of("ctx-0.8.0", request, os.environ) != context_dir_of("ctx-0.8.1", request, os.environ):
+        return None
+    copy = Workspace(workspace.project, workspace.config, workspace.parsed)
+    copy.memories, copy.memory_problems = workspace.memories, workspace.memory_problems
+    return copy
+
+
 def _answer_differs(name: str, request: PackRequest, opened: Opened) -> bool:
     """Would ctx 0.8.0 (the newest release, what most users run) give another packet at this budget?"""
     from ctxtui.engine.explain.diff import diff_plans
+    from ctxtui.opening.ctx import open_ctx
     from ctxtui.opening.packer import open_named
 
     if name != "ctx-0.8.1":
         return True
     try:
-        other = open_named("ctx-0.8.0", request, strict=False)
+        reused = _reusable(request, opened)
+        if reused is None:
+            other = open_named("ctx-0.8.0", request, strict=False)
+        else:
+            other = open_ctx("ctx-0.8.0", request, workspace=reused)
     except Exception:  # 0.8.0 cannot even read this workspace: that is another answer
         return True
     mine, theirs = opened.packer.plan(opened.budget), other.packer.plan(opened.budget)

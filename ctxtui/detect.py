@@ -9,10 +9,10 @@ that says so. Runs a subprocess, so it lives outside the engine.
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ctxtui.engine.packers.ctx.versions import DEFAULT_VERSION, VERSIONS
-from ctxtui.engine.record import Frozen
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -21,19 +21,13 @@ TIMEOUT_SECONDS = 2.0
 _VERSION = r"\bctx version v?(\d+\.\d+\.\d+)\b"  # compiled only when there is a ctx to ask
 
 
-class Detected(Frozen):
+@dataclass(frozen=True, slots=True)
+class Detected:
     """The packer to use by default, and what to tell the user about it."""
-
-    __slots__ = ("packer", "found", "notice")
 
     packer: str  # e.g. "ctx-0.8.0"
     found: str | None  # the version `ctx --version` printed, if any
-    notice: str | None  # set when falling back
-
-    def __init__(self, packer: str, found: str | None, notice: str | None = None) -> None:
-        object.__setattr__(self, "packer", packer)
-        object.__setattr__(self, "found", found)
-        object.__setattr__(self, "notice", notice)
+    notice: str | None = None  # set when falling back
 
     @property
     def describe(self) -> str:

@@ -14,9 +14,10 @@ kept on the plan, so whoever holds the plan owns those caches.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
-from ctxtui.engine.record import Frozen, slot_setters
+from ctxtui.engine.frozen import frozen_record
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -30,29 +31,18 @@ if TYPE_CHECKING:
 FATE_VALUES = ("included", "summarized", "dropped")
 
 
-class Entry(Frozen):
+@frozen_record
+class Entry:
     """A candidate for the packet, as parsed; independent of budget and "now".
 
     `text` is exactly what the packet prints when the entry is included in full
     (a task line, a convention without its "- ", a whole decision block...).
     `tokens` is the packer's cost of `text`.
-    """
 
-    __slots__ = (
-        "key",
-        "section",
-        "title",
-        "text",
-        "tokens",
-        "source",
-        "date",
-        "superseded",
-        "importance",
-        "usage",
-        "status",
-        "kind",
-        "extra",
-    )
+    Frozen for the type checker (`frozen_record`): 50,000 memories make an
+    entry each at start-up, and a frozen dataclass's `__init__` costs 2.6 µs
+    an entry against 0.4 µs (docs/performance.md, "Records").
+    """
 
     # What the entry is, stable across budgets, reloads and edits elsewhere in its file (sources/identity.py):
     # "tasks:.context/TASKS.md:Fix the build#1", "decisions:.context/DECISIONS.md:[2026-01-02-030405] Use X#1",
@@ -63,56 +53,19 @@ class Entry(Frozen):
     text: str
     tokens: int
     source: str  # where it is now, its *location*: ".context/DECISIONS.md:12", "memory.db:42", "shabka:<id>"
-    date: str | None  # "YYYY-MM-DD" for scored entries
-    superseded: bool
+    date: str | None = None  # "YYYY-MM-DD" for scored entries
+    superseded: bool = False
     # What a memory database knows; None for markdown entries.
-    importance: float | None
-    usage: float | None
-    status: str | None  # memory status: active, archived, superseded...
-    kind: str | None  # memory kind: decision, lesson, fact...
-    extra: tuple[tuple[str, Any], ...]  # (name, value) pairs worth showing, e.g. steering front matter
-
-    def __init__(
-        self,
-        key: str,
-        section: str,
-        title: str,
-        text: str,
-        tokens: int,
-        source: str,
-        date: str | None = None,
-        superseded: bool = False,
-        importance: float | None = None,
-        usage: float | None = None,
-        status: str | None = None,
-        kind: str | None = None,
-        extra: tuple[tuple[str, Any], ...] = (),
-    ) -> None:
-        # Each field through its slot's own setter: `object.__setattr__` looks the name up first, and
-        # 50,000 memories make an entry each at start-up (0.80 → 0.52 µs an entry).
-        _key(self, key)
-        _section(self, section)
-        _title(self, title)
-        _text(self, text)
-        _tokens(self, tokens)
-        _source(self, source)
-        _date(self, date)
-        _superseded(self, superseded)
-        _importance(self, importance)
-        _usage(self, usage)
-        _status(self, status)
-        _kind(self, kind)
-        _extra(self, extra)
+    importance: float | None = None
+    usage: float | None = None
+    status: str | None = None  # memory status: active, archived, superseded...
+    kind: str | None = None  # memory kind: decision, lesson, fact...
+    extra: tuple[tuple[str, Any], ...] = ()  # (name, value) pairs worth showing, e.g. steering front matter
 
     @property
     def location(self) -> str:
         """Where the entry sits now (a file and line, a store and id): shown and exported beside its key."""
         return self.source
-
-
-(_key, _section, _title, _text, _tokens, _source, _date, _superseded, _importance, _usage, _status, _kind, _extra) = (
-    slot_setters(Entry)
-)
 
 
 # -- the numbers behind a reason ---------------------------------------------
@@ -249,42 +202,19 @@ class Outcome(NamedTuple):
     blocked_by: str | None = None  # key of the entry that stopped a stop-at-first-misfit fill
 
 
-class Bucket(Frozen):
+@dataclass(frozen=True, slots=True)
+class Bucket:
     """One slice of the budget at one budget: a bar on screen."""
-
-    __slots__ = ("tier", "name", "cap", "used", "summarized", "overrun", "reached", "full_limit", "unbudgeted")
 
     tier: int
     name: str
     cap: int | None  # None: uncapped (tier 1); a section's share for scored sections
     used: int  # tokens of content included in full
-    summarized: int  # tokens of entries shown shortened (ctx: "Also Noted" titles; Cortex: summaries)
-    overrun: int  # tokens forced in past the cap
-    reached: bool  # False when an earlier step exhausted the budget
-    full_limit: int | None  # scored sections: 80% of the share
-    unbudgeted: int  # tokens the budget does not govern (ctx's Also Noted, nous's Recent Conversations)
-
-    def __init__(
-        self,
-        tier: int,
-        name: str,
-        cap: int | None,
-        used: int,
-        summarized: int = 0,
-        overrun: int = 0,
-        reached: bool = True,
-        full_limit: int | None = None,
-        unbudgeted: int = 0,
-    ) -> None:
-        object.__setattr__(self, "tier", tier)
-        object.__setattr__(self, "name", name)
-        object.__setattr__(self, "cap", cap)
-        object.__setattr__(self, "used", used)
-        object.__setattr__(self, "summarized", summarized)
-        object.__setattr__(self, "overrun", overrun)
-        object.__setattr__(self, "reached", reached)
-        object.__setattr__(self, "full_limit", full_limit)
-        object.__setattr__(self, "unbudgeted", unbudgeted)
+    summarized: int = 0  # tokens of entries shown shortened (ctx: "Also Noted" titles; Cortex: summaries)
+    overrun: int = 0  # tokens forced in past the cap
+    reached: bool = True  # False when an earlier step exhausted the budget
+    full_limit: int | None = None  # scored sections: 80% of the share
+    unbudgeted: int = 0  # tokens the budget does not govern (ctx's Also Noted, nous's Recent Conversations)
 
 
 if TYPE_CHECKING:  # only named in annotations: no Protocol class is made at run time
@@ -419,19 +349,13 @@ class Plan:
         return text
 
 
-class Problem(Frozen):
+@dataclass(frozen=True, slots=True)
+class Problem:
     """Something in the inputs that could not be read as intended; never fatal."""
-
-    __slots__ = ("path", "message", "line")
 
     path: str
     message: str
-    line: int | None
-
-    def __init__(self, path: str, message: str, line: int | None = None) -> None:
-        object.__setattr__(self, "path", path)
-        object.__setattr__(self, "message", message)
-        object.__setattr__(self, "line", line)
+    line: int | None = None
 
     def __str__(self) -> str:
         where = f"{self.path}:{self.line}" if self.line else self.path

@@ -7,10 +7,10 @@ The chosen name comes with where it came from, for the status line ("ctx
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ctxtui.engine.packers.registry import CTX_PACKERS, PACKERS
-from ctxtui.engine.record import Frozen
 from ctxtui.opening.request import OpenError
 
 if TYPE_CHECKING:
@@ -19,19 +19,13 @@ if TYPE_CHECKING:
 PACKER_ENV = "CTXTUI_PACKER"
 
 
-class Choice(Frozen):
+@dataclass(frozen=True, slots=True)
+class Choice:
     """A packer name, where the choice came from, and a notice when detection fell back."""
-
-    __slots__ = ("name", "source", "notice")
 
     name: str
     source: str  # "--packer", "$CTXTUI_PACKER", "ctx 0.8.0 on PATH", "no usable ctx on PATH", "switched"...
-    notice: str | None
-
-    def __init__(self, name: str, source: str, notice: str | None = None) -> None:
-        object.__setattr__(self, "name", name)
-        object.__setattr__(self, "source", source)
-        object.__setattr__(self, "notice", notice)
+    notice: str | None = None
 
 
 def choose_packer(given: str | None, env: Mapping[str, str] | None = None) -> Choice:

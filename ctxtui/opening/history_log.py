@@ -11,11 +11,12 @@ and after `max_seconds` (the clock is the caller's: `clock`), and says so.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
 from ctxtui.engine.explain.history import EMPTY, Change, Fates, changes, fates_of
-from ctxtui.engine.record import Record
 from ctxtui.engine.sources.context import ContextMissing
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
@@ -26,10 +27,9 @@ if TYPE_CHECKING:
     from ctxtui.opening.revision import History
 
 
-class LogRecord(Record):
+@dataclass(slots=True)
+class LogRecord:
     """One commit's packet and what the commit did to it."""
-
-    __slots__ = ("commit", "fates", "changed", "refusal", "missing")
 
     commit: Commit
     fates: Fates  # the packet at the commit, at its own time
@@ -37,19 +37,12 @@ class LogRecord(Record):
     refusal: str | None  # ctx would have refused to pack this commit (the packet is what it would build)
     missing: bool  # no .context/ at this commit
 
-    def __init__(self, commit: Commit, fates: Fates, changed: list[Change], refusal: str | None, missing: bool) -> None:
-        self.commit, self.fates, self.changed, self.refusal, self.missing = commit, fates, changed, refusal, missing
 
-
-class Log(Record):
-    __slots__ = ("records", "complete", "stopped")
-
+@dataclass(slots=True)
+class Log:
     records: list[LogRecord]  # newest first
-    complete: bool  # False: the time bound stopped the walk (`stopped` says where)
-    stopped: str
-
-    def __init__(self, records: list[LogRecord], complete: bool = True, stopped: str = "") -> None:
-        self.records, self.complete, self.stopped = records, complete, stopped
+    complete: bool = True  # False: the time bound stopped the walk (`stopped` says where)
+    stopped: str = ""
 
 
 class PacketAt:
@@ -198,17 +191,13 @@ def walk_log(
     return Log(records)
 
 
-class Move(Record):
+@dataclass(slots=True)
+class Move:
     """One commit at which an entry's fate changed, with the numbers behind it."""
-
-    __slots__ = ("commit", "change", "reasons")
 
     commit: Commit
     change: Change
     reasons: list[str]
-
-    def __init__(self, commit: Commit, change: Change, reasons: list[str]) -> None:
-        self.commit, self.change, self.reasons = commit, change, reasons
 
 
 def entry_history(

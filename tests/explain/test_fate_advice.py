@@ -53,8 +53,9 @@ def test_a_rule_ctxs_pattern_misses_says_what_the_file_must_be(tmp_path):
 
 
 def test_an_archived_memory_says_set_it_active_and_that_brings_it_in(tmp_path):
+    from dataclasses import replace
+
     from ctxtui.engine.model import Entry
-    from ctxtui.engine.record import replace
 
     project = small_workspace(tmp_path / "p")
     memory = Entry(

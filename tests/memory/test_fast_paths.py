@@ -10,7 +10,6 @@ from __future__ import annotations
 import dataclasses
 from datetime import UTC, datetime, timedelta, timezone
 
-import pytest
 from ctxtui.engine.model import Entry
 from ctxtui.engine.sources.memory.shared.records import EVENT_REFERENCED, EVENT_RETRIEVED, MemoryRecord
 from ctxtui.engine.sources.memory.shared.scoring import HALF_LIFE_DAYS, _decayed_ratio
@@ -77,30 +76,16 @@ def _frozen_twin(cls):
     return dataclasses.make_dataclass(cls.__name__ + "Frozen", fields, frozen=True, slots=True)
 
 
-def _entry_twin():
-    """Entry's fields (its `__init__`'s parameters, defaults included) as a `@dataclass(frozen=True, slots=True)`."""
-    import inspect
-
-    parameters = list(inspect.signature(Entry.__init__).parameters.values())[1:]
-    fields = [
-        (p.name, object) if p.default is p.empty else (p.name, object, dataclasses.field(default=p.default))
-        for p in parameters
-    ]
-    return dataclasses.make_dataclass("EntryFrozen", fields, frozen=True, slots=True)
-
-
 @given(st.text(max_size=8), st.text(max_size=8), st.integers(0, 9), st.none() | st.floats(0, 1))
 def test_entries_compare_and_hash_as_frozen_dataclasses_do(key, text, tokens, usage):
-    """Entry is a hand-made frozen record (no dataclasses on the cold pack path), set through its slot setters."""
-    twin = _entry_twin()
+    """Entry is a `frozen_record` (built at a plain dataclass's speed): it compares and hashes as the frozen one."""
+    twin = _frozen_twin(Entry)
     a, b = Entry(key, "memories", "t", text, tokens, "s", usage=usage), Entry(key, "memories", "t", text, tokens, "s")
     fa, fb = twin(key, "memories", "t", text, tokens, "s", usage=usage), twin(key, "memories", "t", text, tokens, "s")
     assert (a == b) == (fa == fb)
     assert hash(a) == hash(fa) and hash(b) == hash(fb)  # both hash the tuple of their fields
-    assert tuple(getattr(a, name) for name in Entry.__slots__) == dataclasses.astuple(fa)
+    assert dataclasses.astuple(a) == dataclasses.astuple(fa)
     assert not hasattr(a, "__dict__") and Entry.__slots__ == twin.__slots__
-    with pytest.raises(AttributeError):
-        a.text = "changed"
 
 
 def test_records_hash_by_their_fields():

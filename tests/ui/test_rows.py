@@ -57,9 +57,10 @@ def test_filter_and_sort_helpers():
 
 
 def test_position_of_finds_an_entry_by_identity_not_by_its_line_key():
+    from dataclasses import replace
+
     from ctxtui.engine.model import Outcome
     from ctxtui.engine.packers.ctx.reason import Reason
-    from ctxtui.engine.record import replace
     from ctxtui.tui.widgets.entries.rows import position_of
 
     from tests.ui.fakes import entry

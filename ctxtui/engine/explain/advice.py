@@ -10,7 +10,7 @@ the packer's own arithmetic; nothing here guesses.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ctxtui.engine.explain.thresholds import Threshold
 from ctxtui.engine.fate import Fate
@@ -19,7 +19,6 @@ from ctxtui.engine.packers.base import Packer
 from ctxtui.engine.packers.ctx.assemble import CtxPacker
 from ctxtui.engine.packers.ctx.knobs import CONVENTION_PCT, TASK_PCT
 from ctxtui.engine.packers.ctx.reason import Reason
-from ctxtui.engine.record import replace
 from ctxtui.engine.sources.context import SUPERSEDED_PREFIX
 from ctxtui.engine.text.go import go_trim
 from ctxtui.engine.text.tokens import estimate

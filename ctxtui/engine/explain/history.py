@@ -11,10 +11,11 @@ comparison joins on the entry's key, never its line.
 
 from __future__ import annotations
 
-from ctxtui.engine.fate import FATE_OF_CODE, Fate
-from ctxtui.engine.record import Frozen
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False
+from ctxtui.engine.fate import FATE_OF_CODE, Fate
+
 if TYPE_CHECKING:
     from ctxtui.engine.model import Entry, Plan
 
@@ -22,25 +23,15 @@ EDIT, TIME, BOTH = "edit", "time", "edit and time"
 _RANK = {Fate.DROPPED: 0, Fate.SUMMARIZED: 1, Fate.INCLUDED: 2}
 
 
-class Fates(Frozen):
+@dataclass(frozen=True, slots=True)
+class Fates:
     """One packet's fate per entry key, with the entries (for titles and sections)."""
-
-    __slots__ = ("by_key", "entries", "tokens", "counts", "budget")
 
     by_key: dict[str, Fate]
     entries: dict[str, Entry]
     tokens: int
     counts: dict[str, int]
     budget: int
-
-    def __init__(
-        self, by_key: dict[str, Fate], entries: dict[str, Entry], tokens: int, counts: dict[str, int], budget: int
-    ) -> None:
-        object.__setattr__(self, "by_key", by_key)
-        object.__setattr__(self, "entries", entries)
-        object.__setattr__(self, "tokens", tokens)
-        object.__setattr__(self, "counts", counts)
-        object.__setattr__(self, "budget", budget)
 
 
 EMPTY = Fates({}, {}, 0, {"included": 0, "summarized": 0, "dropped": 0}, 0)
@@ -58,21 +49,14 @@ def fates_of(plan: Plan) -> Fates:
     return Fates(by_key, entries, plan.tokens_used, counts, plan.budget)
 
 
-class Change(Frozen):
+@dataclass(frozen=True, slots=True)
+class Change:
     """One entry whose fate a commit changed; `before`/`after` None where it was not a candidate."""
-
-    __slots__ = ("entry", "before", "after", "cause")
 
     entry: Entry
     before: Fate | None
     after: Fate | None
     cause: str  # EDIT, TIME or BOTH
-
-    def __init__(self, entry: Entry, before: Fate | None, after: Fate | None, cause: str) -> None:
-        object.__setattr__(self, "entry", entry)
-        object.__setattr__(self, "before", before)
-        object.__setattr__(self, "after", after)
-        object.__setattr__(self, "cause", cause)
 
     @property
     def up(self) -> bool:

@@ -16,10 +16,10 @@ looking at (the default looks at every one).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ctxtui.engine.model import FATE_VALUES, Bucket, Entry, Outcome, Plan
-from ctxtui.engine.record import Frozen
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -30,45 +30,20 @@ if TYPE_CHECKING:
 DROPPED, SUMMARIZED, INCLUDED = 0, 1, 2
 
 
-class Knob(Frozen):
+@dataclass(frozen=True, slots=True)
+class Knob:
     """One setting of a packer besides the budget, as the user can change it (`--set KEY=VALUE`, the TUI)."""
-
-    __slots__ = ("key", "label", "kind", "value", "default", "source", "choices", "minimum", "maximum", "help")
 
     key: str  # as `--set` spells it, e.g. "task_budget_pct", "intent", "query"
     label: str  # in words, for the screen
     kind: str  # "int", "float", "str", "choice" or "bool"
     value: Any  # the value in use
     default: Any  # the tool's own default
-    source: str  # where `value` came from: "flag", "environment", ".ctxrc", "default", ...
-    choices: tuple[Any, ...]  # for "choice"
-    minimum: float | None
-    maximum: float | None
-    help: str
-
-    def __init__(
-        self,
-        key: str,
-        label: str,
-        kind: str,
-        value: Any,
-        default: Any,
-        source: str = "default",
-        choices: tuple[Any, ...] = (),
-        minimum: float | None = None,
-        maximum: float | None = None,
-        help: str = "",
-    ) -> None:
-        object.__setattr__(self, "key", key)
-        object.__setattr__(self, "label", label)
-        object.__setattr__(self, "kind", kind)
-        object.__setattr__(self, "value", value)
-        object.__setattr__(self, "default", default)
-        object.__setattr__(self, "source", source)
-        object.__setattr__(self, "choices", choices)
-        object.__setattr__(self, "minimum", minimum)
-        object.__setattr__(self, "maximum", maximum)
-        object.__setattr__(self, "help", help)
+    source: str = "default"  # where `value` came from: "flag", "environment", ".ctxrc", "default", ...
+    choices: tuple[Any, ...] = ()  # for "choice"
+    minimum: float | None = None
+    maximum: float | None = None
+    help: str = ""
 
     @property
     def is_share(self) -> bool:

@@ -12,10 +12,10 @@ from __future__ import annotations
 import os
 import re
 import stat
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ctxtui.engine.model import Entry, Problem
-from ctxtui.engine.record import Record
 from ctxtui.engine.sources.files import FileTooBig, NotRegularFile, kind_of, read_bytes_safely
 from ctxtui.engine.sources.fspath import join
 from ctxtui.engine.sources.identity import Keys
@@ -63,30 +63,15 @@ def task_pattern() -> re.Pattern[str]:
 SUPERSEDED_PREFIX = "~~Superseded"
 
 
-class ContextFiles(Record):
+@dataclass(slots=True)
+class ContextFiles:
     """What ctx read from `.context/`: decoded text of each top-level .md file."""
 
-    __slots__ = ("root", "label", "texts", "problems", "steering")
-
     root: str  # the project directory
-    label: str  # the context directory as ctx names it (0.8.0 takes --context-dir)
-    texts: dict[str, str]
-    problems: list[Problem]
-    steering: SteeringRead | None
-
-    def __init__(
-        self,
-        root: str,
-        label: str = ".context",
-        texts: dict[str, str] | None = None,
-        problems: list[Problem] | None = None,
-        steering: SteeringRead | None = None,
-    ) -> None:
-        self.root = root
-        self.label = label
-        self.texts = dict() if texts is None else texts
-        self.problems = list() if problems is None else problems
-        self.steering = steering
+    label: str = ".context"  # the context directory as ctx names it (0.8.0 takes --context-dir)
+    texts: dict[str, str] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+    steering: SteeringRead | None = None
 
     @property
     def steering_error(self) -> Problem | None:
@@ -94,23 +79,9 @@ class ContextFiles(Record):
         return self.steering.error if self.steering is not None else None
 
 
-class ParsedContext(Record):
+@dataclass(slots=True)
+class ParsedContext:
     """Every candidate the packet can draw on, parsed once per load."""
-
-    __slots__ = (
-        "files",
-        "read_order_names",
-        "constitution",
-        "constitution_candidates",
-        "tasks",
-        "conventions",
-        "conventions_skipped",
-        "decisions",
-        "learnings",
-        "steering",
-        "steering_fates",
-        "problems",
-    )
 
     files: ContextFiles
     read_order_names: list[str]
@@ -124,34 +95,6 @@ class ParsedContext(Record):
     steering: list[Entry]  # every steering file, in ctx's order for the "always" ones
     steering_fates: dict[str, str]  # key → "always" or a Reason value
     problems: list[Problem]
-
-    def __init__(
-        self,
-        files: ContextFiles,
-        read_order_names: list[str],
-        constitution: list[str] | None,
-        constitution_candidates: list[Entry],
-        tasks: list[Entry],
-        conventions: list[Entry],
-        conventions_skipped: list[Entry],
-        decisions: list[Entry],
-        learnings: list[Entry],
-        steering: list[Entry],
-        steering_fates: dict[str, str],
-        problems: list[Problem],
-    ) -> None:
-        self.files = files
-        self.read_order_names = read_order_names
-        self.constitution = constitution
-        self.constitution_candidates = constitution_candidates
-        self.tasks = tasks
-        self.conventions = conventions
-        self.conventions_skipped = conventions_skipped
-        self.decisions = decisions
-        self.learnings = learnings
-        self.steering = steering
-        self.steering_fates = steering_fates
-        self.problems = problems
 
 
 class ContextMissing(Exception):

@@ -24,9 +24,9 @@ from __future__ import annotations
 
 import os
 import stat
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ctxtui.engine.record import Frozen
 from ctxtui.engine.sources.fspath import join
 from ctxtui.engine.text.go import go_join
 
@@ -36,21 +36,14 @@ if TYPE_CHECKING:
 REQUIRED = ("CONSTITUTION.md", "TASKS.md", "DECISIONS.md")
 
 
-class Refusal(Frozen):
+@dataclass(frozen=True, slots=True)
+class Refusal:
     """ctx's answer instead of a packet: what it writes to stdout and stderr, and its exit status."""
-
-    __slots__ = ("reason", "stdout", "stderr", "exit_code")
 
     reason: str  # one line, for a banner
     stdout: str
     stderr: str
-    exit_code: int
-
-    def __init__(self, reason: str, stdout: str, stderr: str, exit_code: int = 1) -> None:
-        object.__setattr__(self, "reason", reason)
-        object.__setattr__(self, "stdout", stdout)
-        object.__setattr__(self, "stderr", stderr)
-        object.__setattr__(self, "exit_code", exit_code)
+    exit_code: int = 1
 
 
 def usage(version: str, cooldown: str = "10m0s") -> str:

@@ -16,10 +16,10 @@ reported as a problem and ignored.
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ctxtui.engine.model import Problem
-from ctxtui.engine.record import Frozen
 from ctxtui.engine.sources.files import MAX_CONFIG_BYTES, FileTooBig, NotRegularFile, read_bytes_safely
 from ctxtui.engine.text.go_strconv import GoNumError, atoi
 
@@ -37,48 +37,18 @@ _KEYS = {
 }
 
 
-class CtxConfig(Frozen):
+@dataclass(frozen=True, slots=True)
+class CtxConfig:
     """What `.ctxrc` says to one ctx version."""
 
-    __slots__ = (
-        "token_budget",
-        "task_pct",
-        "convention_pct",
-        "tool",
-        "steering_dir",
-        "context_dir",
-        "allow_outside_cwd",
-        "problems",
-    )
-
-    token_budget: int | None
-    task_pct: float | None  # None: not set; NaN stays NaN (clamp does not touch it)
-    convention_pct: float | None
-    tool: str
-    steering_dir: str  # "" → .context/steering
-    context_dir: str | None  # 0.8.0 only
-    allow_outside_cwd: bool  # 0.8.0 only
-    problems: tuple[Problem, ...]
-
-    def __init__(
-        self,
-        token_budget: int | None = None,
-        task_pct: float | None = None,
-        convention_pct: float | None = None,
-        tool: str = "",
-        steering_dir: str = "",
-        context_dir: str | None = None,
-        allow_outside_cwd: bool = False,
-        problems: tuple[Problem, ...] = (),
-    ) -> None:
-        object.__setattr__(self, "token_budget", token_budget)
-        object.__setattr__(self, "task_pct", task_pct)
-        object.__setattr__(self, "convention_pct", convention_pct)
-        object.__setattr__(self, "tool", tool)
-        object.__setattr__(self, "steering_dir", steering_dir)
-        object.__setattr__(self, "context_dir", context_dir)
-        object.__setattr__(self, "allow_outside_cwd", allow_outside_cwd)
-        object.__setattr__(self, "problems", problems)
+    token_budget: int | None = None
+    task_pct: float | None = None  # None: not set; NaN stays NaN (clamp does not touch it)
+    convention_pct: float | None = None
+    tool: str = ""
+    steering_dir: str = ""  # "" → .context/steering
+    context_dir: str | None = None  # 0.8.0 only
+    allow_outside_cwd: bool = False  # 0.8.0 only
+    problems: tuple[Problem, ...] = ()
 
 
 def read_ctxrc(project: PathText, version: str = "0.8.1") -> CtxConfig:

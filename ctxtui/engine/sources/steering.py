@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import os
 import stat
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ctxtui.engine.model import Entry, Problem
-from ctxtui.engine.record import Frozen, Record
 from ctxtui.engine.sources.files import FileTooBig, NotRegularFile, read_bytes_safely
 from ctxtui.engine.sources.fspath import join
 from ctxtui.engine.text.go import decode, go_join
@@ -53,10 +53,9 @@ DANGEROUS_PREFIXES = (
 )
 
 
-class SteeringFile(Frozen):
+@dataclass(frozen=True, slots=True)
+class SteeringFile:
     """One parsed steering file, before ctx's filter."""
-
-    __slots__ = ("file", "label", "name", "description", "inclusion", "priority", "tools", "body", "line")
 
     file: str  # name inside the steering directory
     label: str  # the path ctx prints: filepath.Join(steering dir, name)
@@ -68,53 +67,16 @@ class SteeringFile(Frozen):
     body: str
     line: int  # 1-based line where the body starts
 
-    def __init__(
-        self,
-        file: str,
-        label: str,
-        name: str,
-        description: str,
-        inclusion: str,
-        priority: int,
-        tools: tuple[str, ...] | None,
-        body: str,
-        line: int,
-    ) -> None:
-        object.__setattr__(self, "file", file)
-        object.__setattr__(self, "label", label)
-        object.__setattr__(self, "name", name)
-        object.__setattr__(self, "description", description)
-        object.__setattr__(self, "inclusion", inclusion)
-        object.__setattr__(self, "priority", priority)
-        object.__setattr__(self, "tools", tools)
-        object.__setattr__(self, "body", body)
-        object.__setattr__(self, "line", line)
 
-
-class SteeringRead(Record):
+@dataclass(slots=True)
+class SteeringRead:
     """What reading the steering directory gave: the files, or the error that drops them all."""
-
-    __slots__ = ("directory", "files", "error", "warnings", "problems")
 
     directory: str
     files: list[SteeringFile]
-    error: Problem | None  # the first failure: ctx stops there and drops all steering
-    warnings: list[str] | None  # what ctx prints on stderr (unfilled templates)
-    problems: list[Problem]  # every failing file, so all can be fixed at once
-
-    def __init__(
-        self,
-        directory: str,
-        files: list[SteeringFile],
-        error: Problem | None = None,
-        warnings: list[str] | None = None,
-        problems: list[Problem] | None = None,
-    ) -> None:
-        self.directory = directory
-        self.files = files
-        self.error = error
-        self.warnings = warnings
-        self.problems = list() if problems is None else problems
+    error: Problem | None = None  # the first failure: ctx stops there and drops all steering
+    warnings: list[str] | None = None  # what ctx prints on stderr (unfilled templates)
+    problems: list[Problem] = field(default_factory=list)  # every failing file, so all can be fixed at once
 
 
 class FrontMatterError(ValueError):
@@ -125,21 +87,14 @@ class SkillError(Exception):
     """ctx refuses the skill; the message is ctx's own (`Error: ...` on stderr, exit 1)."""
 
 
-class SkillFile(Frozen):
+@dataclass(frozen=True, slots=True)
+class SkillFile:
     """A skill for ctx 0.8.1's tier 7 (`ctx agent --skill NAME`)."""
-
-    __slots__ = ("name", "title", "body", "line")
 
     name: str  # as given to --skill
     title: str  # the front matter's name, if any
     body: str
     line: int
-
-    def __init__(self, name: str, title: str, body: str, line: int) -> None:
-        object.__setattr__(self, "name", name)
-        object.__setattr__(self, "title", title)
-        object.__setattr__(self, "body", body)
-        object.__setattr__(self, "line", line)
 
 
 def split_front_matter(text: str) -> tuple[str, str, int]:

@@ -7,10 +7,10 @@ result, bound to a clock reading the caller made.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ctxtui.engine.model import Entry, Problem
-from ctxtui.engine.record import Record
 from ctxtui.engine.sources.context import (
     ContextFiles,
     ContextMissing,
@@ -27,36 +27,17 @@ if TYPE_CHECKING:
 __all__ = ["ContextMissing", "Workspace", "load_workspace"]
 
 
-class Workspace(Record):
+@dataclass(slots=True)
+class Workspace:
     """One project's parsed context, plus any database memories joined to it."""
-
-    __slots__ = ("project", "config", "parsed", "memories", "memory_problems", "revision", "ctxrc_text")
 
     project: str  # absolute, spelled as pathlib spells it (`fspath.absolute`)
     config: CtxConfig
     parsed: ParsedContext
-    memories: list[Entry]
-    memory_problems: list[Problem]
-    revision: str  # "": the working tree; else the commit it was read at (`revision.workspace_at`)
-    ctxrc_text: str | None  # at a revision: its .ctxrc (None: it had none)
-
-    def __init__(
-        self,
-        project: str,
-        config: CtxConfig,
-        parsed: ParsedContext,
-        memories: list[Entry] | None = None,
-        memory_problems: list[Problem] | None = None,
-        revision: str = "",
-        ctxrc_text: str | None = None,
-    ) -> None:
-        self.project = project
-        self.config = config
-        self.parsed = parsed
-        self.memories = list() if memories is None else memories
-        self.memory_problems = list() if memory_problems is None else memory_problems
-        self.revision = revision
-        self.ctxrc_text = ctxrc_text
+    memories: list[Entry] = field(default_factory=list)
+    memory_problems: list[Problem] = field(default_factory=list)
+    revision: str = ""  # "": the working tree; else the commit it was read at (`revision.workspace_at`)
+    ctxrc_text: str | None = None  # at a revision: its .ctxrc (None: it had none)
 
     def config_for(self, version: str) -> CtxConfig:
         """`.ctxrc` as ctx `version` ("0.8.1" or "0.8.0") reads it: each knows its own keys (at a revision:

@@ -9,6 +9,7 @@ per-entry outcomes (`outcomes`) are derived from it, on first use.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ctxtui.engine.gcpause import gc_paused
@@ -32,7 +33,6 @@ from ctxtui.engine.packers.ctx.sections import (
 )
 from ctxtui.engine.packers.ctx.state import CtxPacket, CtxState, SectionFill
 from ctxtui.engine.packers.ctx.versions import DEFAULT_VERSION, CtxVersion
-from ctxtui.engine.record import replace
 from ctxtui.engine.sources.steering import SkillFile
 from ctxtui.engine.sources.workspace import Workspace
 from ctxtui.engine.text.go_strconv import i64

@@ -11,11 +11,11 @@ Every value says where it came from: "flag", ".ctxrc" or "default".
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from ctxtui.engine.packers.base import Knob
 from ctxtui.engine.packers.ctx.budget import DEFAULT_CONVENTION_PCT, DEFAULT_TASK_PCT
-from ctxtui.engine.record import Frozen, replace
 from ctxtui.engine.sources.ctxrc import CtxConfig, clamp_pct
 
 if TYPE_CHECKING:
@@ -34,27 +34,14 @@ HONOURED: dict[str, tuple[str, ...]] = {
 BUDGET_KEY = "token_budget"
 
 
-class CtxKnobs(Frozen):
+@dataclass(frozen=True, slots=True)
+class CtxKnobs:
     """What shapes a ctx packet besides the budget, and where each value came from."""
 
-    __slots__ = ("task_pct", "convention_pct", "tool", "sources")
-
-    task_pct: float
-    convention_pct: float
-    tool: str  # `.ctxrc tool`: steering files listing other tools are left out
-    sources: tuple[tuple[str, str], ...]  # (key, "flag" | ".ctxrc"); absent: "default"
-
-    def __init__(
-        self,
-        task_pct: float = DEFAULT_TASK_PCT,
-        convention_pct: float = DEFAULT_CONVENTION_PCT,
-        tool: str = "",
-        sources: tuple[tuple[str, str], ...] = (),
-    ) -> None:
-        object.__setattr__(self, "task_pct", task_pct)
-        object.__setattr__(self, "convention_pct", convention_pct)
-        object.__setattr__(self, "tool", tool)
-        object.__setattr__(self, "sources", sources)
+    task_pct: float = DEFAULT_TASK_PCT
+    convention_pct: float = DEFAULT_CONVENTION_PCT
+    tool: str = ""  # `.ctxrc tool`: steering files listing other tools are left out
+    sources: tuple[tuple[str, str], ...] = ()  # (key, "flag" | ".ctxrc"); absent: "default"
 
     @classmethod
     def from_config(cls, config: CtxConfig) -> CtxKnobs:

@@ -9,6 +9,7 @@ the next budget worth looking at (`changes`) all read it.
 from __future__ import annotations
 
 from _thread import RLock  # what threading.RLock() makes; importing threading costs a cold pack ~0.5 ms
+from dataclasses import dataclass, replace
 from itertools import accumulate
 from typing import TYPE_CHECKING
 
@@ -21,7 +22,6 @@ from ctxtui.engine.packers.ctx.knobs import CtxKnobs
 from ctxtui.engine.packers.ctx.score import Scorer, relevance_of
 from ctxtui.engine.packers.ctx.sections import INSTRUCTION, SCORED_SECTIONS
 from ctxtui.engine.packers.ctx.versions import DEFAULT_VERSION, CtxVersion
-from ctxtui.engine.record import Frozen, replace
 from ctxtui.engine.sources.context import ParsedContext
 from ctxtui.engine.sources.steering import SkillFile
 from ctxtui.engine.text.go import go_join, rfc3339_utc
@@ -40,10 +40,9 @@ NEVER_FITS = 1 << 62  # a cost no limit reaches
 INACTIVE_STATUSES = frozenset(("archived", "superseded"))
 
 
-class CtxInputs(Frozen):
+@dataclass(frozen=True, slots=True)
+class CtxInputs:
     """What a ctx packer was built from, as given (before any recosting): `rebuilt` changes some of them."""
-
-    __slots__ = ("parsed", "now", "root_path", "version", "context_dir", "knobs", "memories", "count", "skill", "zone")
 
     parsed: ParsedContext
     now: datetime
@@ -55,30 +54,6 @@ class CtxInputs(Frozen):
     count: Callable[[str], int] | None
     skill: SkillFile | None
     zone: tzinfo | None
-
-    def __init__(
-        self,
-        parsed: ParsedContext,
-        now: datetime,
-        root_path: str,
-        version: CtxVersion,
-        context_dir: str,
-        knobs: CtxKnobs,
-        memories: Sequence[Entry],
-        count: Callable[[str], int] | None,
-        skill: SkillFile | None,
-        zone: tzinfo | None,
-    ) -> None:
-        object.__setattr__(self, "parsed", parsed)
-        object.__setattr__(self, "now", now)
-        object.__setattr__(self, "root_path", root_path)
-        object.__setattr__(self, "version", version)
-        object.__setattr__(self, "context_dir", context_dir)
-        object.__setattr__(self, "knobs", knobs)
-        object.__setattr__(self, "memories", memories)
-        object.__setattr__(self, "count", count)
-        object.__setattr__(self, "skill", skill)
-        object.__setattr__(self, "zone", zone)
 
 
 class CtxPrepared:

@@ -24,28 +24,18 @@ directory, which 0.8.0 does not check.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ctxtui.engine.record import Frozen
 from ctxtui.engine.text.go import go_fold, go_lower
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
 
-class CtxVersion(Frozen):
+@dataclass(frozen=True, slots=True)
+class CtxVersion:
     """One ctx release's packet rules."""
-
-    __slots__ = (
-        "number",
-        "absolute_paths",
-        "clamp_caps",
-        "ctxrc_percentages",
-        "steering",
-        "fold",
-        "context_dir_option",
-        "requires_git",
-    )
 
     number: str  # as `ctx --version` prints it
     absolute_paths: bool
@@ -55,26 +45,6 @@ class CtxVersion(Frozen):
     fold: Callable[[str], str]  # how task keywords and entry text are case-normalised
     context_dir_option: bool  # --context-dir, CTX_DIR and .ctxrc context_dir
     requires_git: bool
-
-    def __init__(
-        self,
-        number: str,
-        absolute_paths: bool,
-        clamp_caps: bool,
-        ctxrc_percentages: bool,
-        steering: bool,
-        fold: Callable[[str], str],
-        context_dir_option: bool,
-        requires_git: bool,
-    ) -> None:
-        object.__setattr__(self, "number", number)
-        object.__setattr__(self, "absolute_paths", absolute_paths)
-        object.__setattr__(self, "clamp_caps", clamp_caps)
-        object.__setattr__(self, "ctxrc_percentages", ctxrc_percentages)
-        object.__setattr__(self, "steering", steering)
-        object.__setattr__(self, "fold", fold)
-        object.__setattr__(self, "context_dir_option", context_dir_option)
-        object.__setattr__(self, "requires_git", requires_git)
 
     @property
     def packer_name(self) -> str:

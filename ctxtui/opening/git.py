@@ -69,6 +69,7 @@ def git_env() -> dict[str, str]:
         GIT_TERMINAL_PROMPT="0",
         GIT_OPTIONAL_LOCKS="0",
         GIT_NO_LAZY_FETCH="1",
+        GIT_LITERAL_PATHSPECS="1",  # a folder named `:(exclude)x` or `*` in .ctxrc is that folder, not a pattern
         GIT_ALLOW_PROTOCOL="",
         GIT_PAGER="cat",
         LC_ALL="C",
@@ -297,8 +298,7 @@ class Repository:
             args += ["--no-walk=unsorted"]
         if limit is not None:
             args.append(f"--max-count={limit}")
-        args += [*revs, "--"]
-        args += [self.prefix + path for path in paths]
+        args += [*revs, "--", *paths]  # pathspecs are relative to the working directory: the project
         out = self._run(*args)
         found: list[Commit] = []
         for line in out.split("\n"):

@@ -62,12 +62,13 @@ class HistoryActions:
             import time
 
             from ctxtui.opening.history_log import entry_history
+            from ctxtui.opening.revision import also_read
             from ctxtui.tui.screens.entry_history import EntryHistoryScreen, render_moves
 
             name = session.packer_name or "ctx-0.8.1"
             head = past.commit.commit if past.commit is not None else "HEAD"
             request = session.request(session.budget)
-            commits = past.history.log(head, limit=100)
+            commits = past.history.log(head, limit=100, also=also_read(request))
             moves, log = entry_history(name, request, past.history, commits, key, max_seconds=10, clock=time.monotonic)
             content = render_moves(title, moves, len(log.records), log.complete)
             self.app.call_from_thread(self.app.push_screen, EntryHistoryScreen(content))

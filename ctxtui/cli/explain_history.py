@@ -66,7 +66,8 @@ def explain_history(project: str, args: argparse.Namespace, outcome: Outcome) ->
     print(f"  key:     {clean_line(key)}")
     print(f"  now:     {outcome.fate.value} ({'at ' + clean_line(args.rev) if args.rev else 'the working tree'})")
     if not moves:
-        print(f"  history: its fate did not change in the {len(log.records):,} commits that touched .context/")
+        looked = "the commit" if len(log.records) == 1 else f"the {len(log.records):,} commits"
+        print(f"  history: its fate did not change in {looked} that touched .context/")
     for move in moves:
         c = move.commit
         why = "; ".join(move.reasons) or "no count changed: the order of scores did"

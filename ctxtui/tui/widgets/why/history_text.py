@@ -15,9 +15,8 @@ def moves_text(found: EntryHistory, *, wrap: int = 70) -> Text:
     if found.error is not None:
         text.append(clean_line(found.error) + "\n")
         return text
-    text.append(
-        f"its fate through the {found.looked_at:,} newest commits that touched .context/ (each at its own date)\n\n"
-    )
+    commits = "the newest commit" if found.looked_at == 1 else f"the {found.looked_at:,} newest commits"
+    text.append(f"its fate through {commits} that touched .context/ (each at its own date)\n\n")
     if not found.moves:
         text.append("Its fate did not change in them.\n")
     for move in found.moves:

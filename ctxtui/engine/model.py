@@ -40,8 +40,8 @@ class Entry:
     `tokens` is the packer's cost of `text`.
 
     Frozen for the type checker (`frozen_record`): 50,000 memories make an
-    entry each at start-up, and a frozen dataclass's `__init__` costs 2.6 µs
-    an entry against 0.4 µs (docs/performance.md, "Records").
+    entry each at start-up, and a frozen dataclass's `__init__` costs ~6× a
+    plain one's (docs/performance.md, "The engine's records as dataclasses").
     """
 
     # What the entry is, stable across budgets, reloads and edits elsewhere in its file (sources/identity.py):

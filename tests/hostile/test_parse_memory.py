@@ -5,23 +5,34 @@ and each became an entry (a dropped one: ctx scans the first 1,000 bullets
 only), about 80 times the file in memory (1.09 GB for 10 MB). Now the
 bullets past the scan are listed up to `SKIPPED_LISTED` and the rest
 counted in one problem; the packet does not change, since ctx never reads
-them. Tasks are still one entry each (about 10 times the file: see
-docs/reading-files.md); the bound here is on how the parsers hold matches
-(one at a time, never a list of all of them).
+them. A million tasks took 19 times the file (an entry and four strings
+each); they are now positions in the file's text (`TaskList`), each entry
+made when read, and the same entries as before.
 """
 
 from __future__ import annotations
 
 import tracemalloc
+from contextlib import contextmanager
 
+import pytest
+from ctxtui.engine.model import Entry
 from ctxtui.engine.sources.context import (
     CONVENTION_SCAN_LIMIT,
     SKIPPED_LISTED,
+    LineNumbers,
+    checkbox_lines,
     parse_context,
     parse_conventions,
     parse_tasks,
     read_context_files,
 )
+from ctxtui.engine.sources.identity import Keys
+from ctxtui.engine.sources.task_list import COMPACT_AT, Occurrences
+from ctxtui.engine.text.go import go_trim
+from ctxtui.engine.text.tokens import estimate
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.conftest import write_context
 
@@ -56,9 +67,58 @@ def test_the_unlisted_bullets_are_a_problem_and_the_listed_ones_keep_their_keys(
     assert problem.line == CONVENTION_SCAN_LIMIT + SKIPPED_LISTED + 1 and problem.message.startswith("1,000 more")
 
 
-def test_tasks_are_made_entries_one_match_at_a_time():
-    """Parsing holds little beyond the entries it returns (it held every match first: 7 times the file more)."""
+def test_a_million_tasks_cost_a_few_times_the_file():
+    """Parsing 20,000 tasks peaked at 19 times the file (an entry and four strings each); now under 5."""
     text = "".join(f"- [ ] Task {i:07d}: refactor the parser\n" for i in range(20_000))
     tasks, held, peak = peak_of(lambda: parse_tasks(text))
-    assert len(tasks) == 20_000
-    assert peak - held < 4 * len(text), f"{(peak - held) / len(text):.1f} times the file above the entries"
+    assert len(tasks) == 20_000 and len(tasks) > COMPACT_AT
+    assert peak < 5 * len(text) and held < 1.5 * len(text), f"peak {peak / len(text):.1f}, held {held / len(text):.1f}"
+
+
+def eager_tasks(text: str, path: str = ".context/TASKS.md") -> list[Entry]:
+    """What parse_tasks made before: an entry per pending task, keys from `Keys`."""
+    key, line_of, out = Keys("tasks", path), LineNumbers(text), []
+    for match in checkbox_lines(text):
+        if match.box != "x":
+            line = f"- [ ] {go_trim(match.text)}"
+            source = f"{path}:{line_of(match.start)}"
+            out.append(Entry(key(line[6:]), "tasks", line[6:], line, estimate(line), source))
+    return out
+
+
+PIECES = ["- [ ] ", "- [x] ", "-[]", " ", "\t", "\n", "a", "b", "\u00a0", "\u2003", "x", "[", "]", "-", "é", "\r"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=60), st.booleans())
+def test_the_task_list_is_the_entries_parse_tasks_made(pieces, colliding):
+    text = "".join(pieces)
+    with _hashes(colliding):
+        tasks = parse_tasks(text)
+    want = eager_tasks(text)
+    assert list(tasks) == want and tasks == want and tasks[1:3] == want[1:3]
+    assert list(tasks.lines()) == [e.text for e in want] and list(tasks.tokens) == [e.tokens for e in want]
+
+
+@pytest.mark.parametrize("colliding", [False, True])
+def test_repeated_titles_past_the_compact_size_keep_their_occurrence_numbers(colliding):
+    text = "".join(f"- [ ] dup  {i % 3} \n- [x] done\n- [ ] t{i}\n" for i in range(COMPACT_AT))
+    with _hashes(colliding):
+        tasks = parse_tasks(text)
+    assert tasks == eager_tasks(text)
+    last = (COMPACT_AT - 1) % 3
+    nth = sum(1 for i in range(COMPACT_AT) if i % 3 == last)
+    assert tasks[-2].key == f"tasks:.context/TASKS.md:dup {last}#{nth}"
+
+
+@contextmanager
+def _hashes(colliding: bool):
+    """Every identity with one hash (the exact count by text must then do all the work), or Python's."""
+    if not colliding:
+        yield
+        return
+    Occurrences.hash_of = staticmethod(lambda text: 0)
+    try:
+        yield
+    finally:
+        Occurrences.hash_of = staticmethod(hash)

@@ -18,14 +18,15 @@ from ctxtui.engine.model import Entry, Problem
 from ctxtui.engine.record import Record
 from ctxtui.engine.sources.files import FileTooBig, NotRegularFile, kind_of, read_bytes_safely
 from ctxtui.engine.sources.fspath import join
-from ctxtui.engine.sources.identity import Keys
+from ctxtui.engine.sources.identity import Keys, normalised
 from ctxtui.engine.sources.steering import SteeringRead, read_steering, steering_candidates
-from ctxtui.engine.text.go import RE_WS, decode, go_trim, utf8_len
+from ctxtui.engine.sources.task_list import TASK_PREFIX, Occurrences, TaskList
+from ctxtui.engine.text.go import GO_SPACE, RE_WS, decode, go_trim, utf8_len
 from ctxtui.engine.text.tokens import estimate
 
 if TYPE_CHECKING:
     import re
-    from collections.abc import Callable, Iterator
+    from collections.abc import Callable, Iterator, Sequence
     from typing import Any
 
     from ctxtui.engine.sources.fspath import PathText
@@ -120,7 +121,7 @@ class ParsedContext(Record):
     read_order_names: list[str]
     constitution: list[str] | None  # what ctx parses (quirk 1: almost always [])
     constitution_candidates: list[Entry]  # every checkbox rule a human would see
-    tasks: list[Entry]
+    tasks: Sequence[Entry]  # a TaskList: entries made when read
     conventions: list[Entry]
     conventions_skipped: list[Entry]  # past the 1000-bullet scan limit
     decisions: list[Entry]
@@ -135,7 +136,7 @@ class ParsedContext(Record):
         read_order_names: list[str],
         constitution: list[str] | None,
         constitution_candidates: list[Entry],
-        tasks: list[Entry],
+        tasks: Sequence[Entry],
         conventions: list[Entry],
         conventions_skipped: list[Entry],
         decisions: list[Entry],
@@ -435,25 +436,28 @@ class LineNumbers:
         return self._line
 
 
-def parse_tasks(text: str, path: str = ".context/TASKS.md") -> list[Entry]:
-    """Pending tasks: every checkbox line whose box is not exactly "x" (quirk 3)."""
-    tasks: list[Entry] = []
+def parse_tasks(text: str, path: str = ".context/TASKS.md") -> TaskList:
+    """Pending tasks: every checkbox line whose box is not exactly "x" (quirk 3).
+
+    Kept as positions in `text` (`TaskList`), each entry made when asked for:
+    a million tasks as entries held 14 times the file.
+    """
+    tasks = TaskList(text, path)
     line_of = LineNumbers(text)
-    key = Keys("tasks", path)
+    seen = Occurrences()
+
+    def ident_at(index: int) -> str:
+        return normalised(tasks.title(index))
+
     for match in iter_checkbox_lines(text):
         if match.box == "x":
             continue
-        line = f"- [ ] {go_trim(match.text)}"
-        number = line_of(match.start)
-        tasks.append(
-            Entry(
-                key=key(line[6:]),
-                section="tasks",
-                title=line[6:],
-                text=line,
-                tokens=estimate(line),
-                source=f"{path}:{number}",
-            )
+        raw = match.text
+        title = go_trim(raw)
+        start = match.start + len(raw) - len(raw.lstrip(GO_SPACE))
+        tokens = estimate(TASK_PREFIX + title)
+        tasks._append(
+            start, start + len(title), line_of(match.start), tokens, seen.nth(normalised(title), len(tasks), ident_at)
         )
     return tasks
 
@@ -579,7 +583,7 @@ def parse_context(files: ContextFiles, tool: str = "", memo: Callable[..., Any] 
         read_order_names=read_order,
         constitution=None if constitution is None else list(constitution),
         constitution_candidates=list(rules),
-        tasks=list(call(parse_tasks, texts.get("TASKS.md", ""), f"{label}/TASKS.md")),
+        tasks=call(parse_tasks, texts.get("TASKS.md", ""), f"{label}/TASKS.md"),  # immutable: shared
         conventions=list(conventions),
         conventions_skipped=list(skipped),
         decisions=list(call(parse_entry_blocks, texts.get("DECISIONS.md", ""), "decisions", f"{label}/DECISIONS.md")),

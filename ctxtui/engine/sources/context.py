@@ -456,7 +456,7 @@ def parse_tasks(text: str, path: str = ".context/TASKS.md") -> TaskList:
         title = go_trim(raw)
         start = match.start + len(raw) - len(raw.lstrip(GO_SPACE))
         tokens = estimate(TASK_PREFIX + title)
-        tasks._append(
+        tasks.add(
             start, start + len(title), line_of(match.start), tokens, seen.nth(normalised(title), len(tasks), ident_at)
         )
     return tasks

@@ -59,8 +59,8 @@ class TaskList(Sequence[Entry]):
         self.tokens: MutableSequence[int] = []  # each task's cost, as `Entry.tokens`
         self._nth: MutableSequence[int] = []  # the key's occurrence number
 
-    def _append(self, start: int, end: int, line: int, tokens: int, nth: int) -> None:
-        """One more task: its title is `text[start:end]` (parse_tasks only)."""
+    def add(self, start: int, end: int, line: int, tokens: int, nth: int) -> None:
+        """One more task, its title `text[start:end]` (parse_tasks builds the list; it is not changed after)."""
         self._starts.append(start)
         self._ends.append(end)
         self._lines.append(line)

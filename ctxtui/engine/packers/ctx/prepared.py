@@ -190,6 +190,7 @@ class CtxPrepared:
         self.steering_cum = [0, *accumulate(e.tokens for e in self.steering)]
         self.skill = _skill_entry(skill, cost) if skill is not None and version.steering else None
         self._candidates: list[Entry] | None = None
+        self._candidate_tasks: list[Entry] | None = None
 
     def knobs(self) -> tuple[Knob, ...]:
         """The settings this version honours, with their values and sources."""
@@ -286,6 +287,17 @@ class CtxPrepared:
         return kept(self._positions, task_count, place, self.ranking_cache)
 
     # -- across budgets --------------------------------------------------------
+
+    def candidate_tasks(self) -> Sequence[Entry]:
+        """The tasks as `candidates()` holds them: a TaskList makes a new entry each time it is read, and an
+        outcome carries its candidate's very entry. Made with the candidates (the app's and explain's), not
+        by a packet."""
+        if not isinstance(self.tasks, TaskList):
+            return self.tasks
+        if self._candidate_tasks is None:
+            start = len(self.parsed.constitution_candidates)
+            self._candidate_tasks = self.candidates()[start : start + len(self.tasks)]
+        return self._candidate_tasks
 
     def candidates(self) -> list[Entry]:
         """Every candidate in a fixed order: rules, tasks, conventions, scored entries, steering."""

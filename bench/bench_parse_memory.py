@@ -5,7 +5,7 @@ Three attack files: TASKS.md with 1,000,000 tasks (54 MB), CONVENTIONS.md of
 matter has 100,000 keys. Each is packed by `ctxtui pack` in a fresh process;
 the figure is that process's peak resident memory less the peak of the same
 command on a project with empty files (the interpreter and the imports), over
-the file's size. `--trace` adds tracemalloc's peak (Python objects only; about
+the file's size (the peak is VmHWM, which exec resets). `--trace` adds tracemalloc's peak (Python objects only; about
 twice as slow). `--small` divides every file by 10.
 
 Prints figures; asserts nothing (tests/hostile/test_parse_memory.py bounds a
@@ -19,12 +19,14 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterable
+from itertools import chain, repeat
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
 CHILD = """
-import io, os, resource, sys, tracemalloc
+import io, os, sys, tracemalloc
 trace = sys.argv[2] == "1"
 if trace:
     tracemalloc.start()
@@ -34,12 +36,17 @@ sys.stdout = out
 main(["pack", sys.argv[1]])
 peak = tracemalloc.get_traced_memory()[1] if trace else 0
 sys.stdout = sys.__stdout__
-print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024, peak)
+# VmHWM, not ru_maxrss: Linux carries ru_maxrss over from the parent across exec.
+hwm = next(line for line in open("/proc/self/status") if line.startswith("VmHWM:"))
+print(int(hwm.split()[1]) * 1024, peak)
 """
 
 
-def project(root: Path, name: str, files: dict[str, str]) -> tuple[Path, int]:
-    """A ctx project with `files` in .context/ (ctx's three required files exist); (path, bytes of `files`)."""
+def project(root: Path, name: str, files: dict[str, Iterable[str]]) -> tuple[Path, int]:
+    """A ctx project with `files` in .context/ (ctx's three required files exist); (path, bytes of `files`).
+
+    Each file is written piece by piece: this process stays small, as the
+    children's figures must not include its memory."""
     path = root / name
     (path / ".git").mkdir(parents=True)
     context = path / ".context"
@@ -47,10 +54,12 @@ def project(root: Path, name: str, files: dict[str, str]) -> tuple[Path, int]:
     for required in ("CONSTITUTION.md", "TASKS.md", "DECISIONS.md"):
         (context / required).write_text(f"# {required[:-3].title()}\n")
     size = 0
-    for rel, text in files.items():
+    for rel, pieces in files.items():
         (context / rel).parent.mkdir(parents=True, exist_ok=True)
-        (context / rel).write_text(text)
-        size += len(text.encode())
+        with open(context / rel, "w", encoding="utf-8") as out:
+            for piece in pieces:
+                out.write(piece)
+                size += len(piece.encode())
     return path, size
 
 
@@ -79,20 +88,23 @@ def main() -> None:
                 root,
                 "tasks",
                 {
-                    "TASKS.md": "# Tasks\n\n"
-                    + "".join(f"- [ ] Task {i:07d}: refactor the parser\n" for i in range(tasks))
+                    "TASKS.md": chain(
+                        ["# Tasks\n\n"], (f"- [ ] Task {i:07d}: refactor the parser\n" for i in range(tasks))
+                    )
                 },
             ),
             f"CONVENTIONS.md, {10 // scale or 1} MB of '-' lines": project(
-                root, "conventions", {"CONVENTIONS.md": "-\n" * (5_000_000 // scale)}
+                root, "conventions", {"CONVENTIONS.md": repeat("-\n" * 1000, 5_000 // scale)}
             ),
             f"steering front matter, {100_000 // scale:,} keys": project(
                 root,
                 "steering",
                 {
-                    "steering/big.md": "---\nname: big\ninclusion: always\n"
-                    + "".join(f"k{i}: 'v{i}'\n" for i in range(100_000 // scale))
-                    + "---\nBe brief.\n"
+                    "steering/big.md": chain(
+                        ["---\nname: big\ninclusion: always\n"],
+                        (f"k{i}: 'v{i}'\n" for i in range(100_000 // scale)),
+                        ["---\nBe brief.\n"],
+                    )
                 },
             ),
         }

@@ -18,9 +18,9 @@ from ctxtui.engine.model import Entry, Problem
 from ctxtui.engine.record import Record
 from ctxtui.engine.sources.files import FileTooBig, NotRegularFile, kind_of, read_bytes_safely
 from ctxtui.engine.sources.fspath import join
-from ctxtui.engine.sources.identity import Keys, normalised
+from ctxtui.engine.sources.identity import Keys
 from ctxtui.engine.sources.steering import SteeringRead, read_steering, steering_candidates
-from ctxtui.engine.sources.task_list import TASK_PREFIX, Occurrences, TaskList
+from ctxtui.engine.sources.task_list import TASK_PREFIX, TaskList
 from ctxtui.engine.text.go import GO_SPACE, RE_WS, decode, go_trim, utf8_len
 from ctxtui.engine.text.tokens import estimate
 
@@ -444,11 +444,6 @@ def parse_tasks(text: str, path: str = ".context/TASKS.md") -> TaskList:
     """
     tasks = TaskList(text, path)
     line_of = LineNumbers(text)
-    seen = Occurrences()
-
-    def ident_at(index: int) -> str:
-        return normalised(tasks.title(index))
-
     for match in iter_checkbox_lines(text):
         if match.box == "x":
             continue
@@ -456,9 +451,7 @@ def parse_tasks(text: str, path: str = ".context/TASKS.md") -> TaskList:
         title = go_trim(raw)
         start = match.start + len(raw) - len(raw.lstrip(GO_SPACE))
         tokens = estimate(TASK_PREFIX + title)
-        tasks.add(
-            start, start + len(title), line_of(match.start), tokens, seen.nth(normalised(title), len(tasks), ident_at)
-        )
+        tasks.add(start, start + len(title), line_of(match.start), tokens)
     return tasks
 
 

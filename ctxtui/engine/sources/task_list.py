@@ -3,11 +3,17 @@
 As an `Entry`, a task costs about 530 bytes (the object and four strings:
 text, title, key, location) for a 40-byte line, so a TASKS.md of a million
 tasks held 14 to 19 times the file (issue 20, medium 17). A `TaskList`
-keeps, per task, where its title lies in the text, its line, its tokens and
-its occurrence number (five numbers in arrays, 28 bytes) and the text it
-came from; `tasks[i]` makes the very `Entry` that `parse_tasks` used to make
-(key, title, text, tokens, location), every time it is asked. It is an
-immutable sequence: shared, never copied.
+keeps, per task, where its title lies in the text, its line and its tokens
+(four numbers, in arrays: 32 bytes) and the text it came from; `tasks[i]`
+makes the very `Entry` that `parse_tasks` used to make (key, title, text,
+tokens, location), every time it is asked. It is an immutable sequence:
+shared, never copied.
+
+A key's occurrence number ("#2" for a title's second task) depends only on
+the tasks before it, so it is counted when first needed, up to the task
+asked for: a packet asks only for the tasks it prints, a prefix, and never
+pays for a dict of every title (three times the file for a million). The
+app, which lists every task, counts them all once.
 
 Reading the tasks' tokens (`tokens`) or their packet lines (`lines()`)
 makes no entry at all, which is all a packet needs of the tasks it leaves
@@ -16,7 +22,8 @@ out.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, MutableSequence, Sequence
+from _thread import allocate_lock  # what threading.Lock() makes, without importing threading
+from collections.abc import Iterable, Iterator, MutableSequence, Sequence
 from itertools import accumulate
 from typing import Any, overload
 
@@ -47,7 +54,7 @@ def cumulative(tokens: Sequence[int]) -> Sequence[int]:
 class TaskList(Sequence[Entry]):
     """Pending tasks of one file, in file order (see the module docstring)."""
 
-    __slots__ = ("_text", "_path", "_key_prefix", "_starts", "_ends", "_lines", "tokens", "_nth")
+    __slots__ = ("_text", "_path", "_key_prefix", "_starts", "_ends", "_lines", "tokens", "_nth", "_seen", "_lock")
 
     def __init__(self, text: str, path: str) -> None:
         self._text = text
@@ -57,27 +64,43 @@ class TaskList(Sequence[Entry]):
         self._ends: MutableSequence[int] = []
         self._lines: MutableSequence[int] = []
         self.tokens: MutableSequence[int] = []  # each task's cost, as `Entry.tokens`
-        self._nth: MutableSequence[int] = []  # the key's occurrence number
+        self._nth: list[int] = []  # the keys' occurrence numbers, of the first len(_nth) tasks
+        self._seen: dict[str, int] = {}  # identity → tasks with it among those
+        self._lock = allocate_lock()  # the app's workers may ask for entries at once
 
-    def add(self, start: int, end: int, line: int, tokens: int, nth: int) -> None:
+    def add(self, start: int, end: int, line: int, tokens: int) -> None:
         """One more task, its title `text[start:end]` (parse_tasks builds the list; it is not changed after)."""
         self._starts.append(start)
         self._ends.append(end)
         self._lines.append(line)
         self.tokens.append(tokens)
-        self._nth.append(nth)
         if len(self._starts) == COMPACT_AT:
             self._starts, self._ends, self._lines = map(_compact, (self._starts, self._ends, self._lines))
-            self.tokens, self._nth = _compact(self.tokens), _compact(self._nth)
+            self.tokens = _compact(self.tokens)
 
     def title(self, index: int) -> str:
         return self._text[self._starts[index] : self._ends[index]]
 
+    def _nth_of(self, index: int, ident: str) -> int:
+        """The occurrence number of task `index`'s identity, counting the tasks up to it if not yet done."""
+        nth = self._nth
+        if index < len(nth):
+            return nth[index]
+        with self._lock:
+            seen = self._seen
+            for i in range(len(nth), index + 1):  # from where the last count stopped (maybe another thread's)
+                same = normalised(self.title(i)) if i != index else ident
+                n = seen.get(same, 0) + 1
+                seen[same] = n
+                nth.append(n)
+        return nth[index]
+
     def _entry(self, index: int) -> Entry:
         title = self.title(index)
         line = TASK_PREFIX + title
+        ident = normalised(title)
         return Entry(
-            key=f"{self._key_prefix}{normalised(title)}#{self._nth[index]}",
+            key=f"{self._key_prefix}{ident}#{self._nth_of(index, ident)}",
             section="tasks",
             title=title,
             text=line,
@@ -162,35 +185,3 @@ class TaskLines(Sequence[str]):
     def __iter__(self) -> Iterator[str]:
         title = self._tasks.title
         return (TASK_PREFIX + title(i) for i in range(len(self)))
-
-
-class Occurrences:
-    """How many times each identity was seen so far, exactly, keeping only a hash for an identity seen once.
-
-    `nth(ident, at, ident_at)`: the occurrence number (from 1) of `ident`,
-    the identity of item `at`; `ident_at(i)` gives item i's identity again.
-    Most identities are seen once: for those only (hash → first item) is
-    kept, not the text (a `Keys` dict of a million titles costs three times
-    the file). An identity met again, or another with the same hash, is
-    counted by its text.
-    """
-
-    __slots__ = ("_first", "_counts")
-    hash_of = staticmethod(hash)  # a test sets a colliding one
-
-    def __init__(self) -> None:
-        self._first: dict[int, int] = {}
-        self._counts: dict[str, int] = {}
-
-    def nth(self, ident: str, at: int, ident_at: Callable[[int], str]) -> int:
-        earlier = self._first.setdefault(self.hash_of(ident), at)
-        if earlier == at:
-            return 1
-        counts = self._counts
-        known = counts.get(ident)
-        if known is None:
-            # The item that had this hash first is not counted yet only if it has been seen once.
-            counts.setdefault(ident_at(earlier), 1)
-            known = counts.get(ident, 0)
-        counts[ident] = known + 1
-        return known + 1

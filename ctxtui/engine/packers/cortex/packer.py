@@ -32,7 +32,7 @@ from ctxtui.engine.packers.base import INCLUDED, SUMMARIZED, Knob, Packer
 from ctxtui.engine.packers.cortex.compression import Compressed, compress
 from ctxtui.engine.packers.cortex.fit import EXPAND_TOP, EXPANDED, Fit, fit, next_change
 from ctxtui.engine.packers.cortex.gather import FALLBACK, Candidate, Gathering, gather
-from ctxtui.engine.packers.cortex.outcomes import CortexNumbers, CortexReason
+from ctxtui.engine.packers.cortex.outcomes import COMPONENT_FIELDS, CortexNumbers, CortexReason
 from ctxtui.engine.packers.cortex.rank import Ranked, rank
 from ctxtui.engine.packers.cortex.render import (
     error_output,
@@ -123,6 +123,7 @@ class CortexPacker(Packer):
         self._head: list[Outcome] = []  # outcomes of gathered-but-unranked entries (failures, duplicates)
         self._tail: list[tuple[int, Any]] = []  # (listing index, row key) of the other rows, in rowid order
         self._static: list[Outcome] | None = None
+        self._static_reasons: list[Any] | None = None
         if store is None:
             self.path = "none"
         elif store.init_error is not None:
@@ -370,6 +371,24 @@ class CortexPacker(Packer):
         state: CortexState = plan.state
         ranked = [self._outcome(index, item, state) for index, item in enumerate(self.scored)]
         return ranked + self._static_outcomes()
+
+    def reason_vector(self, plan: Plan) -> Sequence[Any] | None:
+        """`outcomes(plan)`'s reasons (candidate order): the few ranked ones made, the rest fixed for the load."""
+        if self._static_reasons is None:
+            self._static_reasons = [outcome.reason for outcome in self._static_outcomes()]
+        return [outcome.reason for outcome in self._ranked_outcomes(plan)] + self._static_reasons
+
+    def component_vector(self, plan: Plan, component: str) -> Sequence[Any] | None:
+        """A factor for every candidate: the ranked ones' from their outcomes, None for the rest (never ranked)."""
+        field = COMPONENT_FIELDS.get(component)
+        ranked = [] if field is None else [getattr(o.numbers, field) for o in self._ranked_outcomes(plan)]
+        return None if field is None else ranked + [None] * (len(self._entries) - len(ranked))
+
+    def _ranked_outcomes(self, plan: Plan) -> list[Outcome]:
+        state: CortexState = plan.state
+        return plan.derived(  # type: ignore[no-any-return]
+            "cortex.ranked", lambda p: [self._outcome(i, item, state) for i, item in enumerate(self.scored)]
+        )
 
     def _outcome(self, index: int, item: Scored, state: CortexState) -> Outcome:
         entry = self._entries[index]

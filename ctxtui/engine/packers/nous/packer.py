@@ -241,7 +241,28 @@ class NousPacker(Packer):
 
     def fate_vector(self, plan: Plan) -> bytearray:
         codes = {Fate.INCLUDED: INCLUDED, Fate.SUMMARIZED: SUMMARIZED, Fate.DROPPED: DROPPED}
-        return bytearray(codes[self._fate(plan, i)[0]] for i in range(len(self.entries)))
+        return bytearray(codes[fate] for fate, _ in self._fates(plan))
+
+    def _fates(self, plan: Plan) -> list[tuple[Fate, NousReason]]:
+        """Every candidate's fate and reason at this plan, once (the fate vector, the table's reason column)."""
+        fates: list[tuple[Fate, NousReason]] = plan.derived(
+            "nous.fates", lambda p: [self._fate(p, i) for i in range(len(self.entries))]
+        )
+        return fates
+
+    def reason_vector(self, plan: Plan) -> Sequence[Any] | None:
+        return [reason for _, reason in self._fates(plan)]
+
+    def component_vector(self, plan: Plan, component: str) -> Sequence[Any] | None:
+        """The section's budget, or its kept characters (None for blocks: `_outcomes`), for every candidate."""
+        if component not in ("budget", "kept"):
+            return None
+        values: list[Any] = []
+        for section, state in zip(self.sections, plan.state.sections, strict=True):
+            blocks = section.spec.rule == BLOCKS
+            values.append(state.budget if component == "budget" else None if blocks else state.keep)
+        where = self._where
+        return [None if (w := where.get(i)) is None else values[w[0]] for i in range(len(self.entries))]
 
     def outcomes(self, plan: Plan) -> list[Outcome]:
         with gc_paused():  # a burst of acyclic tuples: collections would only traverse the live heap

@@ -143,6 +143,7 @@ class ShabkaPacker(Packer):
         self._candidate_count = len(store.rows) + sum(h.reason is ShabkaReason.ORPHAN for h in self.hits)
         self._entries: list[Entry] | None = None
         self._fixed: list[Outcome] | None = None
+        self._fixed_reasons: list[Any] | None = None
 
     # ------------------------------------------------------------ the one-off part
 
@@ -410,6 +411,18 @@ class ShabkaPacker(Packer):
                     )
                 )
         return out + self._fixed
+
+    def reason_vector(self, plan: Plan) -> Sequence[Any] | None:
+        """`outcomes(plan)`'s reasons (in candidate order already) without building them: the ranked prefix
+        by place, the rest fixed for the load."""
+        self.candidates()
+        assert self._fixed is not None
+        if self._fixed_reasons is None:
+            self._fixed_reasons = [outcome.reason for outcome in self._fixed]
+        n, ranked = plan.state, len(self.ranked)
+        misfit = [ShabkaReason.MISFIT] if n < ranked else []
+        after = [ShabkaReason.AFTER_MISFIT] * max(0, ranked - n - 1)
+        return [ShabkaReason.PACKED] * min(n, ranked) + misfit + after + self._fixed_reasons
 
     def buckets(self, plan: Plan) -> list[Bucket]:
         return [Bucket(STEP_PACK, ENTRY_SECTION, plan.budget, plan.tokens_used)]

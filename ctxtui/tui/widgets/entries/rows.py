@@ -166,7 +166,7 @@ class ViewRows(Sequence[Row]):
 
     def sort_values(self, column: Column) -> list[Any] | None:
         """The column's sort key for each row (packet order); None: the outcomes alone know it."""
-        values = column_values(self.plan, self._entries, column.id, column.sort_key, column.optional)
+        values = column_values(self.plan, self._entries, column.id, column.sort_key, column.optional or column.own)
         return None if values is None else list(map(values.__getitem__, self.order_list))
 
     def entry_at(self, k: int) -> Entry:

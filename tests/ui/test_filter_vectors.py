@@ -25,6 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import corpus_path, needs_corpus
+from tests.engine.test_lazy_outcomes import assert_lazy_agrees
 from tests.engine.test_properties import _engine, versions, workspaces
 from tests.factories.memory_dbs import build_cortex_db, build_native_db, build_shabka_db
 from tests.packers.nous.test_properties import turns
@@ -116,11 +117,14 @@ def test_memory_packers(tmp_path, name, build, extra):
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(turns(), st.integers(0, 40_000))
 def test_nous_turns(p, budget):
+    assert_lazy_agrees(p.plan(budget))  # one outcome at a time, as the table makes them
     assert_vectors_are_the_outcomes(p, budget)
     assert_rows_agree(p, budget)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
 @given(files=workspaces(), budget=st.integers(-10, 1500), version=versions)
 def test_ctx_generated_workspaces(tmp_path_factory, files, budget, version):
     packer = _engine(tmp_path_factory, files, version)

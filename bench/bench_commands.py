@@ -42,7 +42,10 @@ def run(root: Path, args: list[str]) -> dict[str, float]:
         "cpu_s": round(usage.ru_utime + usage.ru_stime, 2),
         "peak_mb": round(usage.ru_maxrss / 1024, 1),
         "status": os.waitstatus_to_exitcode(status),
-        "note": next((line for line in stderr.splitlines() if "not examined" in line or "explained" in line or "Error" in line), ""),
+        "note": next(
+            (line for line in stderr.splitlines() if "not examined" in line or "explained" in line or "Error" in line),
+            "",
+        ),
     }
 
 

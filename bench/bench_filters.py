@@ -60,10 +60,9 @@ def nous_packer(n: int):
 
 
 def open_packer(name: str, root: Path, scratch: Path, n: int, dbs: dict[str, Path]):
+    from bench.corpus import find_corpus
     from ctxtui.opening.packer import open_named
     from ctxtui.opening.request import PackRequest
-
-    from bench.corpus import find_corpus
 
     if name == "nous":
         return nous_packer(n)

@@ -60,9 +60,7 @@ def test_a_text_listing_stops_too(project, capsys):
 
 
 def test_within_the_bound_everything_is_listed(project, capsys):
-    code = explain.explain_all(
-        str(project), _args(project, "--format", "json", "--max-seconds", "10"), _ticking(0.0)
-    )
+    code = explain.explain_all(str(project), _args(project, "--format", "json", "--max-seconds", "10"), _ticking(0.0))
     out, err = capsys.readouterr()
     data = json.loads(out)
     assert code == 0 and data["complete"] is True

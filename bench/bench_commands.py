@@ -54,6 +54,11 @@ def main() -> int:
     parser.add_argument("--max-seconds", type=float, default=2.0)
     parser.add_argument("--root", type=Path, default=ROOT, help="the checkout whose ctxtui runs (default: this one)")
     parser.add_argument("--json", type=Path)
+    parser.add_argument(
+        "--packer",
+        help="pass --packer (e.g. ctx-0.8.1): without it and with no ctx on PATH, every command also plans "
+        "ctx 0.8.0 over the same memories to decide its notice",
+    )
     args = parser.parse_args()
     corpus = find_corpus() / "ctx-large"
     figures: dict[str, object] = {"load_average_start": os.getloadavg(), "root": str(args.root)}
@@ -67,7 +72,7 @@ def main() -> int:
             "build_native_db(sys.argv[1], 50000, 1, datetime.fromisoformat(sys.argv[2]))"
         )
         subprocess.run([sys.executable, "-c", build, str(db), NOW], cwd=ROOT, check=True)
-        common = [str(project), "--db", str(db)]
+        common = [str(project), "--db", str(db), *(["--packer", args.packer] if args.packer else [])]
         bound = ["--max-seconds", f"{args.max_seconds:g}"]
         commands = {
             "pack (for scale: load and one plan)": ["pack", *common, "--budget", "4000"],
@@ -85,7 +90,10 @@ def main() -> int:
             "sweep (0 to 16,000 by 1,000)": ["sweep", *common, *bound],
             "sweep --step 1 --to 99999999999999": ["sweep", *common, "--step", "1", "--to", "99999999999999", *bound],
         }
-        print(f"ctx-large + 50,000 memories, --max-seconds {args.max_seconds:g}, code from {args.root}")
+        print(
+            f"ctx-large + 50,000 memories, --max-seconds {args.max_seconds:g}, --packer {args.packer or '(none)'}, "
+            f"code from {args.root}"
+        )
         for name, command in commands.items():
             if "sweep" in name and "max_seconds" not in (args.root / "ctxtui/cli/sweep.py").read_text():
                 command = [c for c in command if c not in bound]  # that checkout's sweep has no bound

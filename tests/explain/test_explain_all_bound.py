@@ -70,3 +70,25 @@ def test_within_the_bound_everything_is_listed(project, capsys):
 
 def test_the_default_bound_is_ten_seconds(project):
     assert _args(project).max_seconds == 10.0
+
+
+def test_the_no_ctx_notice_reads_the_memory_store_once(tmp_path, monkeypatch, capsys):
+    """Deciding "ctx 0.8.0 answers differently" reuses 0.8.1's workspace, memories joined: reading a
+    50,000-memory store twice doubled every headless command's load (the working tree's revision is "")."""
+    from ctxtui.cli import common, main
+    from ctxtui.engine.packers.ctx import memories
+
+    from tests.factories.memory_dbs import build_native_db
+
+    project = write_context(tmp_path / "p", {"TASKS.md": TASKS})
+    db = build_native_db(tmp_path / "m.db", 30, 1, NOW)
+    reads = []
+    real = memories.MemoryJoin.load
+    monkeypatch.setattr(memories.MemoryJoin, "load", lambda self, now: reads.append(1) or real(self, now))
+    asked, differs = [], common._answer_differs
+    monkeypatch.setattr(common, "_answer_differs", lambda *a: asked.append(1) or differs(*a))
+    monkeypatch.setenv("PATH", str(tmp_path))  # no ctx on PATH: the notice decides between the versions
+    monkeypatch.delenv("CTXTUI_PACKER", raising=False)
+    assert main(["sweep", str(project), "--db", str(db), "--now", NOW.isoformat(), "--to", "1000"]) == 0
+    assert asked, "the notice's check did not run: the test proves nothing"
+    assert len(reads) == 1

@@ -42,9 +42,10 @@ def run(root: Path, args: list[str]) -> dict[str, float]:
         "cpu_s": round(usage.ru_utime + usage.ru_stime, 2),
         "peak_mb": round(usage.ru_maxrss / 1024, 1),
         "status": os.waitstatus_to_exitcode(status),
-        "note": next(
-            (line for line in stderr.splitlines() if "not examined" in line or "explained" in line or "Error" in line),
-            "",
+        "note": " | ".join(
+            line.removeprefix("ctxtui: warning: ")
+            for line in stderr.splitlines()
+            if "not examined" in line or "explained" in line or "Error" in line
         ),
     }
 
@@ -86,6 +87,17 @@ def main() -> int:
                 "4000",
                 *bound,
             ],
+            "explain --all --format json, bound 120 s": [
+                "explain",
+                *common,
+                "--all",
+                "--format",
+                "json",
+                "--budget",
+                "4000",
+                "--max-seconds",
+                "120",
+            ],
             "coverage": ["coverage", *common, "--budget", "4000", *bound],
             "sweep (0 to 16,000 by 1,000)": ["sweep", *common, *bound],
             "sweep --step 1 --to 99999999999999": ["sweep", *common, "--step", "1", "--to", "99999999999999", *bound],
@@ -104,7 +116,7 @@ def main() -> int:
             figures[name] = found
             print(
                 f"  {name:40s} wall {found['wall_s']:6.2f} s  cpu {found['cpu_s']:6.2f} s  "
-                f"peak {found['peak_mb']:6.0f} MB  exit {found['status']}  {found['note'][:90]}"
+                f"peak {found['peak_mb']:6.0f} MB  exit {found['status']}  {found['note'][:200]}"
             )
     figures["load_average_end"] = os.getloadavg()
     print(f"load average: start {figures['load_average_start'][0]:.1f}, end {os.getloadavg()[0]:.1f}")  # type: ignore[index]

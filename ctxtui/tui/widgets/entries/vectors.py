@@ -161,4 +161,6 @@ def column_values(
         order = {reason: sort_key(Outcome(entries[0], 0, Fate.DROPPED, reason)) for reason in set(reasons)}
         return list(map(order.__getitem__, reasons))
     vector = plan.packer.component_vector(plan, column)
-    return None if vector is None else list(vector)  # numbers or None, as `Packer.component_vector` says
+    if vector is None or isinstance(vector, list):
+        return vector  # numbers or None, as `Packer.component_vector` says
+    return list(vector)

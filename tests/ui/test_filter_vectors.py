@@ -130,3 +130,27 @@ def test_ctx_generated_workspaces(tmp_path_factory, files, budget, version):
     packer = _engine(tmp_path_factory, files, version)
     assert_vectors_are_the_outcomes(packer, budget)
     assert_rows_agree(packer, budget, every_column=False)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(turns(), st.integers(0, 40_000))
+def test_nous_sections_at_every_cut_and_block_count(p, budget):
+    """nous's fates section by section (bisections over the cut) = `_fate` for each candidate, at every
+    cut that lands on an item's start or end (or just past it) and every count of blocks shown."""
+    from dataclasses import replace
+    from types import SimpleNamespace
+
+    from ctxtui.engine.packers.nous.vectors import _section
+
+    plan = p.plan(budget)
+    for s_index, section in enumerate(p.sections):
+        state = plan.state.sections[s_index]
+        keeps = {None, 0, *section.starts, *section.ends, *(end + 1 for end in section.ends)}
+        for keep, shown, on in [(k, state.shown, o) for k in keeps for o in (True, False)] + [
+            (state.keep, n, True) for n in range(len(section.items) + 2)
+        ]:
+            changed = replace(state, keep=keep, shown=shown, on=on)
+            states = list(plan.state.sections)
+            states[s_index] = changed
+            fake = SimpleNamespace(state=SimpleNamespace(sections=states))
+            assert _section(section, changed) == [p._fate(fake, i) for i in section.items], (keep, shown, on)

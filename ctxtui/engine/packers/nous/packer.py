@@ -245,9 +245,9 @@ class NousPacker(Packer):
 
     def _fates(self, plan: Plan) -> list[tuple[Fate, NousReason]]:
         """Every candidate's fate and reason at this plan, once (the fate vector, the table's reason column)."""
-        fates: list[tuple[Fate, NousReason]] = plan.derived(
-            "nous.fates", lambda p: [self._fate(p, i) for i in range(len(self.entries))]
-        )
+        from ctxtui.engine.packers.nous.vectors import fates_of
+
+        fates: list[tuple[Fate, NousReason]] = plan.derived("nous.fates", lambda p: fates_of(self, p))
         return fates
 
     def reason_vector(self, plan: Plan) -> Sequence[Any] | None:

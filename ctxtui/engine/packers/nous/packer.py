@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from operator import itemgetter
 from typing import Any
 
 from ctxtui.engine.fate import Fate
@@ -241,7 +242,7 @@ class NousPacker(Packer):
 
     def fate_vector(self, plan: Plan) -> bytearray:
         codes = {Fate.INCLUDED: INCLUDED, Fate.SUMMARIZED: SUMMARIZED, Fate.DROPPED: DROPPED}
-        return bytearray(codes[fate] for fate, _ in self._fates(plan))
+        return bytearray(map(codes.__getitem__, map(itemgetter(0), self._fates(plan))))  # C-level: 50,000 a step
 
     def _fates(self, plan: Plan) -> list[tuple[Fate, NousReason]]:
         """Every candidate's fate and reason at this plan, once (the fate vector, the table's reason column)."""
@@ -251,7 +252,7 @@ class NousPacker(Packer):
         return fates
 
     def reason_vector(self, plan: Plan) -> Sequence[Any] | None:
-        return [reason for _, reason in self._fates(plan)]
+        return list(map(itemgetter(1), self._fates(plan)))
 
     def component_vector(self, plan: Plan, component: str) -> Sequence[Any] | None:
         """The section's budget, or its kept characters (None for blocks: `_outcomes`), for every candidate."""

@@ -59,11 +59,13 @@ def _section(section: Section, state: SectionState) -> list[Verdict]:
 
 def fates_of(packer: NousPacker, plan: Plan) -> list[Verdict]:
     """(fate, reason) of every candidate, in candidate order."""
-    suppressed = packer.suppressed
-    out: list[Verdict] = [
-        (DROPPED, NousReason.CATALOG if index in suppressed else NousReason.GATE)
-        for index in range(len(packer.entries))
-    ]
+    base: list[Verdict] | None = getattr(packer, "_unplaced_fates", None)
+    if base is None:  # per load: the candidates in no section (an enum member looked up per candidate: ~0.25 s)
+        catalog, gate = (DROPPED, NousReason.CATALOG), (DROPPED, NousReason.GATE)
+        suppressed = packer.suppressed
+        base = [catalog if index in suppressed else gate for index in range(len(packer.entries))]
+        packer._unplaced_fates = base  # type: ignore[attr-defined]
+    out = list(base)
     for section, state in zip(packer.sections, plan.state.sections, strict=True):
         for index, verdict in zip(section.items, _section(section, state), strict=True):
             out[index] = verdict

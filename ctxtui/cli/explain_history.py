@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 def explain_history(project: str, args: argparse.Namespace, outcome: Outcome) -> int:
     from ctxtui.engine.packers.registry import CTX_PACKERS
     from ctxtui.opening.history_log import entry_history
-    from ctxtui.opening.revision import History
+    from ctxtui.opening.revision import History, also_read
 
     name = choose_packer(args)
     if name not in CTX_PACKERS:
@@ -30,7 +30,7 @@ def explain_history(project: str, args: argparse.Namespace, outcome: Outcome) ->
     key = outcome.entry.key
     with History(project) as history:
         head = history.resolve(args.rev or "HEAD")
-        commits = history.log(head.commit, limit=max(1, args.limit))
+        commits = history.log(head.commit, limit=max(1, args.limit), also=also_read(request))
         # the time bound: --max-seconds bounds the walk here (explain's threshold scan is not run)
         moves, log = entry_history(
             name, request, history, commits, key, max_seconds=max(args.max_seconds, 1.0), clock=time.monotonic
@@ -66,7 +66,8 @@ def explain_history(project: str, args: argparse.Namespace, outcome: Outcome) ->
     print(f"  key:     {clean_line(key)}")
     print(f"  now:     {outcome.fate.value} ({'at ' + clean_line(args.rev) if args.rev else 'the working tree'})")
     if not moves:
-        print(f"  history: its fate did not change in the {len(log.records):,} commits that touched .context/")
+        looked = "the commit" if len(log.records) == 1 else f"the {len(log.records):,} commits"
+        print(f"  history: its fate did not change in {looked} that touched .context/")
     for move in moves:
         c = move.commit
         why = "; ".join(move.reasons) or "no count changed: the order of scores did"

@@ -29,7 +29,7 @@ WORD = {Fate.INCLUDED: "in full", Fate.SUMMARIZED: "summarized", Fate.DROPPED: "
 def run(args: argparse.Namespace) -> int:
     from ctxtui.engine.packers.registry import CTX_PACKERS
     from ctxtui.opening.history_log import walk_log
-    from ctxtui.opening.revision import History
+    from ctxtui.opening.revision import History, also_read
 
     name = choose_packer(args)
     if name not in CTX_PACKERS:
@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     with History(args.project) as history:
         head = history.resolve(args.rev or "HEAD")
         since = history.resolve(args.since).commit if args.since else None
-        commits = history.log(head.commit, since=since, limit=args.limit)
+        commits = history.log(head.commit, since=since, limit=args.limit, also=also_read(request))
         log = walk_log(name, request, history, commits, max_seconds=args.max_seconds, clock=time.monotonic)
         shallow = history.repo.shallow
     if request.db:

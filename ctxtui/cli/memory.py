@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -13,17 +14,23 @@ from ctxtui.cli.failures import UsageError, warn
 def run(args: argparse.Namespace) -> int:
     from ctxtui.engine.sources.memory import MemorySourceError, import_db
     from ctxtui.engine.sources.memory.native import schema
+    from ctxtui.opening.request import PackRequest
+    from ctxtui.opening.sources import source_paths
     from ctxtui.safe_write import WriteRefused, check_target
 
+    project = Path(args.project)
     if args.db is None:
-        project = Path(args.project)
         if not project.is_dir():
             raise UsageError(f"{args.project}: {'not a folder' if project.exists() else 'no such folder'}")
         args.db = str(project / ".context" / "memory.db")
+    # What the project's packers read (`.ctxrc`, the context and steering folders) is never a database target.
+    sources = source_paths(PackRequest(project=str(project))) if project.is_dir() else []
     try:
-        check_target(args.db, database=True)
+        check_target(args.db, database=True, sources=sources)
     except WriteRefused as exc:
         raise UsageError(f"--db {exc}") from None
+    # `add` and `import` create a database that is not there yet: say so, so a typo in --db shows.
+    created = "" if os.path.lexists(args.db) else f"created {args.db}; "
     try:
         if args.memory_command == "init":
             if schema.init_db(Path(args.db)):
@@ -41,12 +48,12 @@ def run(args: argparse.Namespace) -> int:
                 project=args.mem_project,
                 created_at=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
             )
-            print(f"added {memory_id} to {args.db}")
+            print(f"{created}added {memory_id} to {args.db}")
         else:
             report = import_db(Path(args.db), Path(args.file))
             for problem in report.problems:
                 warn(str(problem))
-            print(f"imported {report.imported} memories from {args.file} into {args.db}")
+            print(f"{created}imported {report.imported} memories from {args.file} into {args.db}")
     except MemorySourceError as exc:
         raise UsageError(exc.line) from None  # the message names the file it is about: --db or the import source
     except ValueError as exc:

@@ -16,14 +16,17 @@ docs/history.md has the figures.
 from __future__ import annotations
 
 import os
+import select
 import subprocess
 import threading
+import time
 
 from ctxtui.engine.sources.files import MAX_FILE_BYTES
 from ctxtui.opening.request import OpenError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 # -c options that turn off every program a repository's own config could make a read run.
@@ -66,6 +69,7 @@ def git_env() -> dict[str, str]:
         GIT_TERMINAL_PROMPT="0",
         GIT_OPTIONAL_LOCKS="0",
         GIT_NO_LAZY_FETCH="1",
+        GIT_LITERAL_PATHSPECS="1",  # a folder named `:(exclude)x` or `*` in .ctxrc is that folder, not a pattern
         GIT_ALLOW_PROTOCOL="",
         GIT_PAGER="cat",
         LC_ALL="C",
@@ -121,6 +125,8 @@ class Repository:
     def __init__(self, project: str) -> None:
         self.project = project
         self._batch: subprocess.Popen[bytes] | None = None
+        self._answers = _Answers(-1)  # the batch process's output, once it runs
+        self._deadline = 0.0  # when the question on the pipe must have its answer (time.monotonic)
         self._lock = threading.RLock()  # one question and its answer at a time on the pipe (the TUI's workers)
         if not os.path.isdir(project):
             raise GitError(f"{project} is not a directory")
@@ -179,8 +185,19 @@ class Repository:
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,
+                bufsize=0,
             )
+            assert self._batch.stdout is not None
+            self._answers = _Answers(self._batch.stdout.fileno())
         return self._batch
+
+    def _stuck(self) -> GitError:
+        """The batch process gave no answer in time: it is killed (the next question starts a new one)."""
+        batch, self._batch = self._batch, None
+        if batch is not None:
+            batch.kill()
+            batch.wait()
+        return GitError(f"git cat-file gave no answer in {CALL_SECONDS:g} s: stopped")
 
     def close(self) -> None:
         if self._batch is not None:
@@ -208,9 +225,13 @@ class Repository:
             return None
         batch = self._process()
         assert batch.stdin is not None and batch.stdout is not None
-        batch.stdin.write(f"{command} {name}\n".encode("utf-8", "surrogateescape"))
-        batch.stdin.flush()
-        header = batch.stdout.readline().decode("utf-8", "surrogateescape").rstrip("\n")
+        try:
+            batch.stdin.write(f"{command} {name}\n".encode("utf-8", "surrogateescape"))
+            batch.stdin.flush()
+        except OSError:
+            raise GitError("git cat-file stopped answering") from None
+        self._deadline = time.monotonic() + CALL_SECONDS
+        header = self._answer(self._answers.readline).decode("utf-8", "surrogateescape").rstrip("\n")
         if not header:
             raise GitError("git cat-file stopped answering")
         parts = header.split(" ")
@@ -237,22 +258,20 @@ class Repository:
         header = self._ask("contents", name)
         if header is None:
             raise GitError(f"object {name} is missing from the repository")
-        batch = self._batch
-        assert batch is not None and batch.stdout is not None
         size = header[2]
         if size > limit:
-            left = size + 1
-            while left:
-                chunk = batch.stdout.read(min(left, 1 << 20))
-                if not chunk:
-                    raise GitError("git cat-file stopped answering")
-                left -= len(chunk)
+            self._answer(lambda deadline: self._answers.skip(size + 1, deadline))
             raise FileTooBigInGit(f"is {size:,} bytes, over the {limit:,}-byte limit")
-        data = batch.stdout.read(size)
-        batch.stdout.read(1)  # the newline after the contents
-        if len(data) != size:
-            raise GitError("git cat-file stopped answering")
-        return header[1], data
+        data = self._answer(lambda deadline: self._answers.read(size + 1, deadline))
+        return header[1], data[:-1]  # less the newline after the contents
+
+    def _answer(self, read: Callable[[float], bytes]) -> bytes:
+        try:
+            return read(self._deadline)
+        except _NoAnswer:
+            raise self._stuck() from None
+        except EOFError:
+            raise GitError("git cat-file stopped answering") from None
 
     # -- revisions and history ---------------------------------------------------------------------------
 
@@ -279,8 +298,7 @@ class Repository:
             args += ["--no-walk=unsorted"]
         if limit is not None:
             args.append(f"--max-count={limit}")
-        args += [*revs, "--"]
-        args += [self.prefix + path for path in paths]
+        args += [*revs, "--", *paths]  # pathspecs are relative to the working directory: the project
         out = self._run(*args)
         found: list[Commit] = []
         for line in out.split("\n"):
@@ -293,6 +311,61 @@ class Repository:
 
 class FileTooBigInGit(OSError):
     """A blob over the read limit: never read."""
+
+
+class _NoAnswer(Exception):
+    """The batch process said nothing before the question's deadline."""
+
+
+class _Answers:
+    """The batch process's output, read with a deadline: a git that stops answering cannot hang a read.
+
+    (A buffered pipe's `readline` and `read` wait for ever: on a repository
+    whose object store blocks, a stuck filesystem, or a git waiting on
+    something it was told not to do.) Reads go through `select`, one chunk of
+    at most 1 MiB at a time, kept in one buffer.
+    """
+
+    CHUNK = 1 << 20
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.buffer = bytearray()
+
+    def _fill(self, deadline: float) -> None:
+        left = deadline - time.monotonic()
+        if left <= 0 or not select.select([self.fd], [], [], left)[0]:
+            raise _NoAnswer
+        chunk = os.read(self.fd, self.CHUNK)
+        if not chunk:
+            raise EOFError
+        self.buffer += chunk
+
+    def readline(self, deadline: float) -> bytes:
+        start = 0
+        while (end := self.buffer.find(b"\n", start)) < 0:
+            start = len(self.buffer)
+            self._fill(deadline)
+        line = bytes(self.buffer[: end + 1])
+        del self.buffer[: end + 1]
+        return line
+
+    def read(self, size: int, deadline: float) -> bytes:
+        while len(self.buffer) < size:
+            self._fill(deadline)
+        data = bytes(self.buffer[:size])
+        del self.buffer[:size]
+        return data
+
+    def skip(self, size: int, deadline: float) -> bytes:
+        """Drop `size` bytes, never holding more than a chunk of them."""
+        while size:
+            if not self.buffer:
+                self._fill(deadline)
+            taken = min(size, len(self.buffer))
+            del self.buffer[:taken]
+            size -= taken
+        return b""
 
 
 def parse_tree(data: bytes, oid_bytes: int = 20) -> list[TreeItem]:

@@ -11,6 +11,8 @@ and after `max_seconds` (the clock is the caller's: `clock`), and says so.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from ctxtui.engine.explain.history import EMPTY, Change, Fates, changes, fates_of
 from ctxtui.engine.record import Record
 from ctxtui.engine.sources.context import ContextMissing
@@ -240,3 +242,12 @@ def entry_history(
             before = packets.plan(parent.commit, parent.date)
         moves.append(Move(commit, change, reasons(key, before, after)))
     return moves, log
+
+
+class EntryHistory(NamedTuple):
+    """What following one entry through the commits found (the TUI keeps it with the load, by budget and key)."""
+
+    moves: list[Move]  # newest first
+    looked_at: int  # commits walked
+    complete: bool  # False: the time bound stopped the walk before the oldest
+    error: str | None = None  # the history could not be read (the words say why); moves is then empty

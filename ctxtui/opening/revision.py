@@ -10,17 +10,19 @@ printed when run on a checkout of the commit at that time.
 
 from __future__ import annotations
 
+import posixpath
+
 from ctxtui.engine.sources.revision import ParseMemo
 from ctxtui.opening.git import Commit, GitError, GitTree, Repository
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Iterable, Mapping
     from typing import Any
 
     from ctxtui.opening.request import Opened, PackRequest
 
-__all__ = ["Commit", "GitError", "History", "open_at"]
+__all__ = ["Commit", "GitError", "History", "also_read", "open_at"]
 
 HISTORY_PATHS = (".context", ".ctxrc")  # what the packet of a ctx packer is made of, in git
 
@@ -61,6 +63,26 @@ class History:
             found = self._commits[oid] = self.repo.commits([oid], walk=False)[0]
         return found
 
+    def packet_paths(self, head: str, also: Iterable[str | None] = ()) -> tuple[str, ...]:
+        """`HISTORY_PATHS` and the folders named at `head` or in `also` that lie inside the repository."""
+        from ctxtui.engine.sources.revision import config_at
+        from ctxtui.engine.sources.steering import DEFAULT_STEERING_DIR
+
+        try:
+            tree = self.tree(self.resolve(head).commit)
+            named = [
+                config_at(tree, "0.8.1").steering_dir or DEFAULT_STEERING_DIR,
+                config_at(tree, "0.8.0").context_dir,
+            ]
+        except GitError:
+            named = []
+        paths = list(HISTORY_PATHS)
+        for folder in (*named, *also):
+            inside = _inside_repository(folder, self.repo.prefix) if folder else None
+            if inside is not None:
+                paths.append(inside)
+        return tuple(dict.fromkeys(paths))
+
     def preload(self, oids: list[str]) -> None:
         """Read the commits not yet known in one git call (a log's parents)."""
         wanted = list(dict.fromkeys(oid for oid in oids if oid not in self._commits))
@@ -77,13 +99,38 @@ class History:
             tree = self._trees[commit] = GitTree(self.repo, commit, self.objects, self.blobs)
         return tree
 
-    def log(self, head: str = "HEAD", *, since: str | None = None, limit: int = 100) -> list[Commit]:
-        """The first-parent commits from `head` that touched `.context/` or `.ctxrc`, newest first."""
+    def log(
+        self, head: str = "HEAD", *, since: str | None = None, limit: int = 100, also: Iterable[str | None] = ()
+    ) -> list[Commit]:
+        """The first-parent commits from `head` that touched what a ctx packet is made of, newest first.
+
+        That is `.context/`, `.ctxrc`, and the folders `.ctxrc` can name instead of them, as `head`'s
+        `.ctxrc` names them: 0.8.1's steering folder (`steering.dir`) and 0.8.0's context folder
+        (`context_dir`); `also`: more folders (the request's `--context-dir`, `$CTX_DIR`).
+        """
         revs = [head] if since is None else [head, f"^{since}"]
-        commits = self.repo.commits(revs, paths=HISTORY_PATHS, limit=limit)
+        commits = self.repo.commits(revs, paths=self.packet_paths(head, also), limit=limit)
         for commit in commits:
             self._commits[commit.commit] = commit
         return commits
+
+
+def also_read(request: PackRequest, env: Mapping[str, str] | None = None) -> tuple[str | None, ...]:
+    """The folders a request names beside `.ctxrc` (0.8.0's `--context-dir`, `$CTX_DIR`): for `History.log`."""
+    import os
+
+    return (request.context_dir, (os.environ if env is None else env).get("CTX_DIR"))
+
+
+def _inside_repository(folder: str, prefix: str) -> str | None:
+    """`folder` (relative to the project, as `.ctxrc` gives it) relative to the project, when it stays in the
+    repository (the project is `prefix` below its top); None for an absolute path or one that climbs out."""
+    if posixpath.isabs(folder):
+        return None
+    joined = posixpath.normpath(posixpath.join(prefix or ".", folder))
+    if joined == ".." or joined.startswith("../"):
+        return None
+    return posixpath.relpath(joined, prefix.rstrip("/") or ".")
 
 
 def open_at(

@@ -17,7 +17,7 @@ from ctxtui.engine.sources.workspace import Workspace
 from ctxtui.opening.choose import Choice
 
 if TYPE_CHECKING:
-    pass
+    from ctxtui.opening.history_log import EntryHistory
 
 from ctxtui.session.constants import LARGE_FOR_THRESHOLDS, THRESHOLD_SECONDS, THRESHOLD_SECONDS_LARGE
 
@@ -53,6 +53,8 @@ class Loaded:
         self.stale = False
         self._thresholds: dict[str, Threshold] | None = None
         self._lock = threading.Lock()
+        # Entries followed through git (`y`), by (budget, key): None while the walk runs, then what it found.
+        self.entry_histories: dict[tuple[int, str], EntryHistory | None] = {}
 
     @property
     def thresholds_ready(self) -> bool:

@@ -335,7 +335,7 @@ ACTIONS: tuple[Action, ...] = (
         "Entry history",
         show=False,
         palette="The selected entry's history",
-        palette_help="the commits at which its fate changed, and why, in numbers",
+        palette_help="the commits at which its fate changed, and why, in numbers (in the why panel; y again: a dialog)",
     ),
     Action(
         "app.working_tree",

@@ -98,7 +98,6 @@ TERMS: tuple[LegendItem, ...] = (
         "4 decisions, 5 learnings and memories, 6 steering, 7 a skill",
     ),
     ("cap", "the most a task or convention tier may use: its % of the budget (40%, 20%) or what is left, if less"),
-    ("misfit", "the first entry that does not fit under its cap: ctx stops that tier there, smaller ones after it too"),
     ("share", "a scored section's (decisions, learnings, memories) slice of what tiers 1-3 left, by its size"),
     (
         "full-entry limit",

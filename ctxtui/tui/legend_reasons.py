@@ -37,7 +37,8 @@ REASON_WORDS: dict[str, str] = {
     "summary (nothing to expand)": "Cortex pass 2 found the full text no longer than the summary",
     "expanded": "Cortex pass 2 replaced its summary with the full text",
     "expanded (overrun)": "expanded, and the running total passed the budget (Cortex's quirk)",
-    "misfit": "the first that did not fit what was left: the pack (Cortex pass 1, Shabka) stops here",
+    "misfit": "the first entry that did not fit what was left: the pack (Cortex pass 1, Shabka) stops here, "
+    "smaller ones after it too (ctx's tiers do the same at their cap: over cap)",
     "NaN tokens": "its summary has no length, so Cortex's `used + NaN <= budget` is false and pass 1 stops",
     "not gathered": "active, but not among the 20 most recently accessed memories Cortex gathers",
     "no match": "Cortex's substring fallback: its text does not contain the focus",

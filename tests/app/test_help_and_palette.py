@@ -78,6 +78,14 @@ async def test_help_explains_every_symbol_column_and_term(tmp_path):
         for term in ("cap", "share", "full-entry limit", "Also Noted", "misfit", "threshold", "not monotone"):
             assert term in keys, term
         assert "budgeted" in keys and "unbudgeted" in text
+        # One word, one meaning: no label explained twice outside the per-packer column lists.
+        heading, shared = "", []
+        for key, _ in items:
+            if key is None:
+                heading = _
+            elif key and not heading.startswith("Columns"):
+                shared.append(key)
+        assert sorted({k for k in shared if shared.count(k) > 1}) == []
         assert "summarized: only a shorter form" in text
         headings = [words for key, words in items if key is None]
         assert headings[:3] == ["Keys", "Symbols", "Lines on screen"] and headings[-1] == "Words"

@@ -136,9 +136,19 @@ def test_history_view_snapshot(snap_compare, tmp_path):
     assert snap_compare(make_app(root, budget=2000), terminal_size=SIZE, run_before=run_before)
 
 
+async def _wait_for(pilot, condition, tries=300):
+    for _ in range(tries):
+        if condition():
+            return True
+        await pilot.pause(0.05)
+    return condition()
+
+
 @pytest.mark.asyncio
-async def test_y_shows_the_selected_entrys_history(project):
+async def test_y_shows_the_selected_entrys_history_in_the_why_panel(project):
+    """Issue 23 part 4: the entry's history is in the why panel (its History section), a dialog on `y` again."""
     from ctxtui.tui.screens.entry_history import EntryHistoryScreen
+    from ctxtui.tui.widgets.why.panel import WhyPanel
 
     root, commits = project
     app = make_app(root, budget=2000)
@@ -146,14 +156,37 @@ async def test_y_shows_the_selected_entrys_history(project):
         await settle(pilot)
         app.main.query_one("#entries").focus()
         await settle(pilot)
+        panel = app.main.query_one(WhyPanel)
+        assert "History" not in panel.explanation().plain  # only once asked for
         await pilot.press("y")
-        for _ in range(200):
-            if isinstance(app.screen, EntryHistoryScreen):
-                break
-            await pilot.pause(0.05)
-        assert isinstance(app.screen, EntryHistoryScreen)
-        text = str(app.screen.query_one("Static").render())
-        assert "commits that touched .context/" in text
+        await pilot.pause()
+        view = app.main.view
+        slot = (view.budget, app.main.selected_key)
+        assert slot in view.loaded.entry_histories
+        assert await _wait_for(pilot, lambda: view.loaded.entry_histories.get(slot) is not None)
+        await settle(pilot)
+        assert app.screen is app.main  # wide: no dialog, the panel shows it
+        text = panel.explanation().plain
+        assert "History  (y: in a dialog)" in text and "commits that touched .context/" in text
+        await pilot.press("y")
+        assert await _wait_for(pilot, lambda: isinstance(app.screen, EntryHistoryScreen))
+        dialog = str(app.screen.query_one("Static").render())
+        assert "commits that touched .context/" in dialog
         await pilot.press("escape")
         await settle(pilot)
         assert app.screen is app.main
+
+
+@pytest.mark.asyncio
+async def test_y_in_a_narrow_terminal_opens_the_dialog(project):
+    from ctxtui.tui.screens.entry_history import EntryHistoryScreen
+
+    root, commits = project
+    app = make_app(root, budget=2000)
+    async with app.run_test(size=(90, 40)) as pilot:
+        await settle(pilot)
+        app.main.query_one("#entries").focus()
+        await settle(pilot)
+        await pilot.press("y")
+        assert await _wait_for(pilot, lambda: isinstance(app.screen, EntryHistoryScreen))
+        assert "commits that touched .context/" in str(app.screen.query_one("Static").render())

@@ -141,3 +141,63 @@ def test_log_is_bounded_in_time_and_says_so(history, capsysbinary):
     assert data["complete"] is False and len(data["commits"]) < len(commits)
     assert b"stopped after 0 s" in err and b"--max-seconds" in err
     assert run_cli(["log", str(root), "--limit", "0", *PACKER], capsysbinary)[2] == 2
+
+
+# -- which commits `log` lists: everything a ctx packet is made of, wherever the project sits in the repository
+
+
+def _small_repo(top):
+    top.mkdir(parents=True)
+    git(top, "init", "-q")
+    return top
+
+
+def _commit(top, message, date="2026-03-01T00:00:00+00:00"):
+    git(top, "add", "-A")
+    git(top, "commit", "-qm", message, date=date)
+
+
+def _subjects(root, capsysbinary, *extra):
+    return [record["subject"] for record in _log(root, capsysbinary, *extra)["commits"]]
+
+
+def test_a_project_in_a_subfolder_of_its_repository(tmp_path, capsysbinary):
+    """The folder's prefix was put before each path given to rev-list, which git reads from the project
+    itself: `sub/.context` matched nothing, and log said no commit touched .context/."""
+    top = _small_repo(tmp_path / "repo")
+    project = top / "sub"
+    (project / ".context").mkdir(parents=True)
+    (project / ".context" / "TASKS.md").write_text("# Tasks\n\n- [ ] one\n")
+    _commit(top, "tasks")
+    (top / "README").write_text("elsewhere\n")
+    _commit(top, "elsewhere")
+    assert _subjects(project, capsysbinary) == ["tasks"]
+
+
+def test_a_steering_folder_outside_context_is_followed(tmp_path, capsysbinary):
+    """0.8.1 reads `.ctxrc steering.dir`: a commit that changed only a file there changed the packet."""
+    top = _small_repo(tmp_path / "repo")
+    (top / ".context").mkdir()
+    (top / ".context" / "TASKS.md").write_text("# Tasks\n\n- [ ] one\n")
+    (top / ".ctxrc").write_text("steering:\n  dir: docs/steering\n")
+    _commit(top, "start")
+    (top / "docs" / "steering").mkdir(parents=True)
+    (top / "docs" / "steering" / "style.md").write_text("---\ninclusion: always\n---\nWrite tests first.\n")
+    _commit(top, "steering only", date="2026-03-02T00:00:00+00:00")
+    (top / "docs" / "other.md").write_text("not read\n")
+    _commit(top, "docs only", date="2026-03-03T00:00:00+00:00")
+    assert _subjects(top, capsysbinary) == ["steering only", "start"]
+
+
+@pytest.mark.parametrize("folder", ["../../outside", "/abs/steering", ":(exclude).context", "*"])
+def test_folders_outside_the_repository_or_looking_like_patterns(tmp_path, capsysbinary, folder):
+    """A folder that climbs out of the repository is left out (git refuses it); one named like a pathspec
+    pattern is that folder, not a pattern (`:(exclude).context` would have listed every other commit)."""
+    top = _small_repo(tmp_path / "repo")
+    (top / ".context").mkdir()
+    (top / ".context" / "TASKS.md").write_text("# Tasks\n\n- [ ] one\n")
+    (top / ".ctxrc").write_text(f"steering:\n  dir: {json.dumps(folder)}\n")
+    _commit(top, "start")
+    (top / "README").write_text("elsewhere\n")
+    _commit(top, "elsewhere", date="2026-03-02T00:00:00+00:00")
+    assert _subjects(top, capsysbinary) == ["start"]

@@ -80,3 +80,42 @@ def test_symlink_loop_is_named(tmp_path, capsys):
     os.symlink(loop, loop)
     code, err = add(loop, capsys)
     assert code == 2 and "symbolic link loop" in err and "no such file" not in err
+
+
+# -- `memory init/add --db` never turns a file the packers read, or an empty file of another kind, into a database
+
+
+def test_init_refuses_an_empty_ctxrc(tmp_path, capsys, monkeypatch):
+    """SQLite takes a 0-byte file as an empty database: `memory init --db .ctxrc` made `.ctxrc` 45 KB of SQLite."""
+    (tmp_path / ".context").mkdir()
+    (tmp_path / ".ctxrc").write_bytes(b"")
+    monkeypatch.chdir(tmp_path)
+    assert main(["memory", "init", "--db", ".ctxrc"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and ".ctxrc" in err and "the packer reads" in err
+    assert (tmp_path / ".ctxrc").read_bytes() == b""
+
+
+def test_init_refuses_an_empty_file_not_named_as_a_database(tmp_path, capsys):
+    notes = tmp_path / "notes.txt"
+    notes.write_bytes(b"")
+    assert main(["memory", "init", "--db", str(notes)]) == 2
+    assert "not named as a database" in capsys.readouterr().err
+    assert notes.read_bytes() == b""
+
+
+def test_an_empty_db_file_is_still_initialised(tmp_path, capsys):
+    db = tmp_path / "memory.db"
+    db.write_bytes(b"")
+    assert main(["memory", "init", "--db", str(db)]) == 0
+    assert capsys.readouterr().out == f"created {db}\n"
+
+
+def test_add_says_when_it_creates_the_database(tmp_path, capsys):
+    """A typo in --db made a new database silently ("added … to" read like the usual case)."""
+    db = tmp_path / "typo.db"
+    assert main(["memory", "add", "--db", str(db), "--title", "A memory"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"created {db}; added m-") and out.endswith(f" to {db}\n")
+    assert main(["memory", "add", "--db", str(db), "--title", "Another"]) == 0
+    assert capsys.readouterr().out.startswith("added m-")

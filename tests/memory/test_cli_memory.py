@@ -242,7 +242,7 @@ def test_memory_import_end_to_end(tmp_path, capsys, project, build, origin):
     target = tmp_path / "memory.db"
     source_before, others = fingerprint(source), tree(tmp_path, skip=target)
     assert main(["memory", "import", str(source), "--db", str(target)]) == 0
-    assert capsys.readouterr().out == f"imported 60 memories from {source} into {target}\n"
+    assert capsys.readouterr().out == f"created {target}; imported 60 memories from {source} into {target}\n"
     assert fingerprint(source) == source_before and tree(tmp_path, skip=target) == others
     imported = load_memories(target).records
     assert len(imported) == 60 and {r.imported_from.split(":")[0] for r in imported} == {origin}

@@ -1,8 +1,10 @@
 """An entry's history (`y` on the main screen): the commits at which its fate changed, and why, in numbers.
 
-The why panel explains the fate at this budget now; this dialog follows the
-same entry (by its key) back through the commits that touched `.context/`,
-each packed at its own date against its parent (`explain QUERY --history`).
+The why panel explains the fate at this budget now; `y` follows the same
+entry (by its key) back through the commits that touched `.context/`, each
+packed at its own date against its parent (`explain QUERY --history`). The
+result is shown in the why panel's History section; this dialog shows it
+when the panel is hidden (a narrow terminal).
 """
 
 from __future__ import annotations
@@ -13,26 +15,16 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ctxtui.engine.explain.history_reasons import move_words
+from ctxtui.opening.history_log import EntryHistory
 from ctxtui.safe_text import clean_line
 from ctxtui.tui.actions import ENTRY_HISTORY, bindings
+from ctxtui.tui.widgets.why.history_text import moves_text
 
 
-def render_moves(title: str, moves: list, looked_at: int, complete: bool) -> Text:
+def render_moves(title: str, found: EntryHistory) -> Text:
+    """The dialog's text: the entry's title, then `moves_text`."""
     text = Text(f"{clean_line(title)}\n", style="bold")
-    text.append(f"its fate through the {looked_at:,} newest commits that touched .context/ (each at its own date)\n\n")
-    if not moves:
-        text.append("Its fate did not change in them.")
-    for move in moves:
-        commit = move.commit
-        text.append(f"{commit.commit[:10]} {commit.date[:10]}  ", style="bold")
-        text.append(f"{move_words(move.change.before, move.change.after)} ({move.change.cause})\n")
-        text.append(f"    {clean_line(commit.subject)[:70]}\n", style="italic")
-        for reason in move.reasons:
-            text.append(f"    · {clean_line(reason)}\n")
-        text.append("\n")
-    if not complete:
-        text.append("Stopped at the time bound: older commits were not looked at.", style="italic")
+    text.append_text(moves_text(found))
     return text
 
 

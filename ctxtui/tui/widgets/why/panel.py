@@ -49,10 +49,12 @@ def render_why(
     symbols: dict[Fate, str] | None = None,
     packer_name: str = "ctx-0.8.1",
     advice: str | None = None,
+    history: Text | None = None,
 ) -> Text:
     """The panel's content for one outcome; `symbols` are the theme's fate glyphs (the table's).
 
     `advice`: "To get it in full: …" (verified moves), "" when there is none, None while it is computed.
+    `history`: the entry followed through git (`y`), or None when it was not asked for.
     """
     if outcome is None:
         return Text("Select an entry to see why it landed where it did.", style=muted)
@@ -87,6 +89,12 @@ def render_why(
         elif thresholds_ready:
             out.append("To get it in: no single change found that does it\n", style=muted)
     out.append("\n")
+
+    if history is not None:
+        out.append("History", style="bold underline")
+        out.append("  (y: in a dialog)\n", style=muted)
+        out.append_text(history)
+        out.append("\n")
 
     keywords = matched_keywords(outcome)
     score = outcome.score
@@ -198,6 +206,7 @@ class WhyPanel(VerticalScroll):
         return render_why(
             outcome,
             threshold,
+            history=self._history(view, key),
             thresholds_ready=loaded.thresholds_ready,
             blocker_title=blocker.entry.title if blocker else None,
             colors=fate_colors(variables),
@@ -206,6 +215,18 @@ class WhyPanel(VerticalScroll):
             packer_name=view.packer_name,
             advice=advice,
         )
+
+    def _history(self, view: View, key: str | None) -> Text | None:
+        """The History section's text once `y` asked for it at this budget (kept with the load)."""
+        slot = (view.budget, key or "")
+        if key is None or slot not in view.loaded.entry_histories:
+            return None
+        found = view.loaded.entry_histories[slot]
+        if found is None:
+            return Text("following it through the commits…\n", style=muted_color(services(self).theme_colors()))
+        from ctxtui.tui.widgets.why.history_text import moves_text
+
+        return moves_text(found, wrap=50)
 
     def _ask_advice(self, view: View, key: str, threshold: Threshold | None) -> None:
         """Compute the advice for `key` in a worker (each move is verified by re-assembling); redraw when in."""

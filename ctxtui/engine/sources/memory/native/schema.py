@@ -156,7 +156,11 @@ def check_writable(path: Path) -> bool:
     except OSError:
         info = None
     if info is not None and info.st_size == 0 and os.path.isfile(path):
-        return False
+        if os.path.splitext(path)[1].lower() in (".db", ".sqlite", ".sqlite3"):
+            return False  # an empty database file (SQLite's own start, or a full disk's leftover)
+        raise MemoryWriteError(
+            str(path), "is an empty file, not named as a database (.db, .sqlite, .sqlite3): not written"
+        )
 
     def read_schema() -> tuple[int, set[str], set[str]]:
         conn = open_readonly(path, immutable=quiet(path, header))

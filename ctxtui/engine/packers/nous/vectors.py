@@ -12,7 +12,7 @@ turns (`tests/ui/test_filter_vectors.py`).
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ctxtui.engine.fate import Fate
 from ctxtui.engine.packers.nous.fates import NousReason
@@ -20,7 +20,6 @@ from ctxtui.engine.packers.nous.sections import BLOCKS, LINE, MID, NONE
 
 if TYPE_CHECKING:
     from ctxtui.engine.model import Plan
-    from ctxtui.engine.packers.nous.packer import NousPacker
     from ctxtui.engine.packers.nous.sections import Section, SectionState
 
 Verdict = tuple[Fate, NousReason]
@@ -57,14 +56,15 @@ def _section(section: Section, state: SectionState) -> list[Verdict]:
     return out
 
 
-def fates_of(packer: NousPacker, plan: Plan) -> list[Verdict]:
-    """(fate, reason) of every candidate, in candidate order."""
+def fates_of(packer: Any, plan: Plan) -> list[Verdict]:
+    """(fate, reason) of every candidate, in candidate order (`packer`: the `NousPacker`, which imports this
+    module: named here it would make an import cycle)."""
     base: list[Verdict] | None = getattr(packer, "_unplaced_fates", None)
     if base is None:  # per load: the candidates in no section (an enum member looked up per candidate: ~0.25 s)
         catalog, gate = (DROPPED, NousReason.CATALOG), (DROPPED, NousReason.GATE)
         suppressed = packer.suppressed
         base = [catalog if index in suppressed else gate for index in range(len(packer.entries))]
-        packer._unplaced_fates = base  # type: ignore[attr-defined]
+        packer._unplaced_fates = base
     out = list(base)
     for section, state in zip(packer.sections, plan.state.sections, strict=True):
         for index, verdict in zip(section.items, _section(section, state), strict=True):

@@ -300,6 +300,11 @@ class CtxPacker(CtxPrepared, Packer):
 
         return component_vector(self, plan, component)
 
+    def reason_vector(self, plan: Plan) -> Sequence[Any] | None:
+        from ctxtui.engine.packers.ctx.vectors import reason_vector
+
+        return reason_vector(self, plan)
+
     def fate_vector(self, plan: Plan) -> bytearray:
         state: CtxState = plan.state
         parsed = self.parsed

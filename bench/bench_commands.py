@@ -28,9 +28,30 @@ from bench.corpus import find_corpus  # noqa: E402
 NOW = "2026-11-21T23:56:08+00:00"
 
 
+# The coverage screen's scan as the TUI's worker runs it (`tui.tuning._compute_coverage`), after a load.
+SCREEN = """
+import sys, time
+from datetime import datetime
+from pathlib import Path
+from ctxtui.engine.explain.coverage import coverage
+from ctxtui.session import Session
+from ctxtui.tui.tuning import COVERAGE_SECONDS
+now = datetime.fromisoformat(sys.argv[3])
+session = Session(project=Path(sys.argv[1]), db=Path(sys.argv[2]), clock=lambda: now, root_path="/project")
+session.load(4000)
+loaded = session.loaded
+started = time.perf_counter()
+found = coverage(loaded.packer, 4000, max_seconds=COVERAGE_SECONDS, should_stop=lambda: loaded.stale)
+print(f"scan {time.perf_counter() - started:.2f} s (bound {COVERAGE_SECONDS:g} s); budgets above "
+      f"{found.scanned_to} not examined", file=sys.stderr)
+"""
+
+
 def run(root: Path, args: list[str]) -> dict[str, float]:
     """One command in a fresh process: wall seconds, CPU seconds, peak resident MB (wait4's ru_maxrss)."""
     command = [sys.executable, "-m", "ctxtui.cli", *args, "--now", NOW]
+    if args[0] == "screen":
+        command = [sys.executable, "-c", SCREEN, *args[1:], NOW]
     started = time.perf_counter()
     with open(os.devnull, "w") as sink:
         process = subprocess.Popen(command, cwd=root, stdout=sink, stderr=subprocess.PIPE, text=True)
@@ -42,7 +63,11 @@ def run(root: Path, args: list[str]) -> dict[str, float]:
         "cpu_s": round(usage.ru_utime + usage.ru_stime, 2),
         "peak_mb": round(usage.ru_maxrss / 1024, 1),
         "status": os.waitstatus_to_exitcode(status),
-        "note": next((line for line in stderr.splitlines() if "not examined" in line or "Error" in line), ""),
+        "note": " | ".join(
+            line.removeprefix("ctxtui: warning: ")
+            for line in stderr.splitlines()
+            if "not examined" in line or "explained" in line or "Error" in line
+        ),
     }
 
 
@@ -51,6 +76,11 @@ def main() -> int:
     parser.add_argument("--max-seconds", type=float, default=2.0)
     parser.add_argument("--root", type=Path, default=ROOT, help="the checkout whose ctxtui runs (default: this one)")
     parser.add_argument("--json", type=Path)
+    parser.add_argument(
+        "--packer",
+        help="pass --packer (e.g. ctx-0.8.1): without it and with no ctx on PATH, every command also plans "
+        "ctx 0.8.0 over the same memories to decide its notice",
+    )
     args = parser.parse_args()
     corpus = find_corpus() / "ctx-large"
     figures: dict[str, object] = {"load_average_start": os.getloadavg(), "root": str(args.root)}
@@ -64,7 +94,7 @@ def main() -> int:
             "build_native_db(sys.argv[1], 50000, 1, datetime.fromisoformat(sys.argv[2]))"
         )
         subprocess.run([sys.executable, "-c", build, str(db), NOW], cwd=ROOT, check=True)
-        common = [str(project), "--db", str(db)]
+        common = [str(project), "--db", str(db), *(["--packer", args.packer] if args.packer else [])]
         bound = ["--max-seconds", f"{args.max_seconds:g}"]
         commands = {
             "pack (for scale: load and one plan)": ["pack", *common, "--budget", "4000"],
@@ -78,11 +108,26 @@ def main() -> int:
                 "4000",
                 *bound,
             ],
+            "explain --all --format json, bound 120 s": [
+                "explain",
+                *common,
+                "--all",
+                "--format",
+                "json",
+                "--budget",
+                "4000",
+                "--max-seconds",
+                "120",
+            ],
             "coverage": ["coverage", *common, "--budget", "4000", *bound],
+            "the coverage screen (g), its own bound": ["screen", str(project), str(db)],
             "sweep (0 to 16,000 by 1,000)": ["sweep", *common, *bound],
             "sweep --step 1 --to 99999999999999": ["sweep", *common, "--step", "1", "--to", "99999999999999", *bound],
         }
-        print(f"ctx-large + 50,000 memories, --max-seconds {args.max_seconds:g}, code from {args.root}")
+        print(
+            f"ctx-large + 50,000 memories, --max-seconds {args.max_seconds:g}, --packer {args.packer or '(none)'}, "
+            f"code from {args.root}"
+        )
         for name, command in commands.items():
             if "sweep" in name and "max_seconds" not in (args.root / "ctxtui/cli/sweep.py").read_text():
                 command = [c for c in command if c not in bound]  # that checkout's sweep has no bound
@@ -93,7 +138,7 @@ def main() -> int:
             figures[name] = found
             print(
                 f"  {name:40s} wall {found['wall_s']:6.2f} s  cpu {found['cpu_s']:6.2f} s  "
-                f"peak {found['peak_mb']:6.0f} MB  exit {found['status']}  {found['note'][:90]}"
+                f"peak {found['peak_mb']:6.0f} MB  exit {found['status']}  {found['note'][:200]}"
             )
     figures["load_average_end"] = os.getloadavg()
     print(f"load average: start {figures['load_average_start'][0]:.1f}, end {os.getloadavg()[0]:.1f}")  # type: ignore[index]

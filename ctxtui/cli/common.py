@@ -268,7 +268,7 @@ def _reusable(request: PackRequest, opened: Opened) -> Workspace | None:
     from ctxtui.opening.ctx import context_dir_of
 
     workspace = opened.workspace
-    if workspace is None or getattr(workspace, "revision", None) is not None:  # a commit's: read it again
+    if workspace is None or workspace.revision:  # a commit's ("" is the working tree's): read it again
         return None
     if context_dir_of("ctx-0.8.0", request, os.environ) != context_dir_of("ctx-0.8.1", request, os.environ):
         return None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import time
 
 from ctxtui.cli.common import load_packer
 from ctxtui.engine.explain.coverage import SHARES, coverage, never_full_summary
@@ -16,8 +17,9 @@ def _budget(value: int | None) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    started = time.perf_counter()  # the whole command's bound, the load included
     _, packer, budget = load_packer(args.project, args)
-    found = coverage(packer, budget, max_seconds=args.max_seconds)
+    found = coverage(packer, budget, max_seconds=max(0.0, args.max_seconds - (time.perf_counter() - started)))
     if args.format == "json":
         print(
             json.dumps(
@@ -58,7 +60,8 @@ def run(args: argparse.Namespace) -> int:
     settle = (
         f"the packet stops changing at {found.settles_at:,} tokens"
         if found.settles_at is not None
-        else f"budgets above {found.scanned_to or 0:,} not examined (too many change points; --max-seconds)"
+        else f"budgets above {found.scanned_to or 0:,} not examined (the scan stopped at --max-seconds "
+        f"{args.max_seconds:g}: too many change points to look at in that time)"
     )
     print(f"{packer.name} at {budget:,} tokens; {settle}")
     print(

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -158,33 +160,56 @@ def outcome_json(outcome: Outcome, threshold: Threshold | None, budget: int) -> 
     return data
 
 
-def explain_all(project: str, args: argparse.Namespace) -> int:
+def explain_all(project: str, args: argparse.Namespace, clock: Callable[[], float] = time.monotonic) -> int:
     """Every candidate's fate, reason, numbers and thresholds (JSON for scripts; a table otherwise).
 
-    Written entry by entry (`json_stream`): at 50,000 memories the whole
-    document as one string cost ~600 MB. The thresholds scan is bounded by
-    `--max-seconds`; `scanned_to` says how far it looked.
+    `--max-seconds` bounds the whole command, from its start: the thresholds
+    scan may take half of what the load left, the listing the rest. Past
+    the bound the listing stops (in packet order) and the output says how
+    many entries it explained of how many (`entries_explained`, `entries_total`,
+    `complete`), as the thresholds say how far they looked (`scanned_to`).
+    Entries are made one at a time and written as they come (`json_stream`):
+    at 50,000 memories the whole document as one string cost ~600 MB.
     """
+    deadline = clock() + args.max_seconds
     _, packer, budget = load_packer(project, args)
     plan = packer.plan(budget)
+    order = plan.order
+    total = len(order)
+    listed = 0
+
+    def within_bound() -> Iterator[Outcome]:
+        nonlocal listed
+        for index in order:
+            if listed % 64 == 0 and listed and clock() > deadline:
+                return
+            yield plan.outcome_at(index)
+            listed += 1
+
     if args.format == "json":
-        found = thresholds(packer, max_seconds=args.max_seconds)
+        scan_until = clock() + max(0.0, deadline - clock()) / 2
+        found = thresholds(packer, should_stop=lambda: clock() > scan_until)
         scanned_to = next((t.scanned_to for t in found.values()), None)
         out = sys.stdout
-        head = {"packer": packer.name, "budget": budget, "scanned_to": scanned_to}
+        head = {"packer": packer.name, "budget": budget, "scanned_to": scanned_to, "entries_total": total}
         out.write("{\n" + "".join(f"  {json.dumps(k)}: {json.dumps(v)},\n" for k, v in head.items()))
         out.write('  "entries": ')
-        write_list(out, (outcome_json(o, found.get(o.entry.key), budget) for o in plan.outcomes), level=1)
-        out.write("\n}\n")
+        write_list(out, (outcome_json(o, found.get(o.entry.key), budget) for o in within_bound()), level=1)
+        out.write(f',\n  "entries_explained": {listed},\n  "complete": {json.dumps(listed == total)}\n}}\n')
         if scanned_to is not None:
             warn(
                 f"thresholds: budgets above {scanned_to:,} not examined "
-                f"(the scan stopped after --max-seconds {args.max_seconds:g})"
+                f"(the scan stopped within --max-seconds {args.max_seconds:g})"
             )
-        return 0
-    for o in plan.outcomes:
-        print(
-            f"{o.fate.value:<10} {o.entry.section:<12} {o.entry.tokens:>6,}  {clean_line(o.entry.title)[:60]:<60}  "
-            f"{clean_line(o.entry.source)}"
+    else:
+        for o in within_bound():
+            print(
+                f"{o.fate.value:<10} {o.entry.section:<12} {o.entry.tokens:>6,}  {clean_line(o.entry.title)[:60]:<60}  "
+                f"{clean_line(o.entry.source)}"
+            )
+    if listed < total:
+        warn(
+            f"explained {listed:,} of {total:,} entries (in packet order): stopped after --max-seconds "
+            f"{args.max_seconds:g}; give more seconds for the rest"
         )
     return 0

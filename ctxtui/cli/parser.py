@@ -99,7 +99,8 @@ def _explain(sub: Any, command: Callable[[str], argparse.ArgumentParser]) -> Non
         type=float,
         default=10.0,
         metavar="S",
-        help="bound on the threshold scan; past it, thresholds say how far they looked (default: 10)",
+        help="bound on the whole command (the threshold scan; with --all the listing too); "
+        "past it, the output says how far it got (default: 10)",
     )
 
 

@@ -34,6 +34,9 @@ def pin_of(view: View) -> Pin:
     return Pin(view.loaded.packer, view.budget, f"the pin ({short_title(view.packer_name)} at {view.budget:,} tokens)")
 
 
+COVERAGE_SECONDS = 5.0  # the coverage screen's scan bound (a scan of 50,000 memories' change points can take minutes)
+
+
 class TuningActions:
     """Packer, knobs, pin, differs filter, coverage and `.ctxrc` saving, for `MainScreen`."""
 
@@ -274,19 +277,39 @@ class TuningActions:
     # -- coverage ----------------------------------------------------------------------
 
     def action_coverage(self) -> None:
-        """Coverage curves, computed in a worker (a scan of every budget where a fate changes)."""
+        """Coverage curves, computed in a worker (a scan of every budget where a fate changes), bounded by
+        `COVERAGE_SECONDS`: past it the screen shows what was scanned and says where it stopped. `g` again
+        while it runs cancels it."""
+        running = getattr(self, "_coverage_worker", None)
+        if running is not None and running.is_running:
+            running.cancel()
+            self._coverage_worker = None
+            self.app.notify("coverage cancelled", timeout=2)  # type: ignore[attr-defined]
+            return
         view = self.view
         if view is None:
             return
-        self.app.notify("computing coverage…", timeout=2)  # type: ignore[attr-defined]
+        self.app.notify(  # type: ignore[attr-defined]
+            f"computing coverage (at most {COVERAGE_SECONDS:g} s; g again cancels)…", timeout=2
+        )
         loaded, budget = view.loaded, view.budget
-        self.app.run_in_thread("coverage", lambda: self._compute_coverage(loaded, budget))  # type: ignore[attr-defined]
+        self._coverage_worker = self.app.run_in_thread(  # type: ignore[attr-defined]
+            "coverage", lambda: self._compute_coverage(loaded, budget)
+        )
 
     def _compute_coverage(self, loaded: Any, budget: int) -> None:
+        from textual.worker import get_current_worker
+
         from ctxtui.engine.explain.coverage import coverage
 
-        found = coverage(loaded.packer, budget, max_seconds=5.0, should_stop=lambda: loaded.stale)
-        if not loaded.stale:
+        worker = get_current_worker()
+        found = coverage(
+            loaded.packer,
+            budget,
+            max_seconds=COVERAGE_SECONDS,
+            should_stop=lambda: loaded.stale or worker.is_cancelled,
+        )
+        if not loaded.stale and not worker.is_cancelled:
             self.app.call_from_thread(self._show_coverage, found)  # type: ignore[attr-defined]
 
     def _show_coverage(self, found: Any) -> None:

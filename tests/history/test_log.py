@@ -15,7 +15,7 @@ PACKER = ["--packer", "ctx-0.8.1"]
 
 
 def _fates(root, rev, capsysbinary, budget: str | None = None) -> dict[str, str]:
-    argv = ["explain", str(root), "--all", "--rev", rev, "--format", "json", "--max-seconds", "0", *PACKER]
+    argv = ["explain", str(root), "--all", "--rev", rev, "--format", "json", "--max-seconds", "60", *PACKER]
     out, err, code = run_cli([*argv, *(["--budget", budget] if budget else [])], capsysbinary)
     if code != 0:  # no .context/ at this commit: no candidates
         assert b"no .context/" in err, err

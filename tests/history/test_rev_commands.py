@@ -15,7 +15,7 @@ PACKER = ["--packer", "ctx-0.8.1"]
 
 def _explain_fates(root, rev, capsysbinary, budget="3000"):
     out, err, code = run_cli(
-        ["explain", str(root), "--all", "--format", "json", "--max-seconds", "0", "--budget", budget, *PACKER]
+        ["explain", str(root), "--all", "--format", "json", "--max-seconds", "60", "--budget", budget, *PACKER]
         + (["--rev", rev] if rev else []),
         capsysbinary,
     )

@@ -17,6 +17,8 @@ from typing import Any
 from ctxtui.engine.model import Outcome, ScoreBreakdown, SectionFit
 from ctxtui.engine.packers.cortex.outcomes import CortexNumbers
 
+_OWN: set[Callable[[Outcome], Any]] = set()  # the value functions that read the entry alone (`_extra`)
+
 # Shabka's fusion weights (`rank.rs`), as the help texts quote them. Not imported from the Shabka
 # packer: that would load numpy for every ctx user who opens the help screen.
 SHABKA_WEIGHTS = (0.25, 0.15, 0.15, 0.15, 0.10, 0.05, 0.15)
@@ -36,6 +38,12 @@ class Component:
     # Hidden when no entry has it (ctx: importance and usage, from a database). An optional value must be
     # the entry's own: the table asks it of the entries, without building outcomes (rows.optional_present).
     optional: bool = False
+
+    @property
+    def own(self) -> bool:
+        """The value is the entry's own (`Entry.extra`): the same at every budget, so the table sorts by it
+        without the plan's outcomes."""
+        return self.value in _OWN
 
     def text(self, outcome: Outcome) -> str:
         value = self.value(outcome)
@@ -68,6 +76,7 @@ def _extra(name: str) -> Callable[[Outcome], Any]:
                 return found
         return None
 
+    _OWN.add(value)
     return value
 
 

@@ -183,6 +183,11 @@ class Packer(ABC):
         None for the whole: no answer without building every outcome (the default)."""
         return None
 
+    def reason_vector(self, plan: Plan) -> Sequence[Any] | None:
+        """Every candidate's reason (`Outcome.reason`), in `candidates()` order, without building every
+        outcome (the table filters and sorts by it on each step). None: only the outcomes know (the default)."""
+        return None
+
     def counts(self, plan: Plan) -> dict[str, int]:
         """Entries per fate (`Plan.counts`); a packer may answer without building every outcome."""
         counts = dict.fromkeys(FATE_VALUES, 0)

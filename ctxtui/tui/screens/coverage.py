@@ -145,7 +145,8 @@ def coverage_table(found: Coverage) -> Text:
         out.append(f"The packet stops changing at a budget of {found.settles_at:,} tokens.\n", style="bold")
     elif found.scanned_to is not None:
         out.append(
-            f"Budgets were examined up to {found.scanned_to:,} tokens (too many change points to go further).\n",
+            f"Budgets were examined up to {found.scanned_to:,} tokens: the scan stopped at its time bound "
+            "(too many change points to look at in that time), so the curves end there.\n",
             style="bold",
         )
     out.append(f"At {found.budget:,} tokens, per section (in full · title only · dropped):\n\n")

@@ -63,3 +63,16 @@ class CortexNumbers(NamedTuple):
     error: str | None = None  # the retrieval's error, as the CLI prints it
     last_accessed: str | None = None  # for memories that were not gathered
     cutoff: str | None = None  # the 20th candidate's last_accessed (or created_at on the fallback)
+
+
+# The table's columns (`explain.components.CORTEX`) → the `CortexNumbers` field each reads.
+COMPONENT_FIELDS = {
+    "confidence": "confidence",
+    "importance": "importance",
+    "recency": "recency",
+    "access": "access",
+    "topic": "topic",
+    "intent": "intent_weight",
+    "diversity": "diversity",
+    "score": "score",
+}

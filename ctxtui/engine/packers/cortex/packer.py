@@ -30,9 +30,10 @@ from ctxtui.engine.gcpause import gc_paused
 from ctxtui.engine.model import Bucket, Entry, Outcome, Plan
 from ctxtui.engine.packers.base import INCLUDED, SUMMARIZED, Knob, Packer
 from ctxtui.engine.packers.cortex.compression import Compressed, compress
+from ctxtui.engine.packers.cortex.entries import _int, listing_entry, memory_entry
 from ctxtui.engine.packers.cortex.fit import EXPAND_TOP, EXPANDED, Fit, fit, next_change
 from ctxtui.engine.packers.cortex.gather import FALLBACK, Candidate, Gathering, gather
-from ctxtui.engine.packers.cortex.outcomes import CortexNumbers, CortexReason
+from ctxtui.engine.packers.cortex.outcomes import COMPONENT_FIELDS, CortexNumbers, CortexReason
 from ctxtui.engine.packers.cortex.rank import Ranked, rank
 from ctxtui.engine.packers.cortex.render import (
     error_output,
@@ -44,7 +45,7 @@ from ctxtui.engine.packers.cortex.render import (
 from ctxtui.engine.packers.cortex.score import Factors, focus_words, score
 from ctxtui.engine.packers.cortex.weights import DEFAULT_INTENT, INTENTS, weight
 from ctxtui.engine.sources.memory.cortex.v1_store import CortexListing, CortexStore
-from ctxtui.engine.text.js import UNDEFINED, JSError, date_value, to_property_key, to_string
+from ctxtui.engine.text.js import UNDEFINED, JSError
 
 TITLE = "drift memory why: Cortex's retrieval budget (TypeScript v1, vector-less path)"
 PATH_LABEL = "Cortex vector-less path"
@@ -123,6 +124,7 @@ class CortexPacker(Packer):
         self._head: list[Outcome] = []  # outcomes of gathered-but-unranked entries (failures, duplicates)
         self._tail: list[tuple[int, Any]] = []  # (listing index, row key) of the other rows, in rowid order
         self._static: list[Outcome] | None = None
+        self._static_reasons: list[Any] | None = None
         if store is None:
             self.path = "none"
         elif store.init_error is not None:
@@ -184,17 +186,17 @@ class CortexPacker(Packer):
         taken: set[Any] = set()
         if self.scored:
             for item in self.scored:
-                entries.append(_memory_entry(item.candidate, item.compressed, self.zone))
+                entries.append(memory_entry(item.candidate, item.compressed, self.zone))
                 taken.add(_row_key(item.candidate.row.rowid, item.candidate.row.id))
         elif self.gathering is not None:  # the retrieval failed after gathering: show what was gathered
             for candidate in self.gathering.candidates:
-                entry = _memory_entry(candidate, None, self.zone)
+                entry = memory_entry(candidate, None, self.zone)
                 entries.append(entry)
                 head.append(Outcome(entry, 0, Fate.DROPPED, CortexReason.FAILED, CortexNumbers(error=self.failure)))
                 taken.add(_row_key(candidate.row.rowid, candidate.row.id))
         if self.gathering is not None:
             for candidate in self.gathering.duplicates:
-                entry = _memory_entry(candidate, None, self.zone)
+                entry = memory_entry(candidate, None, self.zone)
                 entries.append(entry)
                 head.append(Outcome(entry, 0, Fate.DROPPED, CortexReason.DUPLICATE, CortexNumbers()))
                 taken.add(_row_key(candidate.row.rowid, candidate.row.id))
@@ -371,6 +373,35 @@ class CortexPacker(Packer):
         ranked = [self._outcome(index, item, state) for index, item in enumerate(self.scored)]
         return ranked + self._static_outcomes()
 
+    # Outcomes are in candidate order: the ranked few per plan, the rest the same at every budget (made once).
+    def packet_order(self, plan: Plan) -> Sequence[int]:
+        return range(len(self._entries))
+
+    def packet_places(self, plan: Plan) -> Sequence[int]:
+        return range(len(self._entries))
+
+    def outcome_at(self, plan: Plan, index: int) -> Outcome:
+        ranked = len(self.scored)
+        return self._ranked_outcomes(plan)[index] if index < ranked else self._static_outcomes()[index - ranked]
+
+    def reason_vector(self, plan: Plan) -> Sequence[Any] | None:
+        """`outcomes(plan)`'s reasons (candidate order): the few ranked ones made, the rest fixed for the load."""
+        if self._static_reasons is None:
+            self._static_reasons = [outcome.reason for outcome in self._static_outcomes()]
+        return [outcome.reason for outcome in self._ranked_outcomes(plan)] + self._static_reasons
+
+    def component_vector(self, plan: Plan, component: str) -> Sequence[Any] | None:
+        """A factor for every candidate: the ranked ones' from their outcomes, None for the rest (never ranked)."""
+        field = COMPONENT_FIELDS.get(component)
+        ranked = [] if field is None else [getattr(o.numbers, field) for o in self._ranked_outcomes(plan)]
+        return None if field is None else ranked + [None] * (len(self._entries) - len(ranked))
+
+    def _ranked_outcomes(self, plan: Plan) -> list[Outcome]:
+        state: CortexState = plan.state
+        return plan.derived(  # type: ignore[no-any-return]
+            "cortex.ranked", lambda p: [self._outcome(i, item, state) for i, item in enumerate(self.scored)]
+        )
+
     def _outcome(self, index: int, item: Scored, state: CortexState) -> Outcome:
         entry = self._entries[index]
         f, r, c = item.factors, item.ranked, item.compressed
@@ -460,10 +491,6 @@ class CortexPacker(Packer):
         return next_change(self._compressed, state.fit, plan.budget)
 
 
-def _int(value: float) -> int:
-    return int(value) if math.isfinite(value) else 0
-
-
 def _row_key(rowid: int | None, row_id: Any) -> Any:
     return ("row", rowid) if rowid is not None else ("id", row_id)
 
@@ -478,7 +505,7 @@ class _StoreRows:
         self.listing = store.listing if store is not None else ()
         with gc_paused():
             self.keys = [_row_key(row.rowid, row.id) for row in self.listing]
-            self.entries = [_listing_entry(row) for row in self.listing]
+            self.entries = [listing_entry(row) for row in self.listing]
         self._index: dict[Any, int] | None = None
 
     def recent_cutoff(self) -> Any:
@@ -491,91 +518,3 @@ class _StoreRows:
         last = store.recent[-1]
         found = self._index.get(_row_key(last.rowid, last.id))
         return None if found is None else self.listing[found].last_accessed
-
-
-def _key(row_id: Any, rowid: int | None) -> str:
-    if isinstance(row_id, str):
-        return f"cortex:{row_id}"
-    return f"cortex:#{rowid}"
-
-
-def _text(value: Any) -> str:
-    try:
-        return to_string(value)
-    except JSError:
-        return "[object Object]"
-
-
-def _iso_date(value: Any, zone: tzinfo) -> str | None:
-    try:
-        ms = date_value(value, zone)
-    except JSError:
-        return None
-    if ms != ms:
-        return None
-    try:
-        return datetime.fromtimestamp(ms / 1000, tz=UTC).date().isoformat()
-    except (OverflowError, OSError, ValueError):
-        return None
-
-
-def _memory_entry(candidate: Candidate, compressed: Compressed | None, zone: tzinfo) -> Entry:
-    memory = candidate.memory
-    row = candidate.row
-    try:
-        section = to_property_key(memory.get("type", UNDEFINED))
-    except JSError:
-        section = "[object Object]"
-    if compressed is not None and compressed.error is None:
-        title = _text(compressed.summary)
-        text = compressed.expanded
-        tokens = _int(compressed.expanded_tokens)
-        extra: tuple[tuple[str, Any], ...] = (
-            ("summary tokens", compressed.summary_tokens),
-            ("expanded tokens", compressed.expanded_tokens),
-        )
-    else:
-        summary = memory.get("summary", UNDEFINED)
-        title = _text(summary) if summary is not UNDEFINED else "(no summary)"
-        text, tokens = "", 0
-        extra = () if compressed is None else (("compress() throws", str(compressed.error)),)
-    key = _key(memory.get("id"), row.rowid)
-    importance = memory.get("importance", UNDEFINED)
-    return Entry(
-        key=key,
-        section=section,
-        title=title,
-        text=text,
-        tokens=tokens,
-        source=key,
-        date=_iso_date(memory.get("createdAt", UNDEFINED), zone),
-        kind=section,
-        importance={"critical": 1.0, "high": 0.8, "normal": 0.5, "low": 0.2}.get(importance, 0.5)
-        if isinstance(importance, str)
-        else 0.5,
-        extra=(("rowid", row.rowid), *extra),
-    )
-
-
-def _listing_entry(listing: CortexListing) -> Entry:
-    key = _key(listing.id, listing.rowid)
-    kind = listing.type if isinstance(listing.type, str) else "memory"
-    summary = listing.summary if isinstance(listing.summary, str) and listing.summary else "(no summary)"
-    status = "archived" if listing.archived != 0 else ("superseded" if listing.superseded_by else "active")
-    created = listing.created_at if isinstance(listing.created_at, str) else None
-    return Entry(
-        key=key,
-        section=kind,
-        title=summary,
-        text="",
-        tokens=0,
-        source=key,
-        date=created[:10] if created and len(created) >= 10 else None,
-        status=status,
-        kind=kind,
-        extra=(
-            ("rowid", listing.rowid),
-            ("last_accessed", listing.last_accessed),
-            ("not gathered", "its JSON is not read: title and type are the row's columns"),
-        ),
-    )

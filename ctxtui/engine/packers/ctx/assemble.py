@@ -300,6 +300,11 @@ class CtxPacker(CtxPrepared, Packer):
 
         return component_vector(self, plan, component)
 
+    def reason_vector(self, plan: Plan) -> Sequence[Any] | None:
+        from ctxtui.engine.packers.ctx.vectors import reason_vector
+
+        return reason_vector(self, plan)
+
     def fate_vector(self, plan: Plan) -> bytearray:
         state: CtxState = plan.state
         parsed = self.parsed
@@ -342,7 +347,9 @@ class CtxPacker(CtxPrepared, Packer):
         }
 
 
-def _prefix_tier(budget: int, pct: float, remaining: int | None, cumulative: list[int]) -> tuple[int, int, bool, int]:
+def _prefix_tier(
+    budget: int, pct: float, remaining: int | None, cumulative: Sequence[int]
+) -> tuple[int, int, bool, int]:
     """A stop-at-first-misfit tier: (cap, items taken, first forced, tokens); `remaining` None: not clamped."""
     cap = pct_cap(budget, pct) if remaining is None else min(pct_cap(budget, pct), remaining)
     count, forced = fit_prefix(cumulative, cap)

@@ -13,8 +13,10 @@ from __future__ import annotations
 from typing import Any
 
 from ctxtui.engine.model import Plan
+from ctxtui.engine.packers.base import DROPPED, INCLUDED, SUMMARIZED
 from ctxtui.engine.packers.ctx.lazy import offsets_of, task_count_of
 from ctxtui.engine.packers.ctx.prepared import CtxPrepared
+from ctxtui.engine.packers.ctx.reason import Reason
 from ctxtui.engine.packers.ctx.score import relevance_of
 
 OWN = ("importance", "usage")  # the entry's own numbers, for every candidate
@@ -48,3 +50,63 @@ def component_vector(packer: CtxPrepared, plan: Plan, component: str) -> list[An
         positions = packer.positions(task_count)
         values[start : start + count] = [s if p >= 0 else 0.0 for s, p in zip(scores, positions, strict=True)]
     return values
+
+
+def _static_codes(packer: CtxPrepared) -> tuple[bytes, list[str], list[Any]]:
+    """Per load: each scored entry's code before its fate (section × 8 + superseded × 4, or 128 + 4 × k for
+    the k-th inactive status), the sections by index, and the inactive statuses' reasons by k."""
+    found: tuple[bytes, list[str], list[Any]] | None = getattr(packer, "_reason_codes", None)
+    if found is None:
+        sections = list(dict.fromkeys(packer.scored_sections))
+        section_of = {name: index for index, name in enumerate(sections)}
+        statuses = list(dict.fromkeys(packer.inactive.values()))
+        status_of = {status: index for index, status in enumerate(statuses)}
+        inactive = packer.inactive
+        codes = bytes(
+            128 + 4 * status_of[inactive[entry.key]]
+            if entry.key in inactive
+            else 8 * section_of[entry.section] + 4 * bool(entry.superseded)
+            for entry in packer.scored
+        )
+        found = (codes, sections, [Reason(status) for status in statuses])
+        packer._reason_codes = found  # type: ignore[attr-defined]
+    return found
+
+
+def reason_vector(packer: CtxPrepared, plan: Plan) -> list[Any]:
+    """Each candidate's reason as its outcome gives it, in `candidates()` order, without 50,000 outcomes.
+
+    The entries around the scored ones (rules, tasks, conventions, steering, the skill: hundreds) are asked
+    one by one (`lazy.outcome_at`); a scored entry's reason follows from its section's fill, its fate and
+    whether it is superseded (`outcomes.scored_outcome`), or its inactive status (`inactive_outcome`)."""
+    from ctxtui.engine.packers.ctx.lazy import context_of, outcome_at
+
+    context = plan.derived("ctx.outcome_context", lambda p: context_of(packer, p.state))
+    at = context.offsets
+    size = len(packer.candidates())
+    reasons: list[Any] = [None] * size
+    for index in range(at.scored):
+        reasons[index] = outcome_at(packer, context, index).reason
+    for index in range(at.steering, size):
+        reasons[index] = outcome_at(packer, context, index).reason
+    count = len(packer.scored)
+    if not count:
+        return reasons
+    codes, sections, inactive = _static_codes(packer)
+    table: list[Any] = [None] * 256
+    for s, name in enumerate(sections):
+        fill = context.fills.get(name)
+        for fate in (DROPPED, SUMMARIZED, INCLUDED):
+            if fill is None or fill.share <= 0:
+                plain = Reason.NOT_REACHED if fill is None else Reason.NO_SHARE
+                table[8 * s + fate], table[8 * s + 4 + fate] = plain, Reason.SUPERSEDED
+            elif fate == INCLUDED:
+                table[8 * s + fate] = table[8 * s + 4 + fate] = Reason.FULL
+            else:
+                table[8 * s + fate], table[8 * s + 4 + fate] = Reason.OVER_FULL_LIMIT, Reason.SUPERSEDED
+    for k, reason in enumerate(inactive):
+        table[128 + 4 * k : 132 + 4 * k] = [reason] * 4
+    fates = bytes(plan.fates[at.scored : at.scored + count])
+    combined = (int.from_bytes(codes, "little") | int.from_bytes(fates, "little")).to_bytes(count, "little")
+    reasons[at.scored : at.scored + count] = map(table.__getitem__, combined)
+    return reasons

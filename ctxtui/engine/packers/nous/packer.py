@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from operator import itemgetter
 from typing import Any
 
 from ctxtui.engine.fate import Fate
@@ -241,15 +242,44 @@ class NousPacker(Packer):
 
     def fate_vector(self, plan: Plan) -> bytearray:
         codes = {Fate.INCLUDED: INCLUDED, Fate.SUMMARIZED: SUMMARIZED, Fate.DROPPED: DROPPED}
-        return bytearray(codes[self._fate(plan, i)[0]] for i in range(len(self.entries)))
+        return bytearray(map(codes.__getitem__, map(itemgetter(0), self._fates(plan))))  # C-level: 50,000 a step
+
+    def _fates(self, plan: Plan) -> list[tuple[Fate, NousReason]]:
+        """Every candidate's fate and reason at this plan, once (the fate vector, the table's reason column)."""
+        from ctxtui.engine.packers.nous.vectors import fates_of
+
+        fates: list[tuple[Fate, NousReason]] = plan.derived("nous.fates", lambda p: fates_of(self, p))
+        return fates
+
+    def reason_vector(self, plan: Plan) -> Sequence[Any] | None:
+        return list(map(itemgetter(1), self._fates(plan)))
+
+    def component_vector(self, plan: Plan, component: str) -> Sequence[Any] | None:
+        """The section's budget, or its kept characters (None for blocks: `_outcomes`), for every candidate."""
+        if component not in ("budget", "kept"):
+            return None
+        values: list[Any] = []
+        for section, state in zip(self.sections, plan.state.sections, strict=True):
+            blocks = section.spec.rule == BLOCKS
+            values.append(state.budget if component == "budget" else None if blocks else state.keep)
+        where = self._where
+        return [None if (w := where.get(i)) is None else values[w[0]] for i in range(len(self.entries))]
 
     def outcomes(self, plan: Plan) -> list[Outcome]:
         with gc_paused():  # a burst of acyclic tuples: collections would only traverse the live heap
-            return self._outcomes(plan)
+            return [self.outcome_at(plan, index) for index in range(len(self.entries))]
 
-    def _outcomes(self, plan: Plan) -> list[Outcome]:
+    # Outcomes are in candidate order; the table makes the ~40 it shows one by one.
+    def packet_order(self, plan: Plan) -> Sequence[int]:
+        return range(len(self.entries))
+
+    def packet_places(self, plan: Plan) -> Sequence[int]:
+        return range(len(self.entries))
+
+    def _per_section(self, plan: Plan) -> list[tuple[Any, ...]]:
+        """What every item of a section shares at this plan."""
         factor = self.settings.factor
-        per_section = []  # what every item of a section shares at this plan
+        per_section = []
         for s_index, (section, state) in enumerate(zip(self.sections, plan.state.sections, strict=True)):
             fld = section.spec.budget_field
             per_section.append(
@@ -263,53 +293,53 @@ class NousPacker(Packer):
                     len(section.joined),
                 )
             )
-        out = []
-        where_of = self._where
-        for index, entry in enumerate(self.entries):
-            fate, reason = self._fate(plan, index)
-            where = where_of.get(index)
-            numbers = None
-            if where is not None:
-                s_index, pos = where
-                section, state, base, fac, whole, max_chars, text_chars = per_section[s_index]
-                key = section.spec.key
-                if section.spec.rule == BLOCKS:
-                    cost = section.costs[pos]
-                    numbers = SectionFit(
-                        key,
-                        state.budget,
-                        base,
-                        fac,
-                        None,
-                        None,
-                        None,
-                        None,
-                        None,
-                        section.cum_costs[pos] - cost,
-                        cost,
-                        pos + 1,
-                        whole,
-                        plan.budget,
-                    )
-                else:
-                    numbers = SectionFit(
-                        key,
-                        state.budget,
-                        base,
-                        fac,
-                        max_chars,
-                        section.starts[pos],
-                        section.ends[pos],
-                        text_chars,
-                        state.keep,
-                        None,
-                        None,
-                        pos + 1,
-                        whole,
-                        plan.budget,
-                    )
-            out.append(Outcome(entry, self._priority[index], fate, reason, numbers))
-        return out
+        return per_section
+
+    def outcome_at(self, plan: Plan, index: int) -> Outcome:
+        fate, reason = self._fate(plan, index)
+        where = self._where.get(index)
+        numbers = None
+        if where is not None:
+            s_index, pos = where
+            per_section: list[tuple[Any, ...]] = plan.derived("nous.per_section", self._per_section)
+            section, state, base, fac, whole, max_chars, text_chars = per_section[s_index]
+            key = section.spec.key
+            if section.spec.rule == BLOCKS:
+                cost = section.costs[pos]
+                numbers = SectionFit(
+                    key,
+                    state.budget,
+                    base,
+                    fac,
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    section.cum_costs[pos] - cost,
+                    cost,
+                    pos + 1,
+                    whole,
+                    plan.budget,
+                )
+            else:
+                numbers = SectionFit(
+                    key,
+                    state.budget,
+                    base,
+                    fac,
+                    max_chars,
+                    section.starts[pos],
+                    section.ends[pos],
+                    text_chars,
+                    state.keep,
+                    None,
+                    None,
+                    pos + 1,
+                    whole,
+                    plan.budget,
+                )
+        return Outcome(self.entries[index], self._priority[index], fate, reason, numbers)
 
     def buckets(self, plan: Plan) -> list[Bucket]:
         bars = []

@@ -143,6 +143,7 @@ class ShabkaPacker(Packer):
         self._candidate_count = len(store.rows) + sum(h.reason is ShabkaReason.ORPHAN for h in self.hits)
         self._entries: list[Entry] | None = None
         self._fixed: list[Outcome] | None = None
+        self._fixed_reasons: list[Any] | None = None
 
     # ------------------------------------------------------------ the one-off part
 
@@ -410,6 +411,43 @@ class ShabkaPacker(Packer):
                     )
                 )
         return out + self._fixed
+
+    # Outcomes are in candidate order: the ranked (at most 50) by place, then those fixed for the load.
+    def packet_order(self, plan: Plan) -> Sequence[int]:
+        return range(len(self.candidates()))
+
+    def packet_places(self, plan: Plan) -> Sequence[int]:
+        return range(len(self.candidates()))
+
+    def outcome_at(self, plan: Plan, index: int) -> Outcome:
+        """`outcomes(plan)[index]`, made alone."""
+        self.candidates()
+        assert self._fixed is not None and self._entries is not None
+        if index >= len(self.ranked):
+            return self._fixed[index - len(self.ranked)]
+        n, budget, ranked = plan.state, plan.budget, self.ranked[index]
+        packed_before = min(index, n)
+        used = self.cumulative[packed_before - 1] if packed_before else 0
+        entry, score = self._entries[index], self._score(ranked, index + 1)
+        numbers = PrefixFit(cap=budget, used_before=used, needs=ranked.cost, budget=budget, remaining=budget - used)
+        if index < n:
+            return Outcome(entry, STEP_PACK, Fate.INCLUDED, ShabkaReason.PACKED, numbers, score)
+        if index == n:
+            return Outcome(entry, STEP_PACK, Fate.DROPPED, ShabkaReason.MISFIT, numbers, score)
+        blocked = self._entries[n].key
+        return Outcome(entry, STEP_PACK, Fate.DROPPED, ShabkaReason.AFTER_MISFIT, numbers, score, blocked_by=blocked)
+
+    def reason_vector(self, plan: Plan) -> Sequence[Any] | None:
+        """`outcomes(plan)`'s reasons (in candidate order already) without building them: the ranked prefix
+        by place, the rest fixed for the load."""
+        self.candidates()
+        assert self._fixed is not None
+        if self._fixed_reasons is None:
+            self._fixed_reasons = [outcome.reason for outcome in self._fixed]
+        n, ranked = plan.state, len(self.ranked)
+        misfit = [ShabkaReason.MISFIT] if n < ranked else []
+        after = [ShabkaReason.AFTER_MISFIT] * max(0, ranked - n - 1)
+        return [ShabkaReason.PACKED] * min(n, ranked) + misfit + after + self._fixed_reasons
 
     def buckets(self, plan: Plan) -> list[Bucket]:
         return [Bucket(STEP_PACK, ENTRY_SECTION, plan.budget, plan.tokens_used)]

@@ -44,6 +44,7 @@ class Column:
     descending: bool = False  # natural direction when first sorted
     optional: bool = False  # hidden unless some entry has a value (ctx's importance and usage)
     help: str = ""  # for the help screen
+    own: bool = False  # the number is the entry's own, the same at every budget (sorted per load: vectors.py)
 
 
 def _component_column(component: Component) -> Column:
@@ -63,6 +64,7 @@ def _component_column(component: Component) -> Column:
         True,
         component.optional,
         component.help,
+        component.own,
     )
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import compress, repeat
-from operator import is_not
+from operator import is_not, not_
 from typing import TYPE_CHECKING, Any, overload
 
 from ctxtui.engine.explain.reasons import REASON_SHORT
@@ -166,7 +166,7 @@ class ViewRows(Sequence[Row]):
 
     def sort_values(self, column: Column) -> list[Any] | None:
         """The column's sort key for each row (packet order); None: the outcomes alone know it."""
-        values = column_values(self.plan, self._entries, column.id, column.sort_key, column.optional)
+        values = column_values(self.plan, self._entries, column.id, column.sort_key, column.optional or column.own)
         return None if values is None else list(map(values.__getitem__, self.order_list))
 
     def entry_at(self, k: int) -> Entry:
@@ -283,7 +283,7 @@ def sorted_indices(
         if None in values:
             has = list(map(is_not, values, repeat(None)))
             present = list(compress(indices, map(has.__getitem__, indices)))
-            missing = [i for i in indices if not has[i]]
+            missing = list(compress(indices, map(not_, map(has.__getitem__, indices))))  # C-level, as `present`
         else:
             present, missing = indices, []
         return sorted(present, key=key, reverse=reverse) + missing

@@ -39,7 +39,7 @@ class LoadIndex:
         self._haystacks: list[str] | None = None
         self._hits: dict[str, bytearray] = {}  # a text → which candidates' title, section or key hold it
         self._sections: dict[frozenset[str], bytearray] = {}
-        self._sort_keys: dict[str, list[Any]] = {}
+        self._sort_keys: dict[tuple[str, Callable[[Outcome], Any]], list[Any]] = {}
         self._by_key: dict[str, list[int]] | None = None
 
     def text_hits(self, needle: str) -> bytearray:
@@ -77,11 +77,11 @@ class LoadIndex:
     def sort_keys(self, column: str, sort_key: Callable[[Outcome], Any]) -> list[int | None]:
         """An entry-only column's sort key for every candidate, as a dense rank (equal keys, equal ranks;
         None stays None): a step sorts small integers, not 50,000 casefolded titles."""
-        found = self._sort_keys.get(column)
+        found = self._sort_keys.get((column, sort_key))
         if found is None:
             keys = [sort_key(Outcome(entry, 0, Fate.DROPPED, Fate.DROPPED)) for entry in self.entries]
             rank_of = {key: rank for rank, key in enumerate(sorted({k for k in keys if k is not None}))}
-            found = self._sort_keys[column] = [None if key is None else rank_of[key] for key in keys]
+            found = self._sort_keys[column, sort_key] = [None if key is None else rank_of[key] for key in keys]
         return found
 
 
@@ -123,11 +123,17 @@ def candidate_flags(
     if needle:
         hits = index.text_hits(needle)
         reasons = {reason for reason, label in REASON_SHORT.items() if needle in label.casefold()}
-        if reasons:  # the reason changes with the budget: read off the plan's outcomes
-            hits = bytearray(hits)
-            for candidate, outcome in zip(plan.order, plan.outcomes, strict=True):
-                if outcome.reason in reasons:
-                    hits[candidate] = 1
+        if reasons:  # the reason changes with the budget: the plan's reason vector, or its outcomes
+            by_reason = plan.packer.reason_vector(plan)
+            if by_reason is not None:
+                labelled = bytes(map(reasons.__contains__, by_reason))
+                both = int.from_bytes(hits, "little") | int.from_bytes(labelled, "little")
+                hits = bytearray(both.to_bytes(len(hits), "little"))
+            else:
+                hits = bytearray(hits)
+                for candidate, outcome in zip(plan.order, plan.outcomes, strict=True):
+                    if outcome.reason in reasons:
+                        hits[candidate] = 1
         flags = _and(flags, hits)
     return flags
 
@@ -148,5 +154,13 @@ def column_values(
     if column == "fate":
         by_code = [FATE_ORDER[Fate.DROPPED], FATE_ORDER[Fate.SUMMARIZED], FATE_ORDER[Fate.INCLUDED]]
         return [by_code[code] for code in plan.fates]
+    if column == "reason":
+        reasons = plan.packer.reason_vector(plan)
+        if reasons is None:
+            return None
+        order = {reason: sort_key(Outcome(entries[0], 0, Fate.DROPPED, reason)) for reason in set(reasons)}
+        return list(map(order.__getitem__, reasons))
     vector = plan.packer.component_vector(plan, column)
-    return None if vector is None else list(vector)  # numbers or None, as `Packer.component_vector` says
+    if vector is None or isinstance(vector, list):
+        return vector  # numbers or None, as `Packer.component_vector` says
+    return list(vector)

@@ -8,6 +8,7 @@ for this workspace and budget, which ones are at work and how much.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ctxtui.engine.model import Entry, Plan
@@ -44,7 +45,7 @@ def _line(entry: Entry) -> int:
     return int(entry.source.rsplit(":", 1)[1])
 
 
-def _inside(entries: list[Entry], spans: list[tuple[int, int]]) -> int:
+def _inside(entries: Sequence[Entry], spans: list[tuple[int, int]]) -> int:
     return sum(1 for e in entries if any(lo <= _line(e) <= hi for lo, hi in spans))
 
 

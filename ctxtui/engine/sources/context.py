@@ -20,12 +20,13 @@ from ctxtui.engine.sources.files import FileTooBig, NotRegularFile, kind_of, rea
 from ctxtui.engine.sources.fspath import join
 from ctxtui.engine.sources.identity import Keys
 from ctxtui.engine.sources.steering import SteeringRead, read_steering, steering_candidates
-from ctxtui.engine.text.go import RE_WS, decode, go_trim, utf8_len
+from ctxtui.engine.sources.task_list import TASK_PREFIX, TaskList
+from ctxtui.engine.text.go import GO_SPACE, RE_WS, decode, go_trim, utf8_len
 from ctxtui.engine.text.tokens import estimate
 
 if TYPE_CHECKING:
     import re
-    from collections.abc import Callable, Iterator
+    from collections.abc import Callable, Iterator, Sequence
     from typing import Any
 
     from ctxtui.engine.sources.fspath import PathText
@@ -42,6 +43,10 @@ READ_ORDER = (
 )
 
 CONVENTION_SCAN_LIMIT = 1000
+# Conventions past the scan limit listed one by one (each a dropped entry); the rest are counted in a problem.
+# ctx never reads them, so no packet depends on them, and a file of 10 MB of "-" lines (2.5 million bullets)
+# would otherwise cost an entry each: 80 times the file in memory (issue 20, medium 17).
+SKIPPED_LISTED = 1000
 
 _CHECKBOX = "^(" + RE_WS + "*)-" + RE_WS + r"*\[([x ]?)\]" + RE_WS + "*(.+)"
 
@@ -116,7 +121,7 @@ class ParsedContext(Record):
     read_order_names: list[str]
     constitution: list[str] | None  # what ctx parses (quirk 1: almost always [])
     constitution_candidates: list[Entry]  # every checkbox rule a human would see
-    tasks: list[Entry]
+    tasks: Sequence[Entry]  # a TaskList: entries made when read
     conventions: list[Entry]
     conventions_skipped: list[Entry]  # past the 1000-bullet scan limit
     decisions: list[Entry]
@@ -131,7 +136,7 @@ class ParsedContext(Record):
         read_order_names: list[str],
         constitution: list[str] | None,
         constitution_candidates: list[Entry],
-        tasks: list[Entry],
+        tasks: Sequence[Entry],
         conventions: list[Entry],
         conventions_skipped: list[Entry],
         decisions: list[Entry],
@@ -294,7 +299,12 @@ def _box_after(text: str, dash: int) -> tuple[str, int, int] | None:
 
 
 def checkbox_lines(text: str) -> list[CheckboxMatch]:
-    """Every match of ctx's task pattern (`task_pattern()`) in `text`, found in linear time.
+    """Every match of ctx's task pattern (`task_pattern()`) in `text`, found in linear time (`iter_checkbox_lines`)."""
+    return list(iter_checkbox_lines(text))
+
+
+def iter_checkbox_lines(text: str) -> Iterator[CheckboxMatch]:
+    """Every match of ctx's task pattern (`task_pattern()`) in `text`, found in linear time, one at a time.
 
     Python's backtracking engine is quadratic on this pattern when lines are
     blank (each line start scans every following blank line before failing:
@@ -315,8 +325,10 @@ def checkbox_lines(text: str) -> list[CheckboxMatch]:
       line; when the run reaches the end of the text, the pattern backtracks to
       its last character that is not a newline (a bare `- [ ]` at the very end
       keeps a lone space or tab as its text).
+
+    A generator: the parsers make each match an entry as it comes, so a
+    file's matches are never all held at once.
     """
-    found: list[CheckboxMatch] = []
     n = len(text)
     start = 0
     for first in _dash_lines(text):  # every line start before it up to `start` scans the same from here
@@ -328,20 +340,19 @@ def checkbox_lines(text: str) -> list[CheckboxMatch]:
             if p < n:
                 end = text.find("\n", p)
                 end = n if end < 0 else end
-                found.append(CheckboxMatch(box, p, text[p:end]))
+                yield CheckboxMatch(box, p, text[p:end])
                 start = end + 1
                 continue
             r = n - 1
             while r >= run and text[r] == "\n":
                 r -= 1
             if r >= run:
-                found.append(CheckboxMatch(box, r, text[r]))
+                yield CheckboxMatch(box, r, text[r])
                 break
         following = text.find("\n", first)
         if following < 0:
             break
         start = following + 1
-    return found
 
 
 def constitution_rule(text: str) -> str | None:
@@ -360,10 +371,14 @@ def constitution_rule(text: str) -> str | None:
 
 
 def convention_bullets(text: str) -> list[tuple[int, str]]:
-    """(offset, group 1) of every match of `(?m)^-[ws]*(.+)$` in order: a "-" at a line start, a run of
-    whitespace (newlines too), then the rest of that line; a run that reaches the end of the text gives
-    its last character that is not a newline, as the pattern backtracks to."""
-    found: list[tuple[int, str]] = []
+    """(offset, group 1) of every match of `(?m)^-[ws]*(.+)$` in order (`iter_convention_bullets`)."""
+    return list(iter_convention_bullets(text))
+
+
+def iter_convention_bullets(text: str) -> Iterator[tuple[int, str]]:
+    """(offset, group 1) of every match of `(?m)^-[ws]*(.+)$` in order, one at a time: a "-" at a line
+    start, a run of whitespace (newlines too), then the rest of that line; a run that reaches the end of
+    the text gives its last character that is not a newline, as the pattern backtracks to."""
     n = len(text)
     dash = 0 if text.startswith("-") else _dash_line_after(text, 0)
     while dash >= 0:
@@ -375,13 +390,12 @@ def convention_bullets(text: str) -> list[tuple[int, str]]:
             while r > dash and text[r] == "\n":
                 r -= 1
             if r > dash:
-                found.append((dash, text[r]))
+                yield dash, text[r]
             break
         end = text.find("\n", p)
         end = n if end < 0 else end
-        found.append((dash, text[p:end]))
+        yield dash, text[p:end]
         dash = _dash_line_after(text, end)
-    return found
 
 
 def _dash_line_after(text: str, at: int) -> int:
@@ -422,38 +436,46 @@ class LineNumbers:
         return self._line
 
 
-def parse_tasks(text: str, path: str = ".context/TASKS.md") -> list[Entry]:
-    """Pending tasks: every checkbox line whose box is not exactly "x" (quirk 3)."""
-    tasks: list[Entry] = []
+def parse_tasks(text: str, path: str = ".context/TASKS.md") -> TaskList:
+    """Pending tasks: every checkbox line whose box is not exactly "x" (quirk 3).
+
+    Kept as positions in `text` (`TaskList`), each entry made when asked for:
+    a million tasks as entries held 14 times the file.
+    """
+    tasks = TaskList(text, path)
     line_of = LineNumbers(text)
-    key = Keys("tasks", path)
-    for match in checkbox_lines(text):
+    for match in iter_checkbox_lines(text):
         if match.box == "x":
             continue
-        line = f"- [ ] {go_trim(match.text)}"
-        number = line_of(match.start)
-        tasks.append(
-            Entry(
-                key=key(line[6:]),
-                section="tasks",
-                title=line[6:],
-                text=line,
-                tokens=estimate(line),
-                source=f"{path}:{number}",
-            )
-        )
+        raw = match.text
+        title = go_trim(raw)
+        start = match.start + len(raw) - len(raw.lstrip(GO_SPACE))
+        tokens = estimate(TASK_PREFIX + title)
+        tasks.add(start, start + len(title), line_of(match.start), tokens)
     return tasks
 
 
-def parse_conventions(text: str, path: str = ".context/CONVENTIONS.md") -> tuple[list[Entry], list[Entry]]:
-    """Bullets at the start of a line; only the first 1000 are looked at (quirk 2)."""
+def parse_conventions(
+    text: str, path: str = ".context/CONVENTIONS.md"
+) -> tuple[list[Entry], list[Entry], Problem | None]:
+    """Bullets at the start of a line; only the first 1000 are looked at (quirk 2).
+
+    (kept, skipped, unlisted): the bullets ctx looks at, then those past its
+    scan, of which `SKIPPED_LISTED` become entries and the rest are only
+    counted, in the problem `unlisted` (None when there are none).
+    """
     kept: list[Entry] = []
     skipped: list[Entry] = []
     line_of = LineNumbers(text)
     key = Keys("conventions", path)
-    for index, (offset, bullet) in enumerate(convention_bullets(text)):
+    unlisted, first_unlisted = 0, 0
+    for index, (offset, bullet) in enumerate(iter_convention_bullets(text)):
         item = go_trim(bullet)
         if not item or item.startswith("#"):
+            continue
+        if len(skipped) >= SKIPPED_LISTED:
+            unlisted += 1
+            first_unlisted = first_unlisted or offset + 1
             continue
         number = line_of(offset)
         entry = Entry(
@@ -465,7 +487,18 @@ def parse_conventions(text: str, path: str = ".context/CONVENTIONS.md") -> tuple
             source=f"{path}:{number}",
         )
         (kept if index < CONVENTION_SCAN_LIMIT else skipped).append(entry)
-    return kept, skipped
+    if not unlisted:
+        return kept, skipped, None
+    return (
+        kept,
+        skipped,
+        Problem(
+            path,
+            f"{unlisted:,} more conventions past the first {CONVENTION_SCAN_LIMIT:,} bullets ctx scans are not "
+            f"listed one by one (ctx never reads them; the first {SKIPPED_LISTED:,} past it are listed, dropped)",
+            line_of(first_unlisted - 1),
+        ),
+    )
 
 
 def parse_constitution(
@@ -481,7 +514,7 @@ def parse_constitution(
     candidates = []
     line_of = LineNumbers(text)
     key = Keys("constitution", path)
-    for found in checkbox_lines(text):
+    for found in iter_checkbox_lines(text):
         rule = go_trim(found.text)
         number = line_of(found.start)
         candidates.append(
@@ -536,19 +569,19 @@ def parse_context(files: ContextFiles, tool: str = "", memo: Callable[..., Any] 
     read_order = [name for name in READ_ORDER if name in texts and not is_effectively_empty(texts[name])]
     label = files.label
     constitution, rules = call(parse_constitution, texts.get("CONSTITUTION.md"), f"{label}/CONSTITUTION.md")
-    conventions, skipped = call(parse_conventions, texts.get("CONVENTIONS.md", ""), f"{label}/CONVENTIONS.md")
+    conventions, skipped, unlisted = call(parse_conventions, texts.get("CONVENTIONS.md", ""), f"{label}/CONVENTIONS.md")
     steering, verdicts = steering_candidates(files.steering or SteeringRead("", []), tool)
     return ParsedContext(
         files=files,
         read_order_names=read_order,
         constitution=None if constitution is None else list(constitution),
         constitution_candidates=list(rules),
-        tasks=list(call(parse_tasks, texts.get("TASKS.md", ""), f"{label}/TASKS.md")),
+        tasks=call(parse_tasks, texts.get("TASKS.md", ""), f"{label}/TASKS.md"),  # immutable: shared
         conventions=list(conventions),
         conventions_skipped=list(skipped),
         decisions=list(call(parse_entry_blocks, texts.get("DECISIONS.md", ""), "decisions", f"{label}/DECISIONS.md")),
         learnings=list(call(parse_entry_blocks, texts.get("LEARNINGS.md", ""), "learnings", f"{label}/LEARNINGS.md")),
         steering=steering,
         steering_fates=verdicts,
-        problems=list(files.problems),
+        problems=[*files.problems, *([unlisted] if unlisted is not None else [])],
     )

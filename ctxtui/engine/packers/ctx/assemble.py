@@ -347,7 +347,9 @@ class CtxPacker(CtxPrepared, Packer):
         }
 
 
-def _prefix_tier(budget: int, pct: float, remaining: int | None, cumulative: list[int]) -> tuple[int, int, bool, int]:
+def _prefix_tier(
+    budget: int, pct: float, remaining: int | None, cumulative: Sequence[int]
+) -> tuple[int, int, bool, int]:
     """A stop-at-first-misfit tier: (cap, items taken, first forced, tokens); `remaining` None: not clamped."""
     cap = pct_cap(budget, pct) if remaining is None else min(pct_cap(budget, pct), remaining)
     count, forced = fit_prefix(cumulative, cap)

@@ -15,6 +15,8 @@ from ctxtui.engine.packers.ctx.budget import full_limit, pct_cap, split_shares
 from ctxtui.engine.packers.ctx.state import CtxState
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from ctxtui.engine.packers.ctx.prepared import CtxPrepared
 
 
@@ -45,7 +47,7 @@ def next_change(packer: CtxPrepared, state: CtxState) -> int | None:
     if state.stopped_after == 1:
         return max(b + 1, t1 + 1)
 
-    def prefix_candidate(cum: list[int], count: int, pct: float, offset: int) -> None:
+    def prefix_candidate(cum: Sequence[int], count: int, pct: float, offset: int) -> None:
         if count < len(cum) - 1:
             need = cum[count + 1]
             by_pct = _min_budget_for_pct(need, pct)

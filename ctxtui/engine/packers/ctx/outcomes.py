@@ -161,7 +161,7 @@ def prefix_tiers(packer: CtxPrepared, state: CtxState) -> tuple[PrefixTier, Pref
     stop, budget = state.stopped_after or 99, state.budget
     settings = packer.settings
     tasks = PrefixTier(
-        packer.tasks,
+        packer.candidate_tasks(),
         2,
         stop > 1,
         state.task_cap,

@@ -24,6 +24,7 @@ from ctxtui.engine.packers.ctx.versions import DEFAULT_VERSION, CtxVersion
 from ctxtui.engine.record import Frozen, replace
 from ctxtui.engine.sources.context import ParsedContext
 from ctxtui.engine.sources.steering import SkillFile
+from ctxtui.engine.sources.task_list import TaskList, cumulative
 from ctxtui.engine.text.go import go_join, rfc3339_utc
 from ctxtui.engine.text.tokens import estimate
 
@@ -127,8 +128,11 @@ class CtxPrepared:
         cost = self.count
         self.tier1 = sum(map(cost, self.read_order)) + sum(map(cost, self.constitution or [])) + cost(INSTRUCTION)
 
-        self.tasks = parsed.tasks
-        self.task_cum = [0, *accumulate(e.tokens for e in self.tasks)]
+        self.tasks = tasks = parsed.tasks
+        # Read off a TaskList without making its entries (a million tasks: issue 20, medium 17).
+        self.task_cum = (
+            cumulative(tasks.tokens) if isinstance(tasks, TaskList) else [0, *accumulate(e.tokens for e in tasks)]
+        )
         self.conventions = parsed.conventions
         self.convention_cum = [0, *accumulate(e.tokens for e in self.conventions)]
 
@@ -140,7 +144,12 @@ class CtxPrepared:
         weights = [_memory_weight(e) for e in self.scored]
         self.zone = zone or self.now.tzinfo
         self.scorer = Scorer(
-            self.scored, [e.text for e in self.tasks], self.now, weights, fold=version.fold, zone=self.zone
+            self.scored,
+            tasks.lines() if isinstance(tasks, TaskList) else [e.text for e in tasks],
+            self.now,
+            weights,
+            fold=version.fold,
+            zone=self.zone,
         )
         self.section_names = [s for s in SCORED_SECTIONS if s != "memories" or memories]
         self.section_members: dict[str, list[int]] = {name: [] for name in self.section_names}
@@ -181,6 +190,7 @@ class CtxPrepared:
         self.steering_cum = [0, *accumulate(e.tokens for e in self.steering)]
         self.skill = _skill_entry(skill, cost) if skill is not None and version.steering else None
         self._candidates: list[Entry] | None = None
+        self._candidate_tasks: list[Entry] | None = None
 
     def knobs(self) -> tuple[Knob, ...]:
         """The settings this version honours, with their values and sources."""
@@ -278,6 +288,17 @@ class CtxPrepared:
 
     # -- across budgets --------------------------------------------------------
 
+    def candidate_tasks(self) -> Sequence[Entry]:
+        """The tasks as `candidates()` holds them: a TaskList makes a new entry each time it is read, and an
+        outcome carries its candidate's very entry. Made with the candidates (the app's and explain's), not
+        by a packet."""
+        if not isinstance(self.tasks, TaskList):
+            return self.tasks
+        if self._candidate_tasks is None:
+            start = len(self.parsed.constitution_candidates)
+            self._candidate_tasks = self.candidates()[start : start + len(self.tasks)]
+        return self._candidate_tasks
+
     def candidates(self) -> list[Entry]:
         """Every candidate in a fixed order: rules, tasks, conventions, scored entries, steering."""
         if self._candidates is None:
@@ -310,7 +331,7 @@ def _skill_entry(skill: SkillFile, cost: Callable[[str], int]) -> Entry:
 def _recost(parsed: ParsedContext, memories: list[Entry], count: Callable[[str], int]) -> tuple[Any, list[Entry]]:
     """The same candidates, with token costs from another tokenizer."""
 
-    def each(entries: list[Entry]) -> list[Entry]:
+    def each(entries: Sequence[Entry]) -> list[Entry]:
         return [replace(e, tokens=count(e.text)) for e in entries]
 
     recosted = replace(

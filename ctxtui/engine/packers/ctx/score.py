@@ -17,6 +17,7 @@ from ctxtui.engine.datetimes import UTC
 from ctxtui.engine.model import Entry
 from ctxtui.engine.packers.ctx.caches import cache_entries, kept, touch
 from ctxtui.engine.packers.ctx.first_matches import KeywordsInWords, first_matches
+from ctxtui.engine.sources.task_list import TaskLines
 from ctxtui.engine.text.go import go_lower
 from ctxtui.engine.text.go_time import recency_days
 
@@ -196,7 +197,9 @@ class Scorer:
         # `pack` of ctx-dogfood needs 80 of its 248 tasks' (0.8 → 0.2 ms). `keyword_groups[n]` are the
         # keywords task n adds; keyword positions: the first `prefix[n]` keywords are those of the
         # first n tasks.
-        self._tasks, self._fold, self._seen = list(tasks), fold, set(STOP_WORDS)
+        # A TaskList's lines are read, not copied (each is made when read); any other sequence is copied.
+        self._tasks = tasks if isinstance(tasks, TaskLines) else list(tasks)
+        self._fold, self._seen = fold, set(STOP_WORDS)
         self._finding = allocate_lock()  # the app's explanations may ask while a worker scans thresholds
         self.task_total = len(self._tasks)
         self.keyword_groups: list[tuple[str, ...]] = []

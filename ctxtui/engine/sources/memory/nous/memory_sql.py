@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
+from ctxtui.engine.sources.memory.nous.pg_names import EQ
 from ctxtui.engine.sources.memory.shared import values as v
 from ctxtui.engine.sources.memory.shared.records import ORIGIN_NOUS, MemoryRecord
 from ctxtui.engine.sources.memory.shared.rows import Report, make_record
@@ -21,7 +22,12 @@ from ctxtui.engine.sources.memory.shared.rows import Report, make_record
 RowBuilder: TypeAlias = Callable[[Report, tuple[Any, ...]], MemoryRecord | None]
 MemoryReader: TypeAlias = Callable[["TableShape"], tuple[str, RowBuilder]]
 
-TEXT_TIME = "to_char({} AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')"
+# Every name qualified, every operator spelled OPERATOR(pg_catalog.…): see pg_names.
+TEXT_TIME = "pg_catalog.to_char({} AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')"
+TEXT = "::pg_catalog.text"
+SUPERSEDED_BY = f"superseded_by{TEXT}"
+TAGS = f"pg_catalog.array_to_json(tags){TEXT}"
+CATEGORY = f"pg_catalog.json_build_array(category){TEXT}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,13 +81,13 @@ def row_expr(shape: TableShape, name: str) -> str:
     if name in _TIME_COLUMNS:
         return f"(\"{name}\" AT TIME ZONE 'UTC')"  # naive UTC, as asyncpg hands nous its datetimes
     if name == "superseded_by":
-        return f'"{name}"::text'
+        return f'"{name}"{TEXT}'
     if name == "confidence":
         # The value's exact bits, whatever the column's type: nous reads it through asyncpg, which hands a
         # REAL column over as its exact binary32 value (0.045 is 0.04500000178813934, printed `0.05` by
         # `{:.2f}`), where PostgreSQL's text output, `0.045`, parses to a double that prints `0.04`.
         # float4 → float8 widens exactly; float8send is the IEEE 754 double, big-endian.
-        return f'float8send("{name}"::float8)'
+        return f'pg_catalog.float8send("{name}"::pg_catalog.float8)'
     return f'"{name}"'
 
 
@@ -158,12 +164,12 @@ def _record(
 def _decisions(shape: TableShape) -> tuple[str, RowBuilder]:
     t = TEXT_TIME
     sql = (
-        f"SELECT id::text, description, {shape.col('context')}, {shape.col('pattern')}, "
+        f"SELECT id{TEXT}, description, {shape.col('context')}, {shape.col('pattern')}, "
         f"{shape.col('outcome_result')}, {shape.col('outcome')}, "
-        f"{shape.col('superseded_by', 'superseded_by::text')}, "
-        f"{shape.col('confidence')}, {shape.col('category', 'json_build_array(category)::text')}, "
+        f"{shape.col('superseded_by', SUPERSEDED_BY)}, "
+        f"{shape.col('confidence')}, {shape.col('category', CATEGORY)}, "
         f"{shape.col('created_at', t.format('created_at'))}, {shape.col('updated_at', t.format('updated_at'))} "
-        "FROM brain.decisions WHERE agent_id = %s ORDER BY created_at, id"
+        f"FROM brain.decisions WHERE agent_id {EQ} %s ORDER BY created_at, id"
     )
 
     def build(report: Report, row: tuple[Any, ...]) -> MemoryRecord | None:
@@ -206,12 +212,12 @@ def _facts(shape: TableShape) -> tuple[str, RowBuilder]:
     t = TEXT_TIME
     created = "coalesce(created_at, learned_at)" if "created_at" in shape.columns else "learned_at"
     sql = (
-        f"SELECT id::text, content, {shape.col('subject')}, {shape.col('confidence')}, {shape.col('active')}, "
-        f"{shape.col('superseded_by', 'superseded_by::text')}, {shape.col('tags', 'array_to_json(tags)::text')}, "
+        f"SELECT id{TEXT}, content, {shape.col('subject')}, {shape.col('confidence')}, {shape.col('active')}, "
+        f"{shape.col('superseded_by', SUPERSEDED_BY)}, {shape.col('tags', TAGS)}, "
         f"{t.format(created) if 'learned_at' in shape.columns or 'created_at' in shape.columns else 'NULL'}, "
         f"{shape.col('updated_at', t.format('updated_at'))}, "
         f"{shape.col('last_recalled_at', t.format('last_recalled_at'))} "
-        "FROM heart.facts WHERE agent_id = %s ORDER BY 8, id"
+        f"FROM heart.facts WHERE agent_id {EQ} %s ORDER BY 8, id"
     )
 
     def build(report: Report, row: tuple[Any, ...]) -> MemoryRecord | None:
@@ -241,12 +247,12 @@ def _facts(shape: TableShape) -> tuple[str, RowBuilder]:
 def _procedures(shape: TableShape) -> tuple[str, RowBuilder]:
     t = TEXT_TIME
     sql = (
-        f"SELECT id::text, name, {shape.col('description')}, {shape.col('implementation_notes')}, "
-        f"{shape.col('active')}, {shape.col('superseded_by', 'superseded_by::text')}, "
-        f"{shape.col('archived_at', 'archived_at IS NOT NULL')}, {shape.col('tags', 'array_to_json(tags)::text')}, "
+        f"SELECT id{TEXT}, name, {shape.col('description')}, {shape.col('implementation_notes')}, "
+        f"{shape.col('active')}, {shape.col('superseded_by', SUPERSEDED_BY)}, "
+        f"{shape.col('archived_at', 'archived_at IS NOT NULL')}, {shape.col('tags', TAGS)}, "
         f"{shape.col('created_at', t.format('created_at'))}, {shape.col('updated_at', t.format('updated_at'))}, "
         f"{shape.col('last_activated', t.format('last_activated'))} "
-        "FROM heart.procedures WHERE agent_id = %s ORDER BY created_at, id"
+        f"FROM heart.procedures WHERE agent_id {EQ} %s ORDER BY created_at, id"
     )
 
     def build(report: Report, row: tuple[Any, ...]) -> MemoryRecord | None:
@@ -283,10 +289,10 @@ def _episodes(shape: TableShape) -> tuple[str, RowBuilder]:
     t = TEXT_TIME
     created = "coalesce(started_at, created_at)" if "created_at" in shape.columns else "started_at"
     sql = (
-        f"SELECT id::text, {shape.col('title')}, summary, {shape.col('active')}, "
-        f"{shape.col('tags', 'array_to_json(tags)::text')}, "
+        f"SELECT id{TEXT}, {shape.col('title')}, summary, {shape.col('active')}, "
+        f"{shape.col('tags', TAGS)}, "
         f"{t.format(created) if 'started_at' in shape.columns else 'NULL'} "
-        "FROM heart.episodes WHERE agent_id = %s ORDER BY 6, id"
+        f"FROM heart.episodes WHERE agent_id {EQ} %s ORDER BY 6, id"
     )
 
     def build(report: Report, row: tuple[Any, ...]) -> MemoryRecord | None:

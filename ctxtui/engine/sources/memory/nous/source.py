@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 from ctxtui.engine.model import Problem
 from ctxtui.engine.sources.memory.nous.model import Candidate, NousRow, Turn, TurnSummary
+from ctxtui.engine.sources.memory.nous.pg_names import EQ
 from ctxtui.engine.sources.memory.nous.store import (
     CONNECT_TIMEOUT,
     LOG_TABLES,
@@ -280,7 +281,7 @@ def newest_sampled_turn(url: str, agent: str | None = None) -> str | None:
             who = store.resolve_agent(cur, agent, [])
             store.shapes(cur, LOG_TABLES)
             row = cur.execute(
-                "SELECT id FROM nous_system.retrieval_log WHERE agent_id = %s AND path = 'context' "
+                f"SELECT id FROM nous_system.retrieval_log WHERE agent_id {EQ} %s AND path {EQ} 'context' "
                 'AND candidates IS NOT NULL ORDER BY "timestamp" DESC, id DESC LIMIT 1',
                 (who,),
             ).fetchone()

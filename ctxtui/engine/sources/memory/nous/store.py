@@ -66,11 +66,14 @@ from ctxtui.engine.sources.memory.nous.model import (
     TurnSummary,
     bounded_json_loads,
 )
+from ctxtui.engine.sources.memory.nous.pg_names import EQ
 from ctxtui.engine.sources.memory.nous.turn_sql import (
     CALL_SQL,
+    CALLS_OF_TURN,
     EARLIER_TURN_SQL,
     ONE_KEY,
     RECENT_KEYS,
+    RETRIEVAL_BY_ID,
     RETRIEVAL_SQL,
     SCAN_PER_TURN,
     TURNS_SQL,
@@ -128,7 +131,6 @@ REQUIRED = {
     "nous_system.context_log": ("id", "agent_id", "session_id", "turn_number", "timestamp", "model", "token_breakdown"),
     "nous_system.retrieval_log": ("id", "agent_id", "session_id", "turn_number", "timestamp", "path", "candidates"),
 }
-EQ = "OPERATOR(pg_catalog.=)"  # PostgreSQL's own equality, whatever the search path holds
 UUID_RE = re.compile(r"^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$")
 
 
@@ -497,15 +499,14 @@ class NousStore:
         calls = tuple(
             context_call(row)
             for row in cur.execute(
-                CALL_SQL + " WHERE agent_id = %(agent)s AND session_id IS NOT DISTINCT FROM %(session)s "
-                'AND turn_number IS NOT DISTINCT FROM %(turn)s ORDER BY "timestamp", id',
+                CALL_SQL + CALLS_OF_TURN,
                 params,
             ).fetchall()
         )
         retrieval = None
         rid = retrieval_id or (summary.retrieval_id if summary else None)
         if rid is not None:
-            row = cur.execute(RETRIEVAL_SQL + " WHERE id = %s", (rid,)).fetchone()
+            row = cur.execute(RETRIEVAL_SQL + RETRIEVAL_BY_ID, (rid,)).fetchone()
             retrieval = retrieval_of(row) if row else None
         if summary is None or (retrieval_id and summary.retrieval_id != retrieval_id and retrieval is not None):
             summary = summary_from(agent_id, session_id, turn_number, calls, retrieval)

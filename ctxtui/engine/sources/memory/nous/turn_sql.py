@@ -18,61 +18,65 @@ from ctxtui.engine.sources.memory.nous.model import (
     parse_counts,
     parse_legs,
 )
+from ctxtui.engine.sources.memory.nous.pg_names import EQ, LT, NE
 
+# Every function, type and operator qualified (pg_names): the database's own code may move the search path.
 # The newest turns: the newest rows of each log (a turn's API calls are rarely more than a few dozen), grouped.
-RECENT_KEYS = """
+RECENT_KEYS = f"""
 recent AS (
     (SELECT session_id, turn_number, "timestamp" FROM nous_system.context_log
-     WHERE agent_id = %(agent)s ORDER BY "timestamp" DESC LIMIT %(scan)s)
+     WHERE agent_id {EQ} %(agent)s ORDER BY "timestamp" DESC LIMIT %(scan)s)
     UNION ALL
     (SELECT session_id, turn_number, "timestamp" FROM nous_system.retrieval_log
-     WHERE agent_id = %(agent)s AND path = 'context' AND session_id IS NOT NULL AND turn_number IS NOT NULL
+     WHERE agent_id {EQ} %(agent)s AND path {EQ} 'context' AND session_id IS NOT NULL AND turn_number IS NOT NULL
      ORDER BY "timestamp" DESC LIMIT %(limit)s)
 ), keys AS (
     SELECT session_id, turn_number FROM recent GROUP BY session_id, turn_number
-    ORDER BY max("timestamp") DESC LIMIT %(limit)s
+    ORDER BY pg_catalog.max("timestamp") DESC LIMIT %(limit)s
 )"""
 ONE_KEY = """
-keys AS (SELECT %(session)s::text AS session_id, %(turn)s::integer AS turn_number)"""
+keys AS (SELECT %(session)s::pg_catalog.text AS session_id, %(turn)s::pg_catalog.int4 AS turn_number)"""
+# A row of the log with this key's (session, turn): ON k.session_id = c.session_id …
+SAME_TURN = f"{{a}}.session_id {EQ} {{b}}.session_id AND {{a}}.turn_number {EQ} {{b}}.turn_number"
 # Turns as (session, turn) pairs; context_log and retrieval_log joined on them (nous leaves trace_id NULL).
-TURNS_SQL = """
-WITH {keys}, calls AS (
-    SELECT c.session_id, c.turn_number, count(*) AS n, min(c."timestamp") AS first_at,
-           (array_agg(c.id ORDER BY c."timestamp", c.id))[1] AS first_id
+TURNS_SQL = f"""
+WITH {{keys}}, calls AS (
+    SELECT c.session_id, c.turn_number, pg_catalog.count(*) AS n, pg_catalog.min(c."timestamp") AS first_at,
+           (pg_catalog.array_agg(c.id ORDER BY c."timestamp", c.id))[1] AS first_id
     FROM nous_system.context_log c
-    JOIN keys k ON c.session_id = k.session_id AND c.turn_number = k.turn_number
-    WHERE c.agent_id = %(agent)s GROUP BY c.session_id, c.turn_number
+    JOIN keys k ON {SAME_TURN.format(a="c", b="k")}
+    WHERE c.agent_id {EQ} %(agent)s GROUP BY c.session_id, c.turn_number
 ), rets AS (
     SELECT DISTINCT ON (r.session_id, r.turn_number) r.id, r.session_id, r.turn_number, r."timestamp", r.query,
            r.n_candidates, r.n_rendered, r.candidates IS NOT NULL AS sampled
-    FROM nous_system.retrieval_log r JOIN keys k ON r.session_id = k.session_id AND r.turn_number = k.turn_number
-    WHERE r.agent_id = %(agent)s AND r.path = 'context'
+    FROM nous_system.retrieval_log r JOIN keys k ON {SAME_TURN.format(a="r", b="k")}
+    WHERE r.agent_id {EQ} %(agent)s AND r.path {EQ} 'context'
     ORDER BY r.session_id, r.turn_number, r."timestamp" DESC, r.id DESC
 ), recalls AS (
-    SELECT r.session_id, r.turn_number, count(*) AS n
-    FROM nous_system.retrieval_log r JOIN keys k ON r.session_id = k.session_id AND r.turn_number = k.turn_number
-    WHERE r.agent_id = %(agent)s AND r.path <> 'context' GROUP BY r.session_id, r.turn_number
+    SELECT r.session_id, r.turn_number, pg_catalog.count(*) AS n
+    FROM nous_system.retrieval_log r JOIN keys k ON {SAME_TURN.format(a="r", b="k")}
+    WHERE r.agent_id {EQ} %(agent)s AND r.path {NE} 'context' GROUP BY r.session_id, r.turn_number
 ), turns AS (
     SELECT coalesce(rets.id, calls.first_id) AS key, coalesce(rets.session_id, calls.session_id) AS session_id,
            coalesce(rets.turn_number, calls.turn_number) AS turn_number,
            coalesce(calls.first_at, rets."timestamp") AS "when", calls.n AS n_calls, calls.first_id,
            rets.id AS retrieval_id, rets.query, rets.n_candidates, rets.n_rendered,
            coalesce(rets.sampled, false) AS sampled
-    FROM calls FULL JOIN rets ON rets.session_id = calls.session_id AND rets.turn_number = calls.turn_number
+    FROM calls FULL JOIN rets ON {SAME_TURN.format(a="rets", b="calls")}
 )
 SELECT t.key, t.session_id, t.turn_number, t."when", c.frame_id, c.model, coalesce(t.n_calls, 0), c.token_breakdown,
        c.total_tokens_est, t.retrieval_id, t.n_candidates, t.n_rendered, t.sampled, t.query, coalesce(r.n, 0)
 FROM turns t
-LEFT JOIN nous_system.context_log c ON c.id = t.first_id
-LEFT JOIN recalls r ON r.session_id = t.session_id AND r.turn_number = t.turn_number
+LEFT JOIN nous_system.context_log c ON c.id {EQ} t.first_id
+LEFT JOIN recalls r ON {SAME_TURN.format(a="r", b="t")}
 ORDER BY t."when" DESC, t.key DESC
 """
 # Whether the session logged a lower turn number: nous's first turn (F083) is not logged, this is the evidence.
-EARLIER_TURN_SQL = """
-SELECT EXISTS (SELECT 1 FROM nous_system.context_log WHERE agent_id = %(agent)s AND session_id = %(session)s
-               AND turn_number < %(turn)s)
-    OR EXISTS (SELECT 1 FROM nous_system.retrieval_log WHERE agent_id = %(agent)s AND session_id = %(session)s
-               AND turn_number < %(turn)s)
+EARLIER_TURN_SQL = f"""
+SELECT EXISTS (SELECT 1 FROM nous_system.context_log WHERE agent_id {EQ} %(agent)s AND session_id {EQ} %(session)s
+               AND turn_number {LT} %(turn)s::pg_catalog.int4)
+    OR EXISTS (SELECT 1 FROM nous_system.retrieval_log WHERE agent_id {EQ} %(agent)s AND session_id {EQ} %(session)s
+               AND turn_number {LT} %(turn)s::pg_catalog.int4)
 """
 SCAN_PER_TURN = 20  # context_log rows read per listed turn: enough for tool loops of 20 calls
 
@@ -89,6 +93,14 @@ SELECT id, "timestamp", query, duration_ms, legs, n_candidates, n_rendered, disp
        excluded_types, trace_id
 FROM nous_system.retrieval_log
 """
+# CALL_SQL's condition for one turn's calls: `IS NOT DISTINCT FROM` would look `=` up on the search path.
+CALLS_OF_TURN = (
+    f" WHERE agent_id {EQ} %(agent)s"
+    f" AND (session_id {EQ} %(session)s OR (session_id IS NULL AND %(session)s::pg_catalog.text IS NULL))"
+    f" AND (turn_number {EQ} %(turn)s::pg_catalog.int4 OR (turn_number IS NULL AND %(turn)s::pg_catalog.int4 IS NULL))"
+    ' ORDER BY "timestamp", id'
+)
+RETRIEVAL_BY_ID = f" WHERE id {EQ} %s"
 
 
 def turn_summary(agent: str, row: tuple[Any, ...]) -> TurnSummary:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ctxtui.engine.fate import Fate
 from ctxtui.safe_text import clean_line
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ctxtui.engine.explain.diff import FateChange, PlanDiff
     from ctxtui.engine.model import Plan

@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 import sys
 import time
+from typing import TYPE_CHECKING
 
 from ctxtui.cli.common import choose_packer, request_from_args
 from ctxtui.cli.failures import UsageError
 from ctxtui.engine.explain.history_reasons import move_words
 from ctxtui.safe_text import clean_line
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
 

@@ -10,13 +10,13 @@ from __future__ import annotations
 import json
 import sys
 import time
+from typing import TYPE_CHECKING
 
 from ctxtui.cli.common import choose_packer, request_from_args
 from ctxtui.cli.failures import UsageError
 from ctxtui.engine.fate import Fate
 from ctxtui.safe_text import clean_line
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
 

@@ -7,9 +7,10 @@ the revision for `common.load_packer`.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ctxtui.cli.failures import UsageError
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
 

@@ -20,11 +20,11 @@ import select
 import subprocess
 import threading
 import time
+from typing import TYPE_CHECKING
 
 from ctxtui.engine.sources.files import MAX_FILE_BYTES
 from ctxtui.opening.request import OpenError
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any

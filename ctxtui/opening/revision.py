@@ -11,11 +11,11 @@ printed when run on a checkout of the commit at that time.
 from __future__ import annotations
 
 import posixpath
+from typing import TYPE_CHECKING
 
 from ctxtui.engine.sources.revision import ParseMemo
 from ctxtui.opening.git import Commit, GitError, GitTree, Repository
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
     from typing import Any

@@ -14,6 +14,7 @@ under the project, a `--db` under the working directory.
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 from ctxtui.engine.sources.ctxrc import read_ctxrc
 from ctxtui.engine.sources.fspath import absolute, join
@@ -22,7 +23,6 @@ from ctxtui.engine.sources.steering import DEFAULT_STEERING_DIR
 from ctxtui.opening.request import PackRequest
 from ctxtui.safe_write import DB_SIDECARS
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 

@@ -7,9 +7,10 @@ from the two packets (the parent's and the commit's), joined on keys.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ctxtui.engine.fate import Fate
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ctxtui.engine.model import Bucket, Outcome, Plan
 

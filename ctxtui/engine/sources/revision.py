@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import posixpath
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from ctxtui.engine.model import Problem
 from ctxtui.engine.sources.context import ContextFiles, ContextMissing, ParsedContext, parse_context
@@ -35,7 +36,6 @@ from ctxtui.engine.sources.steering import (
 from ctxtui.engine.sources.workspace import Workspace
 from ctxtui.engine.text.go import decode, go_join
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Protocol
 

@@ -20,9 +20,10 @@ when a connection string is shown, i.e. only for a nous store.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ctxtui.engine.sources.conninfo import LIBPQ_KEYWORDS, URL_SCHEMES, is_db_url
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 

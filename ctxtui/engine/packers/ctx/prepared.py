@@ -8,9 +8,9 @@ the next budget worth looking at (`changes`) all read it.
 
 from __future__ import annotations
 
-from _thread import RLock  # what threading.RLock() makes; importing threading costs a cold pack ~0.5 ms
 from dataclasses import dataclass, replace
 from itertools import accumulate
+from threading import RLock
 from typing import TYPE_CHECKING
 
 from ctxtui.engine.datetimes import UTC

@@ -11,13 +11,13 @@ through here, and importing contextlib costs it ~0.4 ms.
 from __future__ import annotations
 
 import gc
-from _thread import allocate_lock  # `threading` costs a cold `pack` an import; its lock is this one
+from threading import Lock
 
 # One pause for the whole process, however many threads pause at once (a load on a worker while
 # the thresholds scan and a step assemble): the first in turns the collector off if it was on, the
 # last out turns it back on. Each thread keeping its own "was it on?" could read "off" while another
 # paused, and leave the collector off for good.
-_lock = allocate_lock()
+_lock = Lock()
 _depth = 0
 _restore = False
 

@@ -22,9 +22,9 @@ out.
 
 from __future__ import annotations
 
-from _thread import allocate_lock  # what threading.Lock() makes, without importing threading
 from collections.abc import Iterable, Iterator, MutableSequence, Sequence
 from itertools import accumulate
+from threading import Lock
 from typing import Any, overload
 
 from ctxtui.engine.model import Entry
@@ -66,7 +66,7 @@ class TaskList(Sequence[Entry]):
         self.tokens: MutableSequence[int] = []  # each task's cost, as `Entry.tokens`
         self._nth: list[int] = []  # the keys' occurrence numbers, of the first len(_nth) tasks
         self._seen: dict[str, int] = {}  # identity → tasks with it among those
-        self._lock = allocate_lock()  # the app's workers may ask for entries at once
+        self._lock = Lock()  # the app's workers may ask for entries at once
 
     def add(self, start: int, end: int, line: int, tokens: int) -> None:
         """One more task, its title `text[start:end]` (parse_tasks builds the list; it is not changed after)."""

@@ -9,8 +9,8 @@ included tasks, so a slider step rarely re-scores anything.
 
 from __future__ import annotations
 
-from _thread import allocate_lock  # what threading.Lock() makes, without importing threading
 from itertools import repeat
+from threading import Lock
 from typing import TYPE_CHECKING
 
 from ctxtui.engine.datetimes import UTC
@@ -200,7 +200,7 @@ class Scorer:
         # A TaskList's lines are read, not copied (each is made when read); any other sequence is copied.
         self._tasks = tasks if isinstance(tasks, TaskLines) else list(tasks)
         self._fold, self._seen = fold, set(STOP_WORDS)
-        self._finding = allocate_lock()  # the app's explanations may ask while a worker scans thresholds
+        self._finding = Lock()  # the app's explanations may ask while a worker scans thresholds
         self.task_total = len(self._tasks)
         self.keyword_groups: list[tuple[str, ...]] = []
         self.prefix = [0]

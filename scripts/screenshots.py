@@ -24,13 +24,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -291,6 +292,22 @@ def to_png(svg: Path, converter: str) -> Path:
     return png
 
 
+@contextlib.contextmanager
+def stable_scratch() -> Iterator[str]:
+    """A work folder with the same name on every run (`$TMPDIR/ctxtui-shots`): the pictures show project
+    paths, and a random folder name made every picture differ from the last for nothing. Made fresh,
+    only by this user, and never through a link left there by someone else; removed afterwards."""
+    path = Path(tempfile.gettempdir()) / "ctxtui-shots"
+    if path.is_symlink() or (path.exists() and path.stat().st_uid != os.getuid()):
+        raise SystemExit(f"{path} exists and is not this user's folder: remove it first")
+    shutil.rmtree(path, ignore_errors=True)
+    path.mkdir(mode=0o700)
+    try:
+        yield str(path)
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("only", nargs="*", help="only shots whose name contains one of these")
@@ -306,7 +323,7 @@ def main(argv: list[str] | None = None) -> int:
         print("rsvg-convert not found (apt-get install librsvg2-bin): SVG only", file=sys.stderr)
     args.out.mkdir(parents=True, exist_ok=True)
 
-    with tempfile.TemporaryDirectory(prefix="ctxtui-shots-") as scratch:
+    with stable_scratch() as scratch:
         # Built-in themes only: a user's theme file of the same name must not change the pictures.
         os.environ["XDG_CONFIG_HOME"] = str(Path(scratch) / "config")
         for shot in SHOTS:

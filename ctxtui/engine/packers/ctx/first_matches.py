@@ -107,8 +107,8 @@ class _KeywordFinder:
             heads.setdefault(keyword[:3], set()).add(keyword)
         self.by_head = {head: (found, sorted({len(k) for k in found})) for head, found in heads.items()}
 
-    def all_in(self, word: bytes) -> tuple[int, ...]:
-        """The positions of every keyword `word` contains."""
+    def keywords_in(self, word: bytes) -> set[bytes]:
+        """The keywords `word` contains (each found by its first three bytes, then its possible lengths)."""
         by_head, size = self.by_head, len(word)
         inside: set[bytes] = set()
         for start in range(size - 2):
@@ -122,29 +122,19 @@ class _KeywordFinder:
                 piece = word[start : start + length]
                 if piece in keywords:
                     inside.add(piece)
-        return tuple(p for keyword in inside for p in self.positions[keyword])
+        return inside
+
+    def all_in(self, word: bytes) -> tuple[int, ...]:
+        """The positions of every keyword `word` contains."""
+        return tuple(p for keyword in self.keywords_in(word) for p in self.positions[keyword])
 
     def hot_words(self, words: set[bytes]) -> dict[bytes, tuple[int, ...]]:
         """The words that contain a keyword, each with the (first three) positions of the keywords it contains."""
-        by_head, positions = self.by_head, self.positions
+        positions, keywords_in = self.positions, self.keywords_in
         found: dict[bytes, tuple[int, ...]] = {}
         for word in words:
-            size = len(word)
-            inside: set[bytes] | None = None
-            for start in range(size - 2):
-                head = by_head.get(word[start : start + 3])
-                if head is None:
-                    continue
-                keywords, lengths = head
-                for length in lengths:
-                    if start + length > size:
-                        break
-                    piece = word[start : start + length]
-                    if piece in keywords:
-                        if inside is None:
-                            inside = set()
-                        inside.add(piece)
-            if inside is not None:
+            inside = keywords_in(word)
+            if inside:
                 # An entry's first three keywords are among each of its words' first three: keep three.
                 found[word] = tuple(sorted(p for keyword in inside for p in positions[keyword])[:LIMIT])
         return found

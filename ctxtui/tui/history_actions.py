@@ -7,6 +7,7 @@ commits fast shows the last one chosen.
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 from ctxtui.opening.request import OpenError
@@ -76,6 +77,9 @@ class HistoryActions:
         loaded.entry_histories[slot] = None
         self._refresh_why()
         self.app.notify("following the entry through the history…", timeout=3)
+        # The finished worker keeps `job` until a full collection: it must not keep a whole load alive.
+        loaded_ref = weakref.ref(loaded)
+        del loaded
 
         def job() -> None:
             import time
@@ -94,8 +98,16 @@ class HistoryActions:
                 found = EntryHistory(moves, len(log.records), log.complete)
             except OpenError as exc:
                 found = EntryHistory([], 0, True, error=str(exc))
-            loaded.entry_histories[slot] = found
-            self.app.call_from_thread(self._entry_history_ready, loaded, slot, title)
+            except BaseException:
+                # Not left "following…" for ever: `y` may try again; the worker reports the error itself.
+                if (shown := loaded_ref()) is not None:
+                    shown.entry_histories.pop(slot, None)
+                self.app.call_from_thread(self._refresh_why)
+                raise
+            shown = loaded_ref()
+            if shown is not None:  # else a reload replaced the load meanwhile: nothing to show it with
+                shown.entry_histories[slot] = found
+                self.app.call_from_thread(self._entry_history_ready, shown, slot, title)
 
         self.app.run_in_thread("entry-history", job)
 

@@ -190,3 +190,26 @@ async def test_y_in_a_narrow_terminal_opens_the_dialog(project):
         await pilot.press("y")
         assert await _wait_for(pilot, lambda: isinstance(app.screen, EntryHistoryScreen))
         assert "commits that touched .context/" in str(app.screen.query_one("Static").render())
+
+
+@pytest.mark.asyncio
+async def test_a_failed_walk_is_not_left_following_for_ever(project, monkeypatch):
+    """A walk that raised left its slot pending: the panel said "following it…" and `y` "still following"."""
+
+    def fails(*args, **kwargs):
+        raise RuntimeError("the walk broke")
+
+    monkeypatch.setattr("ctxtui.opening.history_log.entry_history", fails)
+    root, commits = project
+    app = make_app(root, budget=2000)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.main.query_one("#entries").focus()
+        await settle(pilot)
+        await pilot.press("y")
+        view = app.main.view
+        slot = (view.budget, app.main.selected_key)
+        assert await _wait_for(pilot, lambda: slot not in view.loaded.entry_histories)
+        await settle(pilot)
+        assert any("the walk broke" in text for text in notices(app))
+        assert app.is_running

@@ -11,12 +11,23 @@ copy 50,000 indices into a new order and its inverse: ~4.5 ms of a step and
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from itertools import chain
-from typing import TYPE_CHECKING
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from typing import overload
+
+
+def pick(vector: Sequence[Any] | Mapping[Any, Any], positions: Sequence[Any]) -> Sequence[Any]:
+    """`[vector[i] for i in positions]`, in C (one `itemgetter` call: ~5× faster than a `map` of
+    `vector.__getitem__` over 50,000 positions, which calls a method wrapper per item). `vector` may be a
+    mapping, `positions` its keys."""
+    if len(positions) > 1:
+        picked: tuple[Any, ...] = itemgetter(*positions)(vector)
+        return picked
+    return [vector[i] for i in positions]
 
 
 class Segments(Sequence[int]):
@@ -51,6 +62,24 @@ class Segments(Sequence[int]):
         j = bisect_right(self.starts, k) - 1
         piece, shift = self.pieces[j]
         return piece[k - self.starts[j]] + shift
+
+    def gather(self, vector: Sequence[Any]) -> list[Any]:
+        """`[vector[i] for i in self]`, in C: a range piece is a slice of `vector`, any other piece one
+        `pick` from `vector` shifted once (the table reads a candidate vector in packet order each step)."""
+        parts: list[Sequence[Any]] = []
+        shifted: dict[int, Sequence[Any]] = {0: vector}
+        for piece, shift in self.pieces:
+            if isinstance(piece, range) and piece.step == 1:
+                parts.append(vector[piece.start + shift : piece.stop + shift])
+                continue
+            if shift < 0:  # (the places' pieces; an order's shifts are 0 or the scored entries' start)
+                parts.append(pick(vector, [i + shift for i in piece]))
+                continue
+            base = shifted.get(shift)
+            if base is None:
+                base = shifted[shift] = vector[shift:]
+            parts.append(pick(base, piece))
+        return list(chain.from_iterable(parts))
 
     def __iter__(self) -> Iterator[int]:
         # In C (chain, map): `list(order)` of 50,000 candidates is the table's per-step lookup (a generator

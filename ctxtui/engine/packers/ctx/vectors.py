@@ -10,29 +10,52 @@ every column at several budgets.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ctxtui.engine.model import Plan
 from ctxtui.engine.packers.base import DROPPED, INCLUDED, SUMMARIZED
 from ctxtui.engine.packers.ctx.lazy import offsets_of, task_count_of
+from ctxtui.engine.packers.ctx.order import pick
 from ctxtui.engine.packers.ctx.prepared import CtxPrepared
 from ctxtui.engine.packers.ctx.reason import Reason
 from ctxtui.engine.packers.ctx.score import relevance_of
 
 OWN = ("importance", "usage")  # the entry's own numbers, for every candidate
 SCORED = ("age", "recency", "relevance", "score")
+BY_TASK_COUNT = ("relevance", "score")  # the others are the same at every budget
+VECTORS_KEPT = 4  # per component changing with the task count: this one and a few met before
 
 
 def component_vector(packer: CtxPrepared, plan: Plan, component: str) -> list[Any] | None:
-    """Each candidate's value of `component` as its outcome gives it (None: not one of ctx's components)."""
+    """Each candidate's value of `component` as its outcome gives it (None: not one of ctx's components).
+
+    Kept with the packer and shared: the same list for every plan of a packet task count (the score and the
+    relevance change only with it; an entry's own numbers, age and recency not at all), so the table can
+    keep what it derives from it (`tui/widgets/entries/ordering.py`) across slider steps. Not to be changed.
+    """
+    if component not in OWN and component not in SCORED:
+        return None
+    task_count = task_count_of(plan.state) if component in BY_TASK_COUNT else -1
+    kept: dict[tuple[str, int], list[Any]] | None = getattr(packer, "_component_vectors", None)
+    if kept is None:
+        kept = packer._component_vectors = {}  # type: ignore[attr-defined]
+    found = kept.get((component, task_count))
+    if found is None:
+        found = _component_vector(packer, task_count, component)
+        by_task_count = [key for key in kept if key[0] == component and key[1] >= 0]
+        if task_count >= 0 and len(by_task_count) >= VECTORS_KEPT:
+            kept.pop(by_task_count[0], None)
+        kept[component, task_count] = found
+    return found
+
+
+def _component_vector(packer: CtxPrepared, task_count: int, component: str) -> list[Any]:
     entries = packer.candidates()
     if component in OWN:
         return [getattr(entry, component) for entry in entries]
-    if component not in SCORED:
-        return None
     values: list[Any] = [None] * len(entries)
     start = offsets_of(packer).scored
-    task_count = task_count_of(plan.state)
     scorer = packer.scorer
     count = len(packer.scored)
     if component == "age":
@@ -41,15 +64,24 @@ def component_vector(packer: CtxPrepared, plan: Plan, component: str) -> list[An
         values[start : start + count] = scorer.recency
     elif component == "relevance":
         if scorer.prefix_at(task_count) > 0:
-            relevance = [relevance_of(n) for n in range(4)]
-            values[start : start + count] = [relevance[n] for n in scorer.match_counts(task_count)]
+            values[start : start + count] = pick([relevance_of(n) for n in range(4)], scorer.match_counts(task_count))
         else:
             values[start : start + count] = [0.0] * count
     else:
         scores = scorer.scores(task_count)
         positions = packer.positions(task_count)
-        values[start : start + count] = [s if p >= 0 else 0.0 for s, p in zip(scores, positions, strict=True)]
+        values[start : start + count] = scores
+        for index in _inactive(packer, positions):  # not ranked: their outcomes give 0
+            values[start + index] = 0.0
     return values
+
+
+def _inactive(packer: CtxPrepared, positions: Sequence[int]) -> list[int]:
+    """The scored entries no ranking places (-1), the same at every task count: found once per load."""
+    found: list[int] | None = getattr(packer, "_unranked", None)
+    if found is None:
+        found = packer._unranked = [i for i, p in enumerate(positions) if p < 0]  # type: ignore[attr-defined]
+    return found
 
 
 def _static_codes(packer: CtxPrepared) -> tuple[bytes, list[str], list[Any]]:
@@ -75,10 +107,16 @@ def _static_codes(packer: CtxPrepared) -> tuple[bytes, list[str], list[Any]]:
 
 def reason_vector(packer: CtxPrepared, plan: Plan) -> list[Any]:
     """Each candidate's reason as its outcome gives it, in `candidates()` order, without 50,000 outcomes.
+    Kept with the plan (a text filter and a sort by the reason both read it); not to be changed.
 
     The entries around the scored ones (rules, tasks, conventions, steering, the skill: hundreds) are asked
     one by one (`lazy.outcome_at`); a scored entry's reason follows from its section's fill, its fate and
     whether it is superseded (`outcomes.scored_outcome`), or its inactive status (`inactive_outcome`)."""
+    found: list[Any] = plan.derived("ctx.reason_vector", lambda p: _reason_vector(packer, p))
+    return found
+
+
+def _reason_vector(packer: CtxPrepared, plan: Plan) -> list[Any]:
     from ctxtui.engine.packers.ctx.lazy import context_of, outcome_at
 
     context = plan.derived("ctx.outcome_context", lambda p: context_of(packer, p.state))
@@ -108,5 +146,5 @@ def reason_vector(packer: CtxPrepared, plan: Plan) -> list[Any]:
         table[128 + 4 * k : 132 + 4 * k] = [reason] * 4
     fates = bytes(plan.fates[at.scored : at.scored + count])
     combined = (int.from_bytes(codes, "little") | int.from_bytes(fates, "little")).to_bytes(count, "little")
-    reasons[at.scored : at.scored + count] = map(table.__getitem__, combined)
+    reasons[at.scored : at.scored + count] = pick(table, combined)
     return reasons

@@ -11,16 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import compress, repeat
-from operator import is_not, not_
-from typing import TYPE_CHECKING, Any, overload
+from itertools import compress
+from typing import TYPE_CHECKING, overload
 
 from ctxtui.engine.explain.reasons import REASON_SHORT
 from ctxtui.engine.fate import FATE_OF_CODE, Fate
 from ctxtui.engine.model import Entry, Outcome, Plan
 from ctxtui.safe_text import clean_line
 from ctxtui.tui.widgets.entries.columns import CTX_COLUMNS, Column, ColumnSet, columns_for
-from ctxtui.tui.widgets.entries.vectors import candidate_flags, column_values, rows_passing
+from ctxtui.tui.widgets.entries.ordering import ascending, mask_of, narrowed, order_some_rows
+from ctxtui.tui.widgets.entries.vectors import candidate_flags, column_values, load_index, row_flags
 
 if TYPE_CHECKING:
     from ctxtui.session import View
@@ -109,7 +109,8 @@ class ViewRows(Sequence[Row]):
         self._entries = plan.packer.candidates()
         self._made: dict[int, Row] = {}
         self._every: list[Row] | None = None
-        self._order_list: list[int] | None = None
+        # The last filter's rows (in packet order), how many, and its flag per row (None: every row passed).
+        self._passed: tuple[list[int], int, bytes | None] | None = None
 
     def __len__(self) -> int:
         return len(self.order)
@@ -145,13 +146,6 @@ class ViewRows(Sequence[Row]):
             self._every = [made.get(k) or Row(o, k, columns) for k, o in enumerate(self.plan.outcomes)]
         return self._every
 
-    @property
-    def order_list(self) -> list[int]:
-        """`plan.order` as a list (indexing a list is C-level; the packer's order may be a Python sequence)."""
-        if self._order_list is None:
-            self._order_list = list(self.order)
-        return self._order_list
-
     def passing(self, row_filter: RowFilter) -> list[int]:
         """`row_filter.apply(self)` from per-candidate vectors (`vectors`): no row or outcome is made."""
         flags = candidate_flags(
@@ -162,12 +156,31 @@ class ViewRows(Sequence[Row]):
             row_filter.text.casefold(),
             row_filter.keys,
         )
-        return list(range(len(self))) if flags is None else rows_passing(self.order_list, flags)
+        by_row = None if flags is None else row_flags(self.order, flags)
+        passed = list(range(len(self))) if by_row is None else list(compress(range(len(by_row)), by_row))
+        self._passed = (passed, len(passed), by_row)  # a sort of these rows narrows a kept ordering with them
+        return passed
 
-    def sort_values(self, column: Column) -> list[Any] | None:
-        """The column's sort key for each row (packet order); None: the outcomes alone know it."""
+    def sorted_rows(self, column: Column, indices: Sequence[int], reverse: bool) -> list[int] | None:
+        """`sorted_indices` from per-candidate vectors (None: the outcomes alone know the column's values).
+
+        The ordering of every row is kept with the load while the packet order and the column's values
+        stay the same objects (`ordering.Orderings`); the rows of a filter are then picked out of it."""
         values = column_values(self.plan, self._entries, column.id, column.sort_key, column.optional or column.own)
-        return None if values is None else list(map(values.__getitem__, self.order_list))
+        if values is None:
+            return None
+        count, passed = len(self), self._passed
+        # A filter's rows, as `passing` gave them: in packet order, their flags at hand.
+        known = passed is not None and indices is passed[0] and len(indices) == passed[1]
+        if not known and not ascending(indices):  # the caller's own order: ties keep it
+            return order_some_rows(self.order, values, indices, reverse)
+        if len(indices) * 16 < count:  # a few rows: their own values, whatever is kept
+            return order_some_rows(self.order, values, indices, reverse)
+        every = load_index(self._entries).orderings.every_row((column.id, reverse), self.order, values, reverse)
+        if len(indices) == count:
+            return list(every)
+        mask = passed[2] if known and passed is not None else None
+        return narrowed(every, mask if mask is not None else mask_of(count, indices))
 
     def entry_at(self, k: int) -> Entry:
         return self._entries[self.order[k]]
@@ -242,10 +255,10 @@ class RowFilter:
 
     def apply(self, rows: Sequence[Row]) -> list[int]:
         """Indices of the rows that pass, in their original order."""
-        if not self.active:
-            return list(range(len(rows)))
         if isinstance(rows, ViewRows) and "\n" not in self.text:
             return rows.passing(self)
+        if not self.active:
+            return list(range(len(rows)))
         fates, sections, needle, keys = self.fates, self.sections, self.text.casefold(), self.keys
         indices = range(len(rows))
         # Compact data first (keys, fates, sections: no row is made); the text, which needs the reason, last.
@@ -276,17 +289,9 @@ def sorted_indices(
             return sorted(indices, reverse=reverse)
         return sorted(indices, key=lambda i: rows[i].order, reverse=reverse)
     sort_key = columns.by_id[column].sort_key
-    values = rows.sort_values(columns.by_id[column]) if isinstance(rows, ViewRows) else None
-    if values is not None:
-        # Per-row vectors, sorted in C (a key that is a list's own __getitem__); stable, ties in packet order.
-        key = values.__getitem__
-        if None in values:
-            has = list(map(is_not, values, repeat(None)))
-            present = list(compress(indices, map(has.__getitem__, indices)))
-            missing = list(compress(indices, map(not_, map(has.__getitem__, indices))))  # C-level, as `present`
-        else:
-            present, missing = indices, []
-        return sorted(present, key=key, reverse=reverse) + missing
+    found = rows.sorted_rows(columns.by_id[column], indices, reverse) if isinstance(rows, ViewRows) else None
+    if found is not None:
+        return found
     every = rows.every_row() if isinstance(rows, ViewRows) else rows
     keyed = [(sort_key(every[i].outcome), i) for i in indices]
     valued = [pair for pair in keyed if pair[0] is not None]

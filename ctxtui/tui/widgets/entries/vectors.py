@@ -21,14 +21,17 @@ from typing import Any
 from ctxtui.engine.explain.reasons import REASON_SHORT
 from ctxtui.engine.fate import Fate
 from ctxtui.engine.model import Entry, Outcome, Plan
+from ctxtui.engine.packers.ctx.order import pick
 from ctxtui.safe_text import clean_line
 from ctxtui.tui.widgets.entries.columns import FATE_ORDER
+from ctxtui.tui.widgets.entries.ordering import Orderings, in_packet_order
 
 CODE_OF_FATE = {Fate.DROPPED: 0, Fate.SUMMARIZED: 1, Fate.INCLUDED: 2}
 ENTRY_ONLY = frozenset({"section", "title", "tokens", "mark"})  # sort keys read the entry alone
 _LOADS: dict[int, LoadIndex] = {}  # id(candidates) → its index (the candidates kept in it: ids stay unique)
 _LOADS_KEPT = 2  # this load and the one before (a reload, a packer switch): 50,000 entries each
 _LOCK = Lock()
+_FATE_SORT_KEY = bytes([FATE_ORDER[Fate.DROPPED], FATE_ORDER[Fate.SUMMARIZED], FATE_ORDER[Fate.INCLUDED]]) + bytes(253)
 
 
 class LoadIndex:
@@ -41,6 +44,7 @@ class LoadIndex:
         self._sections: dict[frozenset[str], bytearray] = {}
         self._sort_keys: dict[tuple[str, Callable[[Outcome], Any]], list[Any]] = {}
         self._by_key: dict[str, list[int]] | None = None
+        self.orderings = Orderings()  # the rows' last order per sorted column (ordering.py)
 
     def text_hits(self, needle: str) -> bytearray:
         """1 for each candidate whose title, section or key holds `needle` (casefolded, no line break)."""
@@ -126,7 +130,7 @@ def candidate_flags(
         if reasons:  # the reason changes with the budget: the plan's reason vector, or its outcomes
             by_reason = plan.packer.reason_vector(plan)
             if by_reason is not None:
-                labelled = bytes(map(reasons.__contains__, by_reason))
+                labelled = bytes(pick({reason: reason in reasons for reason in set(by_reason)}, by_reason))
                 both = int.from_bytes(hits, "little") | int.from_bytes(labelled, "little")
                 hits = bytearray(both.to_bytes(len(hits), "little"))
             else:
@@ -138,28 +142,32 @@ def candidate_flags(
     return flags
 
 
+def row_flags(order: Sequence[int], flags: bytearray) -> bytes:
+    """Each row's candidate's flag, in packet order (one byte per row)."""
+    return bytes(in_packet_order(flags, order))
+
+
 def rows_passing(order: Sequence[int], flags: bytearray) -> list[int]:
     """Row positions (packet order) whose candidate's flag is set."""
-    return list(compress(range(len(order)), map(flags.__getitem__, order)))
+    return list(compress(range(len(order)), row_flags(order, flags)))
 
 
 def column_values(
     plan: Plan, entries: Sequence[Entry], column: str, sort_key: Callable[[Outcome], Any], entry_only: bool
-) -> list[Any] | None:
+) -> Sequence[Any] | None:
     """The column's sort key for every candidate, in `candidates()` order (None: only the outcomes know).
 
     `entry_only`: the column's number is the entry's own (an optional column, see `columns.Column`)."""
     if entry_only or column in ENTRY_ONLY:
         return load_index(entries).sort_keys(column, sort_key)
     if column == "fate":
-        by_code = [FATE_ORDER[Fate.DROPPED], FATE_ORDER[Fate.SUMMARIZED], FATE_ORDER[Fate.INCLUDED]]
-        return [by_code[code] for code in plan.fates]
+        return plan.fates.translate(_FATE_SORT_KEY)
     if column == "reason":
         reasons = plan.packer.reason_vector(plan)
         if reasons is None:
             return None
         order = {reason: sort_key(Outcome(entries[0], 0, Fate.DROPPED, reason)) for reason in set(reasons)}
-        return list(map(order.__getitem__, reasons))
+        return pick(order, reasons)
     vector = plan.packer.component_vector(plan, column)
     if vector is None or isinstance(vector, list):
         return vector  # numbers or None, as `Packer.component_vector` says

@@ -9,6 +9,10 @@ variant is timed beside the plain step (no filter, packet order), alternating, s
 machine. Variants: every filter kind (a title's text, a reason's label, each fate, a section, a set of
 keys, text with a fate) and a sort by every column of that packer's table. Prints medians; asserts
 nothing. `--root DIR` runs another checkout's code (a before/after pair); `--packers` picks some. The
+budgets go on rising from variant to variant (for ctx the first variants meet budgets where every step
+brings another packet task count, so a new ranking, order and score vector, the later ones budgets where
+it stays); `--each-from BUDGET` starts every variant's walk there instead, so each meets the same
+budgets (`--each-from 4000`: the changing task counts, the worst case for what a sort keeps). The
 whole step, with Textual's frame, is `bench_tui.py --filters-only` (ctx).
 """
 
@@ -134,10 +138,12 @@ def main() -> int:
     parser.add_argument("--memories", type=int, default=50_000)
     parser.add_argument("--steps", type=int, default=11)
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--each-from", type=int, help="start every variant's walk at this budget")
     args = parser.parse_args()
     sys.path.insert(0, str(args.root))
     figures: dict[str, object] = {"load_average_start": os.getloadavg()[0]}
-    print(f"code from {args.root}; {args.memories:,} memories; load average {os.getloadavg()[0]:.1f}")
+    walk = "rising on" if args.each_from is None else f"each from {args.each_from:,}"
+    print(f"code from {args.root}; {args.memories:,} memories; budgets {walk}; load average {os.getloadavg()[0]:.1f}")
     print(
         "medians of each step's table work (plan, rows, filter, sort, 40 rows' cells), wall and this thread's CPU time; "
         "plain = no filter, packet order, timed alternately with each variant"
@@ -151,6 +157,8 @@ def main() -> int:
             print(f"\n{name}: {count:,} candidates")
             per: dict[str, object] = {}
             for label, (row_filter, sort) in variants(packer, budget).items():
+                if args.each_from is not None:
+                    budget = args.each_from
                 times, plain, cpu, plain_cpu = [], [], [], []
                 shown = 0
                 for _ in range(args.steps):

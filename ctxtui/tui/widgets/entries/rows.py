@@ -176,7 +176,7 @@ class ViewRows(Sequence[Row]):
             return order_some_rows(self.order, values, indices, reverse)
         if len(indices) * 16 < count:  # a few rows: their own values, whatever is kept
             return order_some_rows(self.order, values, indices, reverse)
-        every = load_index(self._entries).orderings.every_row((column.id, reverse), self.order, values, reverse)
+        every = load_index(self._entries).orderings.every_row(column.id, self.order, values, reverse)
         if len(indices) == count:
             return list(every)
         mask = passed[2] if known and passed is not None else None

@@ -50,7 +50,10 @@ async def test_the_filter_line_follows_every_filter_and_counts_the_rows_shown():
         await pilot.press("d")
         await settle(pilot)
         shown = len(table(app).view_rows)
-        assert shown and line_text(app) == f"Filter: {shown:,} of {total:,} entries shown · differ from the pin · Esc shows all"
+        assert (
+            shown
+            and line_text(app) == f"Filter: {shown:,} of {total:,} entries shown · differ from the pin · Esc shows all"
+        )
 
         await pilot.press("escape")
         await settle(pilot)

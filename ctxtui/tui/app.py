@@ -235,10 +235,19 @@ class CtxtuiApp(ThemeVariablesMixin, App):
         self.main.post_message(ProjectLoaded(problems, budget_moved=self.session.budget != before))
         self.call_from_thread(self._mark_turn_shown)
         if self._watch and self.session.turns is None:
-            self.call_from_thread(self.watch_files)  # what the load read may name new folders
+            self.call_from_thread(self.watch_files, self._source_paths())  # the load may name new folders
         if self._memories_locked():
             # Nothing on disk need move when the lock goes: look again in a second, until it has.
             self.call_from_thread(self.set_timer, 1.0, self._retry_locked)
+
+    def _source_paths(self) -> list[str]:
+        """In the load worker: every path the packers read (`.ctxrc` is read, bounded, to find them)."""
+        from ctxtui.opening.sources import source_paths
+
+        try:
+            return source_paths(self.session.request(), os.environ)
+        except (OSError, ValueError):  # an unreadable .ctxrc: the load says so; .context/ is still watched
+            return []
 
     def _memories_locked(self) -> bool:
         join = self.session.memory_join
@@ -255,19 +264,14 @@ class CtxtuiApp(ThemeVariablesMixin, App):
 
     # -- live reload ----------------------------------------------------------------------
 
-    def watch_files(self) -> None:
+    def watch_files(self, sources: list[str] | None = None) -> None:
         """Reload within a second of any change to what the packet is read from: `.context/`, `.ctxrc`, a
-        steering or context folder it names, the memory database. Called again after each load (a new
-        `steering.dir` is watched from then on); a folder already watched is not watched twice."""
-        from ctxtui.opening.sources import source_paths
+        steering or context folder it names (`sources`, listed by the load worker: reading `.ctxrc` for
+        them is not the UI thread's job), the memory database. A folder already watched is not watched
+        twice; a new `steering.dir` is watched from the load that read it."""
         from ctxtui.tui.watch_targets import watch_targets
 
-        project = self.session.project
-        try:
-            sources = source_paths(self.session.request(), os.environ)
-        except (OSError, ValueError):  # an unreadable .ctxrc: the load says so; .context/ is still watched
-            sources = []
-        for target in watch_targets(project / ".context", sources, self.session.db):
+        for target in watch_targets(self.session.project / ".context", sources or [], self.session.db):
             if target not in self._watching:
                 self._watching.add(target)
                 self._watch_folder(target.folder, target.recursive, None if target.names is None else set(target.names))

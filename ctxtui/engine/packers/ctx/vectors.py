@@ -43,7 +43,7 @@ def component_vector(packer: CtxPrepared, plan: Plan, component: str) -> list[An
     found = kept.get((component, task_count))
     if found is None:
         found = _component_vector(packer, task_count, component)
-        by_task_count = [key for key in kept if key[0] == component and key[1] >= 0]
+        by_task_count = [key for key in list(kept) if key[0] == component and key[1] >= 0]  # (a copy: atomic)
         if task_count >= 0 and len(by_task_count) >= VECTORS_KEPT:
             kept.pop(by_task_count[0], None)
         kept[component, task_count] = found

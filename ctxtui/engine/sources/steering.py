@@ -285,7 +285,12 @@ def _decode_simple_front_matter(raw: str) -> dict[str, Any] | None:
     tests check both agree on every line this accepts.
     """
     found: dict[str, Any] = {}
-    for line in raw.split("\n"):
+    start = 0
+    while start <= len(raw):  # line by line, as raw.split("\n") gives them, without holding them all
+        end = raw.find("\n", start)
+        end = len(raw) if end < 0 else end
+        line = raw[start:end]
+        start = end + 1
         if not line.strip(" "):
             continue
         pair = _key_and_value(line)
@@ -309,6 +314,9 @@ def _decode_simple_front_matter(raw: str) -> dict[str, Any] | None:
     return found
 
 
+_FIELDS = frozenset(("name", "description", "inclusion", "tools", "priority"))
+
+
 def _decode_front_matter(raw: str, fields: dict[str, Any]) -> None:
     simple = _decode_simple_front_matter(raw)
     if simple is not None:
@@ -316,11 +324,11 @@ def _decode_front_matter(raw: str, fields: dict[str, Any]) -> None:
             if key in simple:
                 fields[key] = simple[key]
         return
-    from ctxtui.engine.text import yaml_v3 as yaml
+    from ctxtui.engine.text.yaml_prune import compose_front_matter
     from ctxtui.engine.text.yaml_v3_decode import INT, STRING, Slice, Struct, unmarshal
 
     try:
-        root = yaml.compose(raw)
+        root = compose_front_matter(raw, _FIELDS)  # without the values of keys ctx ignores (memory, issue 20)
     except RecursionError:
         raise _DecodeError("front matter nested too deeply to read") from None
     except Exception as exc:  # PyYAML's syntax errors

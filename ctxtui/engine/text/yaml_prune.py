@@ -86,7 +86,7 @@ def compose_front_matter(text: str, fields: frozenset[str]) -> Any:
                     raise ValueError("read by PyYAML's scanner")
                 from yaml._yaml import CParser
 
-                return _Composer(CParser(text), fields, exact).document()
+                return _Composer(CParser(_Pieces(text)), fields, exact).document()
             except _Whole:
                 raise
             except _Again:
@@ -118,6 +118,25 @@ def _libyaml_agrees(text: str) -> bool:
     return "!" not in text or _TAG.search(text) is None
 
 
+class _Pieces:
+    """`text` handed to libyaml a piece at a time: given a `str`, it would hold a UTF-8 copy of all of it.
+
+    Encoded piece by piece, the text is always UTF-8 to libyaml's encoding check (a UTF-16 mark cannot
+    begin a UTF-8 encoding), as with a `str`.
+    """
+
+    __slots__ = ("text", "at")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.at = 0
+
+    def read(self, size: int) -> str:
+        piece = self.text[self.at : self.at + size]
+        self.at += len(piece)
+        return piece
+
+
 _TAG = re.compile(r"(?:^|[\s\[\]{},:?-])!")  # where a tag can begin: a `!` after a blank or an indicator
 
 
@@ -129,11 +148,34 @@ class _Frame:
     def __init__(self, node: Any, ordinal: int = -1, texts: list[str] | None = None) -> None:
         self.node = node  # a SequenceNode or PrunedMapping, its value filled in as items come; None: dropped
         self.key: Any = None  # the key waiting for its value; _PRUNE: that value is dropped
-        self.hashes = array("q")  # every key's hash, for the duplicate check
+        self.hashes: array[int] | list[array[int]] = array("q")  # every key's hash, for the duplicate check
         self.texts = texts  # every key's text, when hashes collided in the first reading
         self.pruned = 0  # pruned pairs since the last kept one
         self.skip = False  # the value now being read is dropped
         self.ordinal = ordinal  # the mapping's number in document order
+
+    def note(self, key: str) -> None:
+        """A key's text, for the duplicate check: its hash, in 256 arrays by its low byte past 4,096 keys."""
+        hashes = self.hashes
+        if isinstance(hashes, list):
+            hashes[hash(key) & 255].append(hash(key))
+        else:
+            hashes.append(hash(key))
+            if len(hashes) == _BUCKETS_FROM:
+                self.hashes = [array("q") for _ in range(256)]
+                for h in hashes:
+                    self.hashes[h & 255].append(h)
+        if self.texts is not None:
+            self.texts.append(key)
+
+    def repeats(self) -> bool:
+        """Whether two keys' hashes agree: a bucket at a time is made objects (a set), not every hash at once."""
+        if isinstance(self.hashes, list):
+            return any(len(set(bucket)) < len(bucket) for bucket in self.hashes)
+        return len(set(self.hashes)) < len(self.hashes)
+
+
+_BUCKETS_FROM = 4096
 
 
 _PRUNE = object()
@@ -197,9 +239,7 @@ class _Composer:
         text = event.value
         if not ((tag is None or tag == "!" or tag == _STR) and text not in self.keep):
             return False
-        frame.hashes.append(hash(text))
-        if frame.texts is not None:
-            frame.texts.append(text)
+        frame.note(text)
         frame.key = _PRUNE
         frame.skip = True
         return True
@@ -245,9 +285,7 @@ class _Composer:
             if not isinstance(node, yaml.ScalarNode):
                 raise _Whole
             text = node.value
-            frame.hashes.append(hash(text))
-            if frame.texts is not None:
-                frame.texts.append(text)
+            frame.note(text)
             if node.tag in ("?", _STR) and text not in self.keep:
                 frame.key = _PRUNE
                 frame.skip = True
@@ -277,7 +315,7 @@ class _Composer:
 
     def duplicate(self, frame: _Frame) -> str | None:
         """The first key that has a twin (yaml.v3's uniqueKeys), from the hashes; the texts when two hashes agree."""
-        if not _repeats(frame.hashes):
+        if not frame.repeats():
             return None
         if frame.texts is None:
             self.collided.add(frame.ordinal)
@@ -286,13 +324,3 @@ class _Composer:
         for text in frame.texts:
             seen[text] = seen.get(text, 0) + 1
         return next((text for text in frame.texts if seen[text] > 1), None)
-
-
-def _repeats(hashes: array[int]) -> bool:
-    """Whether a hash occurs twice; compared by their low byte's bucket, so only a bucket at a time is objects."""
-    if len(hashes) <= 4096:
-        return len(set(hashes)) < len(hashes)
-    buckets = [array("q") for _ in range(256)]
-    for h in hashes:
-        buckets[h & 255].append(h)
-    return any(len(set(bucket)) < len(bucket) for bucket in buckets)

@@ -212,6 +212,30 @@ def _parse_remembered(name: str, label: str, path: str) -> SteeringFile | str:
     return parsed
 
 
+def _failed(read: SteeringRead, file: str, label: str, message: str) -> None:
+    """ctx stops at the first failure and drops all steering; ctxtui keeps listing the files to say so."""
+    problem = Problem(label, message)
+    read.error = read.error or problem
+    read.problems.append(problem)
+    read.files.append(
+        SteeringFile(
+            file=file,
+            label=label,
+            name=file,
+            description="",
+            inclusion="(unreadable)",
+            priority=DEFAULT_PRIORITY,
+            tools=None,
+            body="",
+            line=1,
+        )
+    )
+
+
+class _DecodeError(ValueError):
+    pass
+
+
 def parse_steering_file(file: str, label: str, text: str) -> SteeringFile:
     """One steering file: front matter decoded as yaml.v3 decodes it into ctx's struct (`steering/parse.go:48`)."""
     raw, body, offset = split_front_matter(text)

@@ -131,8 +131,8 @@ class _Pieces:
         self.text = text
         self.at = 0
 
-    def read(self, size: int) -> str:
-        piece = self.text[self.at : self.at + size]
+    def read(self, size: int = -1, /) -> str:
+        piece = self.text[self.at :] if size < 0 else self.text[self.at : self.at + size]
         self.at += len(piece)
         return piece
 

@@ -13,13 +13,15 @@ count in the mapping's list (`PrunedMapping`). A value holding an anchor is
 still composed, and its anchor registered, as yaml.v3's parser would.
 
 The events come from libyaml's C parser (the scanner yaml.v3 was ported
-from: 20 times faster than PyYAML's own). Where it refuses the text (a
-syntax error, libyaml's nesting limit of 1,000 below yaml.v3's 10,000, a
-character it rejects), the same events are read again from `BoundedLoader`,
-so an error is PyYAML's as before. A collection or an alias used as a key
-could reach a pruned value (yaml.v3 decodes such a key into `interface {}`
-in a merge, and that reads everything): then the whole tree is composed as
-`yaml_compose.compose` does.
+from, bundled with PyYAML: 20 times faster than PyYAML's own), fed the
+text in pieces, where its events are known to be `BoundedLoader`'s
+(`_libyaml_agrees`; a hypothesis test holds them equal). Otherwise, and
+where libyaml refuses the text (a syntax error, its nesting limit of 1,000
+below yaml.v3's 10,000, a character it rejects) or is missing, the events
+are read from `BoundedLoader`, so an error is PyYAML's as before. A
+collection or an alias used as a key could reach a pruned value (yaml.v3
+decodes such a key into `interface {}` in a merge, and that reads
+everything): then the whole tree is composed as `yaml_compose.compose` does.
 
 A mapping's duplicate-key check is done here, where its keys go past: each
 key's hash is kept, and only if two hashes agree is the document read again,
@@ -107,11 +109,11 @@ def compose_front_matter(text: str, fields: frozenset[str]) -> Any:
 def _libyaml_agrees(text: str) -> bool:
     """Whether libyaml's events for `text` are PyYAML's (`BoundedLoader`'s), as far as tests find.
 
-    libyaml 0.2.5 reads a tab inside a plain scalar as part of it (yaml.v3 too; PyYAML ends the scalar there),
-    a byte-order mark past the start as a space, `?` inside a plain scalar in a flow collection as a
-    character (yaml.v3 and PyYAML end the scalar), `!&x!` as a tag (yaml.v3 too; PyYAML refuses it), and
-    an empty scalar tagged `!` as not plain. Texts with any of these, or with a tag at all, go to PyYAML's
-    scanner, as before.
+    libyaml (0.2.6 in PyYAML 6.0.4) reads a tab inside a plain scalar as part of it (yaml.v3 too; PyYAML
+    ends the scalar there), a byte-order mark past the start as a space, `?` inside a plain scalar in a flow
+    collection as a character (yaml.v3 and PyYAML end the scalar), `!&x!` as a tag (yaml.v3 too; PyYAML
+    refuses it), and an empty scalar tagged `!` as not plain. Texts with any of these, or with a tag at all,
+    go to PyYAML's scanner, as before.
     """
     if "\t" in text or "\ufeff" in text[1:] or ("?" in text and ("[" in text or "{" in text)):
         return False

@@ -14,10 +14,7 @@ kept on the plan, so whoever holds the plan owns those caches.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
-
-from ctxtui.engine.frozen import frozen_record
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -31,17 +28,17 @@ if TYPE_CHECKING:
 FATE_VALUES = ("included", "summarized", "dropped")
 
 
-@frozen_record
-class Entry:
+class Entry(NamedTuple):
     """A candidate for the packet, as parsed; independent of budget and "now".
 
     `text` is exactly what the packet prints when the entry is included in full
     (a task line, a convention without its "- ", a whole decision block...).
     `tokens` is the packer's cost of `text`.
 
-    Frozen for the type checker (`frozen_record`): 50,000 memories make an
-    entry each at start-up, and a frozen dataclass's `__init__` costs ~6× a
-    plain one's (docs/performance.md, "The engine's records as dataclasses").
+    A NamedTuple, as the engine's other values on a cold `pack`'s path: a
+    dataclass costs that command ~2 ms to make and `import dataclasses`
+    ~6-30 ms (docs/performance.md, "The engine's records"). So it is also a
+    tuple: never compare one with another record or a tuple.
     """
 
     # What the entry is, stable across budgets, reloads and edits elsewhere in its file (sources/identity.py):
@@ -202,8 +199,7 @@ class Outcome(NamedTuple):
     blocked_by: str | None = None  # key of the entry that stopped a stop-at-first-misfit fill
 
 
-@dataclass(frozen=True, slots=True)
-class Bucket:
+class Bucket(NamedTuple):
     """One slice of the budget at one budget: a bar on screen."""
 
     tier: int
@@ -350,8 +346,7 @@ class Plan:
         return text
 
 
-@dataclass(frozen=True, slots=True)
-class Problem:
+class Problem(NamedTuple):
     """Something in the inputs that could not be read as intended; never fatal."""
 
     path: str

@@ -12,8 +12,7 @@ from __future__ import annotations
 import os
 import re
 import stat
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ctxtui.engine.model import Entry, Problem
 from ctxtui.engine.sources.files import FileTooBig, NotRegularFile, kind_of, read_bytes_safely
@@ -68,15 +67,28 @@ def task_pattern() -> re.Pattern[str]:
 SUPERSEDED_PREFIX = "~~Superseded"
 
 
-@dataclass(slots=True)
 class ContextFiles:
-    """What ctx read from `.context/`: decoded text of each top-level .md file."""
+    """What ctx read from `.context/`: decoded text of each top-level .md file.
 
-    root: str  # the project directory
-    label: str = ".context"  # the context directory as ctx names it (0.8.0 takes --context-dir)
-    texts: dict[str, str] = field(default_factory=dict)
-    problems: list[Problem] = field(default_factory=list)
-    steering: SteeringRead | None = None
+    Filled in as the files are read: a plain class with `__slots__` (the values on a cold `pack`'s path are
+    NamedTuples, what is filled in plain classes: no `dataclasses` import, docs/performance.md).
+    """
+
+    __slots__ = ("root", "label", "texts", "problems", "steering")
+
+    def __init__(
+        self,
+        root: str,
+        label: str = ".context",
+        texts: dict[str, str] | None = None,
+        problems: list[Problem] | None = None,
+        steering: SteeringRead | None = None,
+    ) -> None:
+        self.root = root  # the project directory
+        self.label = label  # the context directory as ctx names it (0.8.0 takes --context-dir)
+        self.texts: dict[str, str] = {} if texts is None else texts
+        self.problems: list[Problem] = [] if problems is None else problems
+        self.steering = steering
 
     @property
     def steering_error(self) -> Problem | None:
@@ -84,8 +96,7 @@ class ContextFiles:
         return self.steering.error if self.steering is not None else None
 
 
-@dataclass(slots=True)
-class ParsedContext:
+class ParsedContext(NamedTuple):
     """Every candidate the packet can draw on, parsed once per load."""
 
     files: ContextFiles

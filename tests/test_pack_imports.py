@@ -75,7 +75,8 @@ def test_pack_imports_none_of_the_slow_modules(tmp_path, extra):
     assert modules >= set(ON_THE_PACK_PATH_NOW)  # when they go again, this list and the docstring follow
     assert not {m for m in modules if m.split(".")[0] in ("textual", "rich", "numpy", "psycopg")}
     # Outcomes, packet orders and next changes serve the TUI and explain, not a packet.
-    # The reasons, too (an enum of 19 members).
+    # The reasons, too (an enum of 19 members), and the numbers behind a reason (6 NamedTuple classes).
     assert not modules & {
         f"ctxtui.engine.packers.ctx.{name}" for name in ("outcomes", "lazy", "order", "changes", "reason")
     }
+    assert "ctxtui.engine.reason_numbers" not in modules and "ctxtui.engine.fate" not in modules

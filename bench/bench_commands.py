@@ -33,6 +33,7 @@ SCREEN = """
 import sys, time
 from datetime import datetime
 from pathlib import Path
+from ctxtui.deadline import stop_after
 from ctxtui.engine.explain.coverage import coverage
 from ctxtui.session import Session
 from ctxtui.tui.tuning import COVERAGE_SECONDS
@@ -41,7 +42,7 @@ session = Session(project=Path(sys.argv[1]), db=Path(sys.argv[2]), clock=lambda:
 session.load(4000)
 loaded = session.loaded
 started = time.perf_counter()
-found = coverage(loaded.packer, 4000, max_seconds=COVERAGE_SECONDS, should_stop=lambda: loaded.stale)
+found = coverage(loaded.packer, 4000, should_stop=stop_after(COVERAGE_SECONDS, lambda: loaded.stale))
 print(f"scan {time.perf_counter() - started:.2f} s (bound {COVERAGE_SECONDS:g} s); budgets above "
       f"{found.scanned_to} not examined", file=sys.stderr)
 """

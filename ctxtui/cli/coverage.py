@@ -7,6 +7,7 @@ import json
 import time
 
 from ctxtui.cli.common import load_packer
+from ctxtui.deadline import stop_after
 from ctxtui.engine.explain.coverage import SHARES, coverage, never_full_summary
 from ctxtui.engine.explain.reasons import describe
 from ctxtui.safe_text import clean_line
@@ -19,7 +20,7 @@ def _budget(value: int | None) -> str:
 def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()  # the whole command's bound, the load included
     _, packer, budget = load_packer(args.project, args)
-    found = coverage(packer, budget, max_seconds=max(0.0, args.max_seconds - (time.perf_counter() - started)))
+    found = coverage(packer, budget, should_stop=stop_after(args.max_seconds - (time.perf_counter() - started)))
     if args.format == "json":
         print(
             json.dumps(

@@ -13,6 +13,7 @@ from typing import Any
 from ctxtui.cli.common import load_packer
 from ctxtui.cli.failures import UsageError, warn
 from ctxtui.cli.json_stream import write_list
+from ctxtui.deadline import stop_after
 from ctxtui.engine.explain.advice import advise, describe_advice
 from ctxtui.engine.explain.reasons import describe, describe_threshold
 from ctxtui.engine.explain.thresholds import Threshold, thresholds
@@ -75,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
         from ctxtui.cli.explain_history import explain_history
 
         return explain_history(project, args, outcome)
-    threshold = thresholds(packer, max_seconds=args.max_seconds).get(outcome.entry.key)
+    threshold = thresholds(packer, should_stop=stop_after(args.max_seconds)).get(outcome.entry.key)
     if args.format == "json":
         data = outcome_json(outcome, threshold, budget)
         data["advice"] = {

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from ctxtui.deadline import stop_after
 from ctxtui.engine.explain.quirks import Quirk, find_quirks
 from ctxtui.engine.explain.thresholds import Threshold, thresholds
 from ctxtui.engine.model import Plan
@@ -70,7 +71,7 @@ class Loaded:
         with self._lock:
             if self._thresholds is None:
                 seconds = THRESHOLD_SECONDS if self.entry_count <= LARGE_FOR_THRESHOLDS else THRESHOLD_SECONDS_LARGE
-                found = thresholds(self.packer, max_seconds=seconds, should_stop=lambda: self.stale)
+                found = thresholds(self.packer, should_stop=stop_after(seconds, lambda: self.stale))
                 if self.stale:
                     return {}
                 self._thresholds = found

@@ -67,6 +67,11 @@ LINES: tuple[LegendItem, ...] = (
         'dropped"), and how many are new, gone (a reload) or edited; ◆ how many entries differ from the pin',
     ),
     (
+        "filter line",
+        "Filter: while a filter hides rows (/ text, f fate, e section, d differs or moved), how many "
+        "entries the table shows of all of them and each filter in words; Esc shows all",
+    ),
+    (
         "refusal banner",
         "⊘ ctx would refuse this workspace (no .git, a missing file...): the packet shown is what "
         "it would build otherwise; `ctxtui pack` fails as ctx does unless --ignore-refusal",

@@ -55,8 +55,10 @@ from ctxtui.tui.widgets.budget.settings import SettingsLine
 from ctxtui.tui.widgets.budget.slider import BudgetSlider, LogScale
 from ctxtui.tui.widgets.budget.status import StatusLine
 from ctxtui.tui.widgets.changes import ChangesLine
+from ctxtui.tui.widgets.entries.counted import RowsCounted
 from ctxtui.tui.widgets.entries.rows import RowFilter, rows_of
 from ctxtui.tui.widgets.entries.table import EntriesTable
+from ctxtui.tui.widgets.filter_line import FilterLine
 from ctxtui.tui.widgets.loading import LoadingBar, ProblemBanner, RefusalBanner
 from ctxtui.tui.widgets.past import PastBanner
 from ctxtui.tui.widgets.tiers.bars import TierBars
@@ -145,6 +147,7 @@ class MainScreen(HistoryActions, TuningActions, PromptFrameScreen):
         yield LoadingBar(id="loading")
         yield TierBars(id="tiers").data_bind(MainScreen.view)
         yield ChangesLine(id="changes")
+        yield FilterLine(id="filter-line").data_bind(MainScreen.row_filter)
         with Horizontal(id="main"):
             yield EntriesTable(id="entries").data_bind(MainScreen.view, MainScreen.row_filter, MainScreen.marks)
             yield WhyPanel(id="why").data_bind(MainScreen.view, MainScreen.selected_key)
@@ -377,6 +380,10 @@ class MainScreen(HistoryActions, TuningActions, PromptFrameScreen):
         self.app.notify(f"{REAL_TOKENIZER} unavailable: {error}", severity="warning")
 
     # -- selection ----------------------------------------------------------------------
+
+    @on(RowsCounted)
+    def _counted(self, event: RowsCounted) -> None:
+        self.query_one(FilterLine).counts = (event.shown, event.total)
 
     @on(EntriesTable.Selected)
     def _selected(self, event: EntriesTable.Selected) -> None:

@@ -300,14 +300,12 @@ class TuningActions:
     def _compute_coverage(self, loaded: Any, budget: int) -> None:
         from textual.worker import get_current_worker
 
+        from ctxtui.deadline import stop_after
         from ctxtui.engine.explain.coverage import coverage
 
         worker = get_current_worker()
         found = coverage(
-            loaded.packer,
-            budget,
-            max_seconds=COVERAGE_SECONDS,
-            should_stop=lambda: loaded.stale or worker.is_cancelled,
+            loaded.packer, budget, should_stop=stop_after(COVERAGE_SECONDS, lambda: loaded.stale or worker.is_cancelled)
         )
         if not loaded.stale and not worker.is_cancelled:
             self.app.call_from_thread(self._show_coverage, found)  # type: ignore[attr-defined]

@@ -37,12 +37,12 @@ async def test_g_again_cancels_a_running_scan_and_the_app_answers_meanwhile(tmp_
     started, stopped = threading.Event(), threading.Event()
     real = coverage_module.coverage
 
-    def slow(packer, budget, *, max_seconds=None, should_stop=None):
+    def slow(packer, budget, *, should_stop=None):
         started.set()
         while not should_stop():  # a scan that only the cancel ends (the bound is not looked at)
             stopped.wait(0.01)
         stopped.set()
-        return real(packer, budget, max_seconds=0.0)
+        return real(packer, budget, should_stop=lambda: True)
 
     monkeypatch.setattr(coverage_module, "coverage", slow)
     app = make_app(small_workspace(tmp_path / "p"), budget=300, real_tokens=False)

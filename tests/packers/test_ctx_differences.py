@@ -271,3 +271,45 @@ def test_the_issue_workspace_ranks_differently(tmp_path):
     assert "## Also Noted\n- Second decision\n" in new_md
     assert "## Recent Decisions\n## [2026-11-01-120000] Second decision" in old_md
     assert "## Also Noted\n- First decision\n" in old_md
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        (
+            "task_budget_pct: 30\n",
+            [
+                "task_budget_pct is 30: ctx reads a fraction of the budget, 0 to 1, and uses 1: its tier may fill the "
+                "whole budget (for 30 % write 0.3)"
+            ],
+        ),
+        (
+            "convention_budget_pct: -2\n",
+            [
+                "convention_budget_pct is -2: ctx reads a fraction of the budget, 0 to 1, and uses 0: its tier gets no "
+                "share (the first item is still forced in)"
+            ],
+        ),
+        (
+            "task_budget_pct: 1e9\n",
+            [
+                "task_budget_pct is 1e+09: ctx reads a fraction of the budget, 0 to 1, and uses "
+                "1: its tier may fill the whole budget"
+            ],
+        ),
+        (
+            "task_budget_pct: .nan\n",
+            [
+                "task_budget_pct is NaN: ctx's cap for its tier is negative, so only the first "
+                "item (always forced in) gets in"
+            ],
+        ),
+        ("task_budget_pct: 0.3\nconvention_budget_pct: 1\n", []),
+        ("task_budget_pct: 0\n", []),
+    ],
+)
+def test_a_share_outside_0_to_1_is_said_since_ctx_clamps_it_silently(text, words):
+    """`task_budget_pct: 30` meant as 30 % gives tasks the whole budget in ctx 0.8.1, with no word from ctx:
+    ctxtui says so (and 0.8.0, which ignores the key, says nothing of it)."""
+    assert [p.message for p in parse_ctxrc(text, "0.8.1").problems] == words
+    assert parse_ctxrc(text, "0.8.0").problems == ()

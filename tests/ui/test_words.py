@@ -64,3 +64,14 @@ def test_a_share_is_shown_and_edited_as_a_percentage_and_out_of_range_says_so():
     plain = Knob("limit", "limit", "float", 2.0, 2.0)
     with pytest.raises(ValueError):
         plain.parse("30%")  # a percentage only where the screen shows one
+
+
+@pytest.mark.parametrize(("typed", "words"), [("25", "type 25% (or 0.25)"), ("100", "type 100% (or 1)")])
+def test_a_bare_number_above_1_in_a_share_asks_for_the_percent_sign(typed, words):
+    """The field shows "20%": a user types "25". It was refused with "at most 100%" (25 is less than 100)."""
+    with pytest.raises(ValueError) as refused:
+        SHARE.parse(typed)
+    assert str(refused.value) == f"task share: {typed} would be {typed} times the budget: {words}"
+    assert SHARE.parse("1") == 1.0  # 0 to 1 is a fraction, as in .ctxrc
+    with pytest.raises(ValueError, match="at most 100%"):
+        SHARE.parse("250")  # not a percentage either way

@@ -12,7 +12,6 @@ at the budget where everything has settled.
 from __future__ import annotations
 
 import math
-import time
 from array import array
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -68,20 +67,16 @@ class Coverage:
     scanned_to: int | None = None  # set when the scan was cut short: budgets below this were examined
 
 
-def coverage(
-    packer: Packer, budget: int, *, max_seconds: float | None = None, should_stop: Callable[[], bool] | None = None
-) -> Coverage:
-    """Coverage of every section at `budget`, exact unless the scan is cut (then it says how far it looked).
+def coverage(packer: Packer, budget: int, *, should_stop: Callable[[], bool] | None = None) -> Coverage:
+    """Coverage of every section at `budget`, exact unless `should_stop` cuts the scan (then it says how far it looked).
+
+    The engine reads no clock: a time bound is the caller's `should_stop`
+    (`ctxtui.deadline.stop_after`).
 
     The per-section counts follow the scan: each stretch touches only the
     entries whose fate changed (`thresholds.scan_changes`), so 50,000
     memories cost one pass over the entries, not one per stretch.
     """
-    deadline = None if max_seconds is None else time.perf_counter() + max_seconds
-
-    def stop_now() -> bool:
-        return bool((deadline is not None and time.perf_counter() > deadline) or (should_stop and should_stop()))
-
     entries = packer.candidates()
     names: list[str] = []
     section_of = array("i", bytes(4 * len(entries)))
@@ -110,7 +105,7 @@ def coverage(
     last: Change | None = None
     scanned_to = None
     try:
-        for change, _end in scan_changes(packer, 0, should_stop=stop_now):
+        for change, _end in scan_changes(packer, 0, should_stop=should_stop):
             fates, touched = change.fates, set()
             for n in change.changed:
                 old = previous[n] if previous is not None else DROPPED

@@ -10,7 +10,6 @@ examined budget by budget.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -152,22 +151,16 @@ def scan_changes(
         budget = following
 
 
-def thresholds(
-    packer: Packer, start: int = 0, max_seconds: float | None = None, should_stop: Callable[[], bool] | None = None
-) -> dict[str, Threshold]:
+def thresholds(packer: Packer, start: int = 0, should_stop: Callable[[], bool] | None = None) -> dict[str, Threshold]:
     """For every entry, the smallest budgets for "in full" and "at all", and the ranges.
 
-    Exact and complete unless `max_seconds` or `should_stop` cut the scan (a
+    Exact and complete unless `should_stop` (the caller's time bound, as
+    `ctxtui.deadline.stop_after`: the engine reads no clock) cuts the scan (a
     workspace of 10,000 entries can have millions of change points): then each
     threshold says up to which budget it was examined (`scanned_to`). Ranges
     are kept per entry as fates change (only the changed entries are touched
     per stretch), so the work after the scan is one pass over the entries.
     """
-    deadline = None if max_seconds is None else time.perf_counter() + max_seconds
-
-    def stop_now() -> bool:
-        return bool((deadline is not None and time.perf_counter() > deadline) or (should_stop and should_stop()))
-
     entries = packer.candidates()
     full_ranges: dict[int, list[tuple[int, int | None]]] = {}
     any_ranges: dict[int, list[tuple[int, int | None]]] = {}
@@ -177,7 +170,7 @@ def thresholds(
     scanned_to = None
     end: int | None = None
     try:
-        for change, following in scan_changes(packer, start, should_stop=stop_now):
+        for change, following in scan_changes(packer, start, should_stop=should_stop):
             end = following  # the last stretch's end closes the ranges still open
             fates, at = change.fates, change.start
             for n in change.changed:

@@ -84,6 +84,10 @@ class Knob(NamedTuple):
             raise ValueError(f"{self.label}: {what}, not {text!r}") from None
         if percent:
             value /= 100
+        elif self.is_share and value.is_integer() and 1 < value <= 100:  # "25" where "20%" shows: meant as 25 %
+            raise ValueError(
+                f"{self.label}: {text} would be {value:g} times the budget: type {text}% (or {value / 100:g})"
+            )
         if value != value or (self.minimum is not None and value < self.minimum):
             raise ValueError(f"{self.label}: at least {self._shown(self.minimum)}")
         if self.maximum is not None and value > self.maximum:

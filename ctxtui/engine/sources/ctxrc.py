@@ -178,6 +178,7 @@ def parse_ctxrc(text: str, version: str = "0.8.1") -> CtxConfig:
             )
         elif field in known:
             problems.append(Problem(".ctxrc", f"{field}: {message}; ctx skips it and keeps the other settings"))
+    problems += _shares_out_of_range(values, known)
     if decoded.failure is not None:
         field, message = decoded.failure
         where = f"{field}: {message}" if field else message
@@ -193,6 +194,39 @@ def parse_ctxrc(text: str, version: str = "0.8.1") -> CtxConfig:
         allow_outside_cwd=values.get("allow_outside_cwd", False) if "allow_outside_cwd" in known else False,
         problems=tuple(problems),
     )
+
+
+def _shares_out_of_range(values: Mapping[str, Any], known: tuple[str, ...]) -> list[Problem]:
+    """A share outside [0, 1] (`task_budget_pct: 30` meant as 30 %): ctx clamps it, and the user should know.
+
+    ctx reads the shares as fractions of the budget and clamps them
+    (`clamp_pct`): 30 becomes 1, all of the budget, without a word.
+    """
+    found = []
+    for field in ("task_budget_pct", "convention_budget_pct"):
+        value = values.get(field) if field in known else None
+        if isinstance(value, bool) or not isinstance(value, int | float) or 0 <= value <= 1:
+            continue
+        if value != value:  # NaN: ctx leaves it, and int(budget × NaN) is the smallest int64
+            found.append(
+                Problem(
+                    ".ctxrc",
+                    f"{field} is NaN: ctx's cap for its tier is negative, so only the first item (always forced in) gets in",
+                )
+            )
+            continue
+        if value > 1:
+            became = "1: its tier may fill the whole budget"
+            hint = f" (for {value:g} % write {value / 100:g})" if value <= 100 else ""
+        else:
+            became = "0: its tier gets no share (the first item is still forced in)"
+            hint = ""
+        found.append(
+            Problem(
+                ".ctxrc", f"{field} is {value:g}: ctx reads a fraction of the budget, 0 to 1, and uses {became}{hint}"
+            )
+        )
+    return found
 
 
 def clamp_pct(value: float | None, default: float) -> float:

@@ -36,6 +36,7 @@ from ctxtui.tui.actions import ENTRIES, bindings
 from ctxtui.tui.safe_text import fit
 from ctxtui.tui.themes import FATE_SYMBOL
 from ctxtui.tui.widgets.entries.columns import CTX_COLUMNS, MARK_ID, ColumnSet
+from ctxtui.tui.widgets.entries.counted import RowsCounted
 from ctxtui.tui.widgets.entries.lines import Layout, header_strip, place_columns, row_strip
 from ctxtui.tui.widgets.entries.rows import (
     Row,
@@ -148,6 +149,7 @@ class EntriesTable(ScrollView, can_focus=True):
         self._sort_column: str | None = None
         self._sort_reverse = False
         self._shown: Sequence[int] = []  # row indices shown, in display order (a range when unfiltered)
+        self._counted = (-1, -1)  # (shown, total) last told to the filter line
         self._cursor = 0
         self._posted_key: str | None = None
         self._columns: ColumnSet = CTX_COLUMNS
@@ -350,6 +352,9 @@ class EntriesTable(ScrollView, can_focus=True):
         self._cursor = int(clamp(cursor, 0, max(0, len(indices) - 1)))
         if not self._ready:  # before mount: no size to scroll in, nobody to tell
             return
+        if (len(indices), len(rows)) != self._counted:  # for the filter line
+            self._counted = (len(indices), len(rows))
+            self.post_message(RowsCounted(*self._counted))
         self.virtual_size = Size(max(1, self._render_width), len(indices) + 1)
         page = self._page_rows
         if page > 0:

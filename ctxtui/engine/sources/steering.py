@@ -75,12 +75,19 @@ class SteeringRead:
 
     __slots__ = ("directory", "files", "error", "warnings", "problems")
 
-    def __init__(self, directory: str, files: list[SteeringFile], warnings: list[str] | None = None) -> None:
+    def __init__(
+        self,
+        directory: str,
+        files: list[SteeringFile],
+        error: Problem | None = None,
+        warnings: list[str] | None = None,
+        problems: list[Problem] | None = None,
+    ) -> None:
         self.directory = directory
         self.files = files
-        self.error: Problem | None = None  # the first failure: ctx stops there and drops all steering
+        self.error = error  # the first failure: ctx stops there and drops all steering
         self.warnings = warnings  # what ctx prints on stderr (unfilled templates)
-        self.problems: list[Problem] = []  # every failing file, so all can be fixed at once
+        self.problems: list[Problem] = [] if problems is None else problems  # every failing file, to fix at once
 
 
 class FrontMatterError(ValueError):

@@ -6,7 +6,8 @@ matter has 100,000 keys. Each is packed by `ctxtui pack` in a fresh process;
 the figure is that process's peak resident memory less the peak of the same
 command on a project with empty files (the interpreter and the imports), over
 the file's size (the peak is VmHWM, which exec resets). `--trace` adds tracemalloc's peak (Python objects only; about
-twice as slow). `--small` divides every file by 10.
+twice as slow). `--small` divides every file by 10; `--only WORD` packs only the cases whose label
+holds WORD (`--only steering`).
 
 Prints figures; asserts nothing (tests/hostile/test_parse_memory.py bounds a
 small case).
@@ -111,7 +112,10 @@ def main() -> None:
         empty, _ = project(root, "empty", {})
         base_rss, base_peak, _ = measure(empty, trace)
         print(f"{'case':<44} {'file':>8} {'RSS over base':>14} {'÷ file':>7} {'traced':>9} {'÷ file':>7} {'wall':>7}")
+        only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else ""
         for label, (path, size) in cases.items():
+            if only not in label:
+                continue
             rss, peak, wall = measure(path, trace)
             grown = rss - base_rss
             traced = f"{(peak - base_peak) / 2**20:7.1f} MB {(peak - base_peak) / size:6.1f}x" if trace else " " * 17

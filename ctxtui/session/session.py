@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 from ctxtui.session.constants import CTXRC, MAX_BUDGET, MIN_BUDGET, NOUS, OWN_BUDGET, PROJECT_MEMORY_DB, SET_HERE
 from ctxtui.session.view import Loaded, View
 
+_FROM_FILES = frozenset({CTXRC, "default"})  # budget sources a reload follows (the user set neither)
+
 
 @dataclass(slots=True)
 class Session:
@@ -155,11 +157,9 @@ class Session:
             return self._open_peer(name, None, True, report)
         if self.at_revision and changed is not None and not any(self._is_db_file(p) for p in changed):
             return None  # the past does not change with the working tree's files
-        context_dir = self.project / ".context"
-        # The database may live in .context/ (the default): its commits are not .context/ edits.
-        context_changed = changed is None or any(
-            (context_dir in p.parents or p == context_dir) and not self._is_db_file(p) for p in changed
-        )
+        # The watchers report only what a packet is read from (`.context/`, `.ctxrc`, a steering folder...):
+        # whatever is not the database is a source edit. The database may live in .context/ (the default).
+        context_changed = changed is None or any(not self._is_db_file(p) for p in changed)
         db_changed = changed is None or self.db is None or any(p.name.startswith(self.db.name) for p in changed)
         if not context_changed:
             if not db_changed or self.memory_join is None or not self.memory_join.changed():
@@ -258,10 +258,17 @@ class Session:
             own = opened.budget_source == OWN_BUDGET
             self.budget = getattr(packer, "default_budget", opened.budget) if own else opened.budget
             self.budget_source = opened.budget_source
-        elif self.budget_source == CTXRC == opened.budget_source and opened.budget != self.budget:
-            # The budget on screen was .ctxrc's and .ctxrc now says another: showing the old one as (.ctxrc)
-            # would be untrue, so it follows the file (a budget set here, a flag or a default is kept).
-            self.budget = opened.budget
+        elif (
+            self.loaded is not None
+            and self.loaded.packer.name == packer.name  # a reload: a packer switch keeps the budget
+            and self.budget_source in _FROM_FILES
+            and opened.budget_source in _FROM_FILES
+            and (opened.budget, opened.budget_source) != (self.budget, self.budget_source)
+        ):
+            # The budget on screen came from .ctxrc or the default, and .ctxrc now says another (a token_budget
+            # added, changed or removed): showing the old one as (.ctxrc) or (default) would be untrue, so it
+            # follows the file. A budget set here, a flag or the environment is the user's: kept.
+            self.budget, self.budget_source = opened.budget, opened.budget_source
         report("assembling", 3)
         plan = packer.plan(self.budget)  # the first screen's, off the UI thread (a second one cost 10-15 ms at 50k)
         self._new_load(packer, opened.workspace, opened.refusal, opened.budget_source, made_at)

@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from ctxtui.engine.sources.memory.nous.model import TurnSummary
     from ctxtui.tui.screens.save import SaveScreen
     from ctxtui.tui.tour import Tour
+    from ctxtui.tui.watch_targets import WatchTarget
     from ctxtui.turns_session import PollResult
 
 POLL_SECONDS = 2.0  # how often a nous database is asked whether a turn was logged or a memory changed
@@ -86,6 +87,7 @@ class CtxtuiApp(ThemeVariablesMixin, App):
         self._watch = watch
         self._notices = notices or []
         self._stop_watch = asyncio.Event()
+        self._watching: set[WatchTarget] = set()  # what watch_files started
         # Loads run one at a time (workers share the session and its memory source), and file changes
         # that arrive while one runs are gathered and read in one go by a single reload worker.
         self._load_lock = threading.Lock()
@@ -232,9 +234,20 @@ class CtxtuiApp(ThemeVariablesMixin, App):
             return
         self.main.post_message(ProjectLoaded(problems, budget_moved=self.session.budget != before))
         self.call_from_thread(self._mark_turn_shown)
+        if self._watch and self.session.turns is None:
+            self.call_from_thread(self.watch_files, self._source_paths())  # the load may name new folders
         if self._memories_locked():
             # Nothing on disk need move when the lock goes: look again in a second, until it has.
             self.call_from_thread(self.set_timer, 1.0, self._retry_locked)
+
+    def _source_paths(self) -> list[str]:
+        """In the load worker: every path the packers read (`.ctxrc` is read, bounded, to find them)."""
+        from ctxtui.opening.sources import source_paths
+
+        try:
+            return source_paths(self.session.request(), os.environ)
+        except (OSError, ValueError):  # an unreadable .ctxrc: the load says so; .context/ is still watched
+            return []
 
     def _memories_locked(self) -> bool:
         join = self.session.memory_join
@@ -251,13 +264,17 @@ class CtxtuiApp(ThemeVariablesMixin, App):
 
     # -- live reload ----------------------------------------------------------------------
 
-    def watch_files(self) -> None:
-        """Reload within a second of any change to `.context/` or the memory database."""
-        self._watch_folder(self.session.project / ".context", recursive=True, names=None)
-        db = self.session.db
-        if db is not None:
-            # A commit in WAL mode touches only NAME-wal; never watch -shm, readers write it too.
-            self._watch_folder(db.parent, recursive=False, names={db.name, db.name + "-wal"})
+    def watch_files(self, sources: list[str] | None = None) -> None:
+        """Reload within a second of any change to what the packet is read from: `.context/`, `.ctxrc`, a
+        steering or context folder it names (`sources`, listed by the load worker: reading `.ctxrc` for
+        them is not the UI thread's job), the memory database. A folder already watched is not watched
+        twice; a new `steering.dir` is watched from the load that read it."""
+        from ctxtui.tui.watch_targets import watch_targets
+
+        for target in watch_targets(self.session.project / ".context", sources or [], self.session.db):
+            if target not in self._watching:
+                self._watching.add(target)
+                self._watch_folder(target.folder, target.recursive, None if target.names is None else set(target.names))
 
     @work(exclusive=False, group="watch", exit_on_error=False)
     async def _watch_folder(self, folder: Path, recursive: bool, names: set[str] | None) -> None:

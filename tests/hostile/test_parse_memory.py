@@ -7,7 +7,10 @@ bullets past the scan are listed up to `SKIPPED_LISTED` and the rest
 counted in one problem; the packet does not change, since ctx never reads
 them. A million tasks took 19 times the file (an entry and four strings
 each); they are now positions in the file's text (`TaskList`), each entry
-made when read, and the same entries as before.
+made when read, and the same entries as before. A steering file whose front
+matter held 20,000 quoted keys peaked at 83 times the file (a PyYAML node
+and two marks per key and value); the keys ctx ignores are now counted, not
+composed (`yaml_prune`).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from ctxtui.engine.sources.context import (
     read_context_files,
 )
 from ctxtui.engine.sources.identity import Keys
+from ctxtui.engine.sources.steering import parse_steering_file
 from ctxtui.engine.sources.task_list import COMPACT_AT
 from ctxtui.engine.text.go import go_trim
 from ctxtui.engine.text.tokens import estimate
@@ -105,3 +109,15 @@ def test_repeated_titles_past_the_compact_size_keep_their_occurrence_numbers():
     nth = sum(1 for i in range(COMPACT_AT) if i % 3 == last)
     assert tasks[-2].key == f"tasks:.context/TASKS.md:dup {last}#{nth}"  # asked first: counts all before it
     assert tasks == eager_tasks(text)
+
+
+def test_steering_front_matter_with_many_keys_costs_a_few_times_the_file():
+    """20,000 quoted keys ctx does not read (not the plain fast path): 83 times the file before, now under 5."""
+    keys = "".join(f"k{i}: 'v{i}'\n" for i in range(20_000))
+    text = f"---\nname: big\ninclusion: always\n{keys}priority: 7\n---\nBe brief.\n"
+    import yaml  # noqa: F401  # imported before measuring: the module, not the parse
+    from ctxtui.engine.text import yaml_v3_decode  # noqa: F401
+
+    parsed, _, peak = peak_of(lambda: parse_steering_file("big.md", ".context/steering/big.md", text))
+    assert (parsed.name, parsed.inclusion, parsed.priority, parsed.body) == ("big", "always", 7, "Be brief.\n")
+    assert peak < 5 * len(text), f"{peak / len(text):.1f} times the file"

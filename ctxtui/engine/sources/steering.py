@@ -166,7 +166,7 @@ def read_steering(project: PathText, setting: str = "", *, root_path: str | None
             )
             continue
         try:
-            data = read_bytes_safely(path, follow_symlinks=True)
+            parsed = _parse_remembered(name, label, path)
         except (NotRegularFile, FileTooBig) as exc:
             _failed(
                 read,
@@ -178,7 +178,6 @@ def read_steering(project: PathText, setting: str = "", *, root_path: str | None
         except OSError as exc:
             _failed(read, name, label, f"cannot read: {exc.strerror or exc}; ctx then includes no steering at all")
             continue
-        parsed = _parse_remembered(name, label, data)
         if isinstance(parsed, SteeringFile):
             read.files.append(parsed)
         else:
@@ -186,23 +185,37 @@ def read_steering(project: PathText, setting: str = "", *, root_path: str | None
     return read
 
 
-# Large steering files parsed before, by their exact bytes: a reload (every save in the project) does not
-# parse 100,000 front-matter keys again. Small files are parsed each time (hashing them costs more).
+# Large steering files parsed before, by a hash of their bytes: a reload (every save in the project) does
+# not parse 100,000 front-matter keys again. Small files are parsed each time (hashing them costs more).
 _REMEMBER_FROM = 64 * 1024
-_REMEMBERED: dict[tuple[str, str, bytes], SteeringFile | str] = {}
+_REMEMBERED: dict[tuple[str, str, int, int], SteeringFile | str] = {}
 _REMEMBERED_MAX = 16
 
 
-def _parse_remembered(name: str, label: str, data: bytes) -> SteeringFile | str:
-    """`parse_steering_file` on the file's bytes, or why it fails; the same bytes give the same answer."""
-    key = (name, label, data)
-    if len(data) >= _REMEMBER_FROM and key in _REMEMBERED:
-        return _REMEMBERED[key]
+def _parse_remembered(name: str, label: str, path: str) -> SteeringFile | str:
+    """The steering file at `path` parsed, or why it fails; the same bytes give the same answer. OSError as read.
+
+    Only the front matter's text is held while it is decoded: the bytes and the whole text are let go first
+    (each is the file's size again: issue 20, medium 17).
+    """
+    data = read_bytes_safely(path, follow_symlinks=True)
+    key = None
+    if len(data) >= _REMEMBER_FROM:
+        # Python's own hash of the bytes (SipHash, keyed afresh in each process: two versions of a file
+        # collide by chance 1 in 2**64); hashlib would load OpenSSL, 3.6 MB resident, twice such a file
+        key = (name, label, len(data), hash(data))
+        if key in _REMEMBERED:
+            return _REMEMBERED[key]
+    text = decode(data)
+    del data
     try:
-        parsed: SteeringFile | str = parse_steering_file(name, label, decode(data))
+        raw, body, offset = split_front_matter(text)
+        line = text.count("\n", 0, offset) + 1
+        del text
+        parsed: SteeringFile | str = _steering_file(name, label, raw, body, line)
     except (FrontMatterError, _DecodeError) as exc:
         parsed = str(exc)
-    if len(data) >= _REMEMBER_FROM:
+    if key is not None:
         if len(_REMEMBERED) >= _REMEMBERED_MAX:
             del _REMEMBERED[next(iter(_REMEMBERED))]
         _REMEMBERED[key] = parsed
@@ -236,6 +249,11 @@ class _DecodeError(ValueError):
 def parse_steering_file(file: str, label: str, text: str) -> SteeringFile:
     """One steering file: front matter decoded as yaml.v3 decodes it into ctx's struct (`steering/parse.go:48`)."""
     raw, body, offset = split_front_matter(text)
+    return _steering_file(file, label, raw, body, text.count("\n", 0, offset) + 1)
+
+
+def _steering_file(file: str, label: str, raw: str, body: str, line: int) -> SteeringFile:
+    """The file's front matter `raw` decoded; `body` begins on `line`."""
     fields: dict[str, Any] = {"name": "", "description": "", "inclusion": "", "tools": None, "priority": 0}
     _decode_front_matter(raw, fields)
     return SteeringFile(
@@ -247,7 +265,7 @@ def parse_steering_file(file: str, label: str, text: str) -> SteeringFile:
         priority=fields["priority"] or DEFAULT_PRIORITY,
         tools=tuple(fields["tools"]) if fields["tools"] is not None else None,
         body=body,
-        line=text.count("\n", 0, offset) + 1,
+        line=line,
     )
 
 
@@ -295,7 +313,12 @@ def _decode_simple_front_matter(raw: str) -> dict[str, Any] | None:
     tests check both agree on every line this accepts.
     """
     found: dict[str, Any] = {}
-    for line in raw.split("\n"):
+    start = 0
+    while start <= len(raw):  # line by line, as raw.split("\n") gives them, without holding them all
+        end = raw.find("\n", start)
+        end = len(raw) if end < 0 else end
+        line = raw[start:end]
+        start = end + 1
         if not line.strip(" "):
             continue
         pair = _key_and_value(line)
@@ -319,6 +342,9 @@ def _decode_simple_front_matter(raw: str) -> dict[str, Any] | None:
     return found
 
 
+_FIELDS = frozenset(("name", "description", "inclusion", "tools", "priority"))
+
+
 def _decode_front_matter(raw: str, fields: dict[str, Any]) -> None:
     simple = _decode_simple_front_matter(raw)
     if simple is not None:
@@ -326,11 +352,11 @@ def _decode_front_matter(raw: str, fields: dict[str, Any]) -> None:
             if key in simple:
                 fields[key] = simple[key]
         return
-    from ctxtui.engine.text import yaml_v3 as yaml
+    from ctxtui.engine.text.yaml_prune import compose_front_matter
     from ctxtui.engine.text.yaml_v3_decode import INT, STRING, Slice, Struct, unmarshal
 
     try:
-        root = yaml.compose(raw)
+        root = compose_front_matter(raw, _FIELDS)  # without the values of keys ctx ignores (memory, issue 20)
     except RecursionError:
         raise _DecodeError("front matter nested too deeply to read") from None
     except Exception as exc:  # PyYAML's syntax errors

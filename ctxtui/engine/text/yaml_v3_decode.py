@@ -29,6 +29,7 @@ import yaml
 
 from ctxtui.engine.text import yaml_v3 as v3
 from ctxtui.engine.text.yaml_compose import AliasNode
+from ctxtui.engine.text.yaml_prune import PrunedMapping
 
 STRING, INT, BOOL, FLOAT, ANY = "string", "int", "bool", "float64", "interface {}"
 
@@ -264,6 +265,11 @@ class _Decoder:
 
     def mapping(self, node: Any, shape: Any, holder: Any, key: Any) -> bool:
         pairs = node.value
+        if isinstance(node, PrunedMapping):  # its keys were checked as they were read
+            if node.duplicate is not None:
+                self.terror(f'mapping key "{v3._short(node.duplicate)}" already defined')
+                return False
+            pairs = ()
         # uniqueKeys: every pair of keys of the same kind and text is a type error, and nothing is decoded. Counted
         # in one pass (yaml.v3 compares every pair); the first key that has a twin is named.
         seen: dict[tuple[str, str], int] = {}
@@ -281,6 +287,7 @@ class _Decoder:
                 holder[key] = {}
             return self.mapping_struct(node, shape, holder[key])
         if shape == ANY:
+            assert not isinstance(node, PrunedMapping)  # a pruned tree has no key that is decoded into interface {}
             for k, v in pairs:
                 self.unmarshal(k, ANY, {"": None}, "")
                 self.unmarshal(v, ANY, {"": None}, "")
@@ -296,7 +303,12 @@ class _Decoder:
         merge_node = None
         done: set[str] = set()
         name = {"": ""}
-        for k, v in node.value:
+        for pair in node.value:
+            if isinstance(pair, int):  # keys naming no field (`PrunedMapping`): a step each, nothing set
+                for _ in range(pair):
+                    self.step()
+                continue
+            k, v = pair
             if _is_merge(k):
                 merge_node = v
                 continue
@@ -328,7 +340,12 @@ class _Decoder:
         merged = self.merged
         if merged is None:
             self.merged = set()
-            for k, _ in parent.value:
+            for pair in parent.value:
+                if isinstance(pair, int):  # pruned keys: each a step; a text naming no field, so no field is skipped
+                    for _ in range(pair):
+                        self.step()
+                    continue
+                k = pair[0]
                 cell: dict[str, Any] = {"": None}
                 if self.unmarshal(k, ANY, cell, ""):
                     try:

@@ -9,8 +9,7 @@ that says so. Runs a subprocess, so it lives outside the engine.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ctxtui.engine.packers.ctx.versions import DEFAULT_VERSION, VERSIONS
 
@@ -21,8 +20,7 @@ TIMEOUT_SECONDS = 2.0
 _VERSION = r"\bctx version v?(\d+\.\d+\.\d+)\b"  # compiled only when there is a ctx to ask
 
 
-@dataclass(frozen=True, slots=True)
-class Detected:
+class Detected(NamedTuple):
     """The packer to use by default, and what to tell the user about it."""
 
     packer: str  # e.g. "ctx-0.8.0"

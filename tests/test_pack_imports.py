@@ -29,12 +29,14 @@ NOT_ON_THE_PACK_PATH = (
     "bisect",
     "_bisect",
 )
-# On the path since issue 24 (part 5): `typing` (TYPE_CHECKING imported as Python code writes it) and what
-# it loads (re, enum, functools, collections, operator, types, contextlib), ctx's patterns as regexes, and
-# `dataclasses` for the engine's records (with inspect, ast, dis, tokenize, copy). Bought for a few
-# milliseconds of a cold pack; the pack stays within 1.5x the Go binary (bench/coldpack.py).
-ON_THE_PACK_PATH_NOW = ("typing", "re", "dataclasses")
-
+# On the path since issue 24 (part 5): `typing` (TYPE_CHECKING imported as Python code writes it, and
+# `typing.NamedTuple` for the records) and what it loads (re, enum, functools, collections, operator, types,
+# contextlib), ctx's patterns as regexes. Not `dataclasses`: importing it (with inspect, ast, dis, tokenize)
+# and making the pack path's ~22 records as dataclasses cost a cold pack ~57 ms on this machine, 2.3x the Go
+# binary on ctx-dogfood (docs/performance.md, "The engine's records"); the records a pack makes are
+# NamedTuples and plain slotted classes.
+ON_THE_PACK_PATH_NOW = ("typing", "re")
+NOT_ON_THE_PACK_PATH_NOW = ("dataclasses", "inspect", "ast", "dis", "tokenize")
 
 CODE = (
     "import os, sys\n"
@@ -69,10 +71,12 @@ def test_pack_imports_none_of_the_slow_modules(tmp_path, extra):
     status, modules = _loaded(tmp_path, *extra)
     assert status == 0
     assert not modules & set(NOT_ON_THE_PACK_PATH)
+    assert not modules & set(NOT_ON_THE_PACK_PATH_NOW)
     assert modules >= set(ON_THE_PACK_PATH_NOW)  # when they go again, this list and the docstring follow
     assert not {m for m in modules if m.split(".")[0] in ("textual", "rich", "numpy", "psycopg")}
     # Outcomes, packet orders and next changes serve the TUI and explain, not a packet.
-    # The reasons, too (an enum of 19 members).
+    # The reasons, too (an enum of 19 members), and the numbers behind a reason (6 NamedTuple classes).
     assert not modules & {
         f"ctxtui.engine.packers.ctx.{name}" for name in ("outcomes", "lazy", "order", "changes", "reason")
     }
+    assert "ctxtui.engine.reason_numbers" not in modules and "ctxtui.engine.fate" not in modules

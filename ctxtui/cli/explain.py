@@ -18,7 +18,8 @@ from ctxtui.engine.explain.advice import advise, describe_advice
 from ctxtui.engine.explain.reasons import describe, describe_threshold
 from ctxtui.engine.explain.thresholds import Threshold, thresholds
 from ctxtui.engine.fate import Fate
-from ctxtui.engine.model import Outcome, Plan, numbers_dict
+from ctxtui.engine.model import Outcome, Plan
+from ctxtui.engine.reason_numbers import numbers_dict
 from ctxtui.safe_text import clean_line
 
 

@@ -4,7 +4,8 @@ One name per idea, used by the engine, the CLI and the TUI alike: an *entry*
 is a candidate for the packet, a *section* is where it would be printed, a
 *bucket* is a slice of the budget (a tier, a section, a file), its *fate* is
 what happened to it at one budget, and its *reason* says why — with the
-numbers behind it as typed fields.
+numbers behind it as typed fields (those are in `reason_numbers.py`: a packet
+needs none of them).
 
 A `Plan` is one packer's decisions at one budget. It is small and cheap to
 make (the slider makes one per step); what derives from it — the outcome of
@@ -14,10 +15,7 @@ kept on the plan, so whoever holds the plan owns those caches.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
-
-from ctxtui.engine.frozen import frozen_record
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -25,23 +23,24 @@ if TYPE_CHECKING:
     from typing import Any, Protocol
 
     from ctxtui.engine.fate import Fate
+    from ctxtui.engine.reason_numbers import Numbers
 
 # The fates' names, in `Fate`'s order (the enum lives in `fate.py`, off a cold `pack`'s path): what
 # `Plan.counts` counts entries by.
 FATE_VALUES = ("included", "summarized", "dropped")
 
 
-@frozen_record
-class Entry:
+class Entry(NamedTuple):
     """A candidate for the packet, as parsed; independent of budget and "now".
 
     `text` is exactly what the packet prints when the entry is included in full
     (a task line, a convention without its "- ", a whole decision block...).
     `tokens` is the packer's cost of `text`.
 
-    Frozen for the type checker (`frozen_record`): 50,000 memories make an
-    entry each at start-up, and a frozen dataclass's `__init__` costs ~6× a
-    plain one's (docs/performance.md, "The engine's records as dataclasses").
+    A NamedTuple, as the engine's other values on a cold `pack`'s path: a
+    dataclass costs that command ~2 ms to make and `import dataclasses`
+    ~6-30 ms (docs/performance.md, "The engine's records"). So it is also a
+    tuple: never compare one with another record or a tuple.
     """
 
     # What the entry is, stable across budgets, reloads and edits elsewhere in its file (sources/identity.py):
@@ -66,105 +65,6 @@ class Entry:
     def location(self) -> str:
         """Where the entry sits now (a file and line, a store and id): shown and exported beside its key."""
         return self.source
-
-
-# -- the numbers behind a reason ---------------------------------------------
-# NamedTuples, not dataclasses: the slider builds thousands per step. Fields a
-# reason does not use stay None and are left out of JSON.
-
-
-class PrefixFit(NamedTuple):
-    """A stop-at-first-misfit fill (ctx's tasks, conventions and steering).
-
-    The cap is min(pct × budget, remaining) when `pct` is set, else what was
-    left; an entry goes in while used_before + needs ≤ cap.
-    """
-
-    cap: int | None = None
-    used_before: int | None = None
-    needs: int | None = None
-    budget: int | None = None
-    pct: float | None = None
-    pct_cap: int | None = None
-    remaining: int | None = None
-
-
-class ShareFit(NamedTuple):
-    """A scored section's fill: whole entries in score order up to 80% of the section's share."""
-
-    rank: int
-    needs: int
-    share: int
-    full_limit: int | None = None
-    used_before: int | None = None
-    title_tokens: int | None = None
-    remaining: int | None = None
-
-
-class AlwaysIn(NamedTuple):
-    """Tier 1: always in, whatever it costs."""
-
-    tier1: int
-
-
-class PatternMiss(NamedTuple):
-    """Rules a reader sees in CONSTITUTION.md that ctx's pattern does not."""
-
-    rules_in_file: int
-
-
-class ScanLimit(NamedTuple):
-    """Bullets past the number ctx looks at."""
-
-    limit: int
-
-
-class SectionFit(NamedTuple):
-    """One item of a nous section at one budget (packers/nous): where it sits and where the section is cut.
-
-    `budget` is the section's budget in tokens as nous cuts it (after the
-    model scale); `base` the unscaled budget and `factor` the scale. For a
-    mid-text section, `start`/`end` are the item's character span in the
-    section text, `text_chars` the whole text's length and `kept` how many
-    characters survive before "..." (None: no cut). For whole blocks,
-    `used_before` and `needs` are tokens.
-    """
-
-    section: str
-    budget: int
-    base: int | None = None
-    factor: float | None = None
-    max_chars: int | None = None
-    start: int | None = None
-    end: int | None = None
-    text_chars: int | None = None
-    kept: int | None = None
-    used_before: int | None = None
-    needs: int | None = None
-    rank: int | None = None
-    full: int | None = None  # the section's budget at the turn's own total (`budget` differs on another total)
-    total: int | None = None  # the total budget this plan shares out
-
-
-if TYPE_CHECKING:  # only named in annotations: no Protocol class is made at run time
-
-    class PackerNumbers(Protocol):
-        """Numbers a packer defines for itself, as a NamedTuple (Cortex's `CortexNumbers`).
-
-        So a new packer's numbers need no change here; the reason texts and the
-        JSON output read them through `isinstance` and `_asdict`.
-        """
-
-        def _asdict(self) -> dict[str, Any]: ...
-
-    Numbers = PrefixFit | ShareFit | AlwaysIn | PatternMiss | ScanLimit | SectionFit | PackerNumbers | None
-
-
-def numbers_dict(numbers: Numbers) -> dict[str, Any]:
-    """The numbers as JSON-ready fields (those the reason does not use left out)."""
-    if numbers is None:
-        return {}
-    return {name: value for name, value in numbers._asdict().items() if value is not None}
 
 
 class ScoreBreakdown(NamedTuple):
@@ -202,8 +102,7 @@ class Outcome(NamedTuple):
     blocked_by: str | None = None  # key of the entry that stopped a stop-at-first-misfit fill
 
 
-@dataclass(frozen=True, slots=True)
-class Bucket:
+class Bucket(NamedTuple):
     """One slice of the budget at one budget: a bar on screen."""
 
     tier: int
@@ -350,8 +249,7 @@ class Plan:
         return text
 
 
-@dataclass(frozen=True, slots=True)
-class Problem:
+class Problem(NamedTuple):
     """Something in the inputs that could not be read as intended; never fatal."""
 
     path: str

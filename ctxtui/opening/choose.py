@@ -7,8 +7,7 @@ The chosen name comes with where it came from, for the status line ("ctx
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ctxtui.engine.packers.registry import CTX_PACKERS, PACKERS
 from ctxtui.opening.request import OpenError
@@ -19,8 +18,7 @@ if TYPE_CHECKING:
 PACKER_ENV = "CTXTUI_PACKER"
 
 
-@dataclass(frozen=True, slots=True)
-class Choice:
+class Choice(NamedTuple):
     """A packer name, where the choice came from, and a notice when detection fell back."""
 
     name: str

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ctxtui.engine.model import Problem
 from ctxtui.engine.packers.base import Packer
@@ -39,8 +38,7 @@ class Refused(Exception):
         self.hint: str | None = None  # ctxtui's own words, printed after ctx's (a folder to try, a budget to type)
 
 
-@dataclass(frozen=True, slots=True)
-class PackRequest:
+class PackRequest(NamedTuple):
     """Which packer over which sources with which settings, as the user gave them (strings as typed).
 
     The CLI fills it from its options; the TUI's session keeps one and
@@ -73,18 +71,34 @@ class PackRequest:
 
     def but(self, **changes: Any) -> PackRequest:
         """The same request with some fields changed."""
-        return replace(self, **changes)
+        return self._replace(**changes)
 
 
-@dataclass(slots=True)
 class Opened:
-    """A packer ready to plan, the budget to plan at, and what the user should be told."""
+    """A packer ready to plan, the budget to plan at, and what the user should be told.
 
-    packer: Packer
-    budget: int
-    budget_source: str = "default"  # "flag", "environment", ".ctxrc", "default", "the turn's own"
-    workspace: Workspace | None = None  # the ctx packers' parsed .context/ (memories joined)
-    refusal: Refusal | None = None  # ctx would print this instead of a packet
-    warnings: list[str] = field(default_factory=list)  # what the user should know before the packet
-    problems: list[Problem] = field(default_factory=list)  # what could not be read as intended (file, words)
-    notices: list[str] = field(default_factory=list)  # facts worth knowing (a fallback, a non-hash store)
+    A plain class with `__slots__` (its lists grow as the opening goes on), not a dataclass: a cold `pack`
+    does not import `dataclasses` (docs/performance.md, "The engine's records").
+    """
+
+    __slots__ = ("packer", "budget", "budget_source", "workspace", "refusal", "warnings", "problems", "notices")
+
+    def __init__(
+        self,
+        packer: Packer,
+        budget: int,
+        budget_source: str = "default",
+        workspace: Workspace | None = None,
+        refusal: Refusal | None = None,
+        warnings: list[str] | None = None,
+        problems: list[Problem] | None = None,
+        notices: list[str] | None = None,
+    ) -> None:
+        self.packer = packer
+        self.budget = budget
+        self.budget_source = budget_source  # "flag", "environment", ".ctxrc", "default", "the turn's own"
+        self.workspace = workspace  # the ctx packers' parsed .context/ (memories joined)
+        self.refusal = refusal  # ctx would print this instead of a packet
+        self.warnings: list[str] = [] if warnings is None else warnings  # to know before the packet
+        self.problems: list[Problem] = [] if problems is None else problems  # not read as intended (file, words)
+        self.notices: list[str] = [] if notices is None else notices  # facts worth knowing (a fallback, a store)

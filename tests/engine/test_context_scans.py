@@ -1,7 +1,7 @@
-"""ctx's constitution, convention and header patterns, matched by scans: each finds exactly what its pattern finds.
+"""ctx's constitution, convention and header patterns: each reading finds exactly what its pattern finds.
 
-The scans replaced the compiled patterns on the cold `pack` path; the
-patterns stay here as the reference (what ctx's Go regexes mean, with RE2's
+`constitution_rule` is a scan (Python's engine is quadratic on its pattern), the others the
+patterns as ctx writes them; the patterns here are the reference (what ctx's Go regexes mean, with RE2's
 ASCII `\\s` written out).
 """
 
@@ -62,3 +62,14 @@ def test_edges():
     assert convention_bullets("- \n") == [(0, " ")]
     assert entry_header("x ## [2026-11-26-120000] Title") == ("2026-11-26", "Title")
     assert entry_header("## [2026-11-26-12000] T ## [2026-11-26-120000] U") == ("2026-11-26", "U")
+
+
+def test_the_constitution_scan_stays_linear_where_a_backtracking_regex_is_quadratic():
+    """`- [x]` and 200,000 spaces before a newline: Python's engine on ctx's pattern needs ~200 s (2.1 s at
+    20,000 spaces, quadratic); RE2 and the scan are linear. A hostile CONSTITUTION.md must not hang a load."""
+    import time
+
+    text = "- [x]" + " " * 200_000 + "\nmore\n"
+    started = time.process_time()
+    assert constitution_rule(text) is None
+    assert time.process_time() - started < 1.0

@@ -53,8 +53,6 @@ def test_a_rule_ctxs_pattern_misses_says_what_the_file_must_be(tmp_path):
 
 
 def test_an_archived_memory_says_set_it_active_and_that_brings_it_in(tmp_path):
-    from dataclasses import replace
-
     from ctxtui.engine.model import Entry
 
     project = small_workspace(tmp_path / "p")
@@ -77,5 +75,5 @@ def test_an_archived_memory_says_set_it_active_and_that_brings_it_in(tmp_path):
     assert outcome.reason is Reason.ARCHIVED
     moves = advise(packer, 8000, memory.key, None, "any")
     assert [m.kind for m in moves] == ["status"] and "set it back to active" in moves[0].text
-    workspace.memories = [replace(memory, status="active")]
+    workspace.memories = [memory._replace(status="active")]
     assert packer_for(workspace, now=NOW, root_path="/project").plan(8000).outcome(memory.key).fate is not Fate.DROPPED

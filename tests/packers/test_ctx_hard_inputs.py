@@ -471,3 +471,41 @@ def test_format_other_than_json_is_markdown(tmp_path, monkeypatch, fmt):
     markdown = pack(root, monkeypatch, "--packer", "ctx-0.8.1", "--format=md")[0]
     out, err, code = pack(root, monkeypatch, "--packer", "ctx-0.8.1", f"--format={fmt}")
     assert (out, code) == (markdown, 0) and "ctx prints Markdown" in err
+
+
+# Tabs, read as yaml.v3 reads them (libyaml's scanner): checked against ctx 0.8.1 and a yaml.v3 3.0.1 program.
+# PyYAML ended a plain scalar at a tab and refused the tab: `description: a<TAB>b` made the whole front matter
+# "invalid YAML", and ctx's rule for that dropped every steering file, where ctx included them.
+
+
+@pytest.mark.parametrize(
+    ("front", "expected"),
+    [
+        ("name: x\ndescription: a\tb\ninclusion: always\n", ("x", "a\tb", "always", None)),
+        ("name: x \t\ninclusion:\talways\t# c\n", ("x", "", "always", None)),
+        ("name: a\t:b\ntools: [claude,\tcursor]\n", ("a\t:b", "", "manual", ("claude", "cursor"))),
+        ("name: x\ndescription: one\n  two\tthree\n", ("x", "one two\tthree", "manual", None)),
+        ("name: x\ndescription: |\n  a\n  \tb\n", ("x", "a\n\tb", "manual", None)),  # ctx cuts the last newline
+    ],
+)
+def test_tabs_inside_values_are_read_as_yaml_v3_reads_them(front, expected):
+    parsed = parse_steering_file("a.md", "a.md", f"---\n{front}---\nBody\n")
+    assert (parsed.name, parsed.description, parsed.inclusion, parsed.tools) == expected
+
+
+@pytest.mark.parametrize(
+    "front",
+    [
+        "name: x\ndescription: a\n\tb\n",  # yaml.v3: found a tab character that violates indentation
+        "name: x\ndescription: |\n \tb\n",  # yaml.v3: found a tab character where an indentation space is expected
+        "name: x\n\tinclusion: always\n",  # yaml.v3: found character that cannot start any token
+    ],
+)
+def test_tabs_as_indentation_are_refused_as_yaml_v3_refuses_them(front):
+    with pytest.raises(ValueError, match="invalid YAML"):  # the file fails, as in ctx
+        parse_steering_file("a.md", "a.md", f"---\n{front}---\nBody\n")
+
+
+def test_a_tab_in_a_ctxrc_value_is_part_of_it():
+    config = parse_ctxrc("tool: clau\tde\t# c\ntoken_budget:\t3000\n")
+    assert (config.tool, config.token_budget, config.problems) == ("clau\tde", 3000, ())

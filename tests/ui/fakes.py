@@ -9,9 +9,10 @@ from __future__ import annotations
 import random
 
 from ctxtui.engine.fate import Fate
-from ctxtui.engine.model import Bucket, Entry, Outcome, PrefixFit, ScoreBreakdown, ShareFit
+from ctxtui.engine.model import Bucket, Entry, Outcome, ScoreBreakdown
 from ctxtui.engine.packers.ctx.reason import Reason
 from ctxtui.engine.packers.ctx.sections import TIER_NAMES
+from ctxtui.engine.reason_numbers import PrefixFit, ShareFit
 
 
 def entry(key: str, section: str, title: str, tokens: int, **kw) -> Entry:

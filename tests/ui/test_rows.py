@@ -57,8 +57,6 @@ def test_filter_and_sort_helpers():
 
 
 def test_position_of_finds_an_entry_by_identity_not_by_its_line_key():
-    from dataclasses import replace
-
     from ctxtui.engine.model import Outcome
     from ctxtui.engine.packers.ctx.reason import Reason
     from ctxtui.tui.widgets.entries.rows import position_of
@@ -81,7 +79,7 @@ def test_position_of_finds_an_entry_by_identity_not_by_its_line_key():
     )
     assert position_of(after, [0, 1, 2], docs) == 2
     # Its text edited but not its title, or its title edited but not its body: still found.
-    edited = rows_of(parser, replace(docs, key="tasks:8", text="Write the docs, all of them"))
+    edited = rows_of(parser, docs._replace(key="tasks:8", text="Write the docs, all of them"))
     assert position_of(edited, [0, 1], docs) == 1
     # Gone: the entry now on its line, by key; nothing on that line: None.
     assert position_of(rows_of(fresh), [0], entry("tasks:3", "tasks", "Gone", 9)) == 0

@@ -10,7 +10,7 @@ the packer's own arithmetic; nothing here guesses.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from ctxtui.engine.explain.thresholds import Threshold
 from ctxtui.engine.fate import Fate
@@ -84,14 +84,13 @@ def _budget(packer: Packer, budget: int, key: str, threshold: Threshold | None, 
 
 
 def _with_tokens(entries: Iterable[Entry], key: str, tokens: int) -> list[Entry]:
-    return [replace(e, tokens=tokens) if e.key == key else e for e in entries]
+    return [e._replace(tokens=tokens) if e.key == key else e for e in entries]
 
 
 def _recosted(packer: CtxPacker, key: str, tokens: int) -> CtxPacker:
     parsed = packer.inputs.parsed
     memories = packer.inputs.memories
-    changed = replace(
-        parsed,
+    changed = parsed._replace(
         tasks=_with_tokens(parsed.tasks, key, tokens),
         conventions=_with_tokens(parsed.conventions, key, tokens),
         decisions=_with_tokens(parsed.decisions, key, tokens),
@@ -118,7 +117,7 @@ def _shorten_self(packer: CtxPacker, plan: Plan, key: str, goal: str) -> list[Ad
     outcome = plan.outcome(key)
     assert outcome is not None
     entry = outcome.entry
-    if packer.inputs.count is not None or entry.tokens <= 1 or outcome.reason is Reason.AFTER_MISFIT:
+    if packer.inputs.counter is not None or entry.tokens <= 1 or outcome.reason is Reason.AFTER_MISFIT:
         return []
     if outcome.reason not in (Reason.OVER_CAP, Reason.OVER_FULL_LIMIT, Reason.SKILL_TOO_BIG):
         return []
@@ -149,7 +148,7 @@ def _blocker(packer: CtxPacker, plan: Plan, key: str, goal: str) -> list[Advice]
         return []
     where = blocker.entry.source
     found = []
-    if packer.inputs.count is None and blocker.entry.tokens > 1:
+    if packer.inputs.counter is None and blocker.entry.tokens > 1:
 
         def works(cut: int) -> bool:
             return goal_met(
@@ -188,8 +187,8 @@ def _moved_before(packer: CtxPacker, key: str, before_key: str) -> CtxPacker | N
             entry = entries.pop(keys.index(key))
             entries.insert([e.key for e in entries].index(before_key), entry)
             if field_name == "tasks":
-                return packer.rebuilt(parsed=replace(parsed, tasks=entries))
-            return packer.rebuilt(parsed=replace(parsed, conventions=entries))
+                return packer.rebuilt(parsed=parsed._replace(tasks=entries))
+            return packer.rebuilt(parsed=parsed._replace(conventions=entries))
     return None
 
 
@@ -249,12 +248,12 @@ def _words(packer: CtxPacker, plan: Plan, key: str, goal: str) -> list[Advice]:
 
     def with_text(entries: Iterable[Entry]) -> list[Entry]:
         return [
-            replace(e, text=e.text + extra, tokens=e.tokens + (len(extra) + 3) // 4) if e.key == key else e
+            e._replace(text=e.text + extra, tokens=e.tokens + (len(extra) + 3) // 4) if e.key == key else e
             for e in entries
         ]
 
     rebuilt = packer.rebuilt(
-        parsed=replace(parsed, decisions=with_text(parsed.decisions), learnings=with_text(parsed.learnings)),
+        parsed=parsed._replace(decisions=with_text(parsed.decisions), learnings=with_text(parsed.learnings)),
         memories=with_text(packer.inputs.memories),
     )
     if not goal_met(_fate(rebuilt, plan.budget, key), goal):
@@ -297,14 +296,14 @@ def fate_moves(packer: CtxPacker, plan: Plan, key: str, goal: str) -> list[Advic
     if reason is Reason.SUPERSEDED and entry.superseded:
         return _unsupersede(packer, entry, works)
     if reason in (Reason.SUPERSEDED, Reason.ARCHIVED) and entry.status is not None:
-        memories = [replace(m, status="active") if m.key == key else m for m in packer.inputs.memories]
+        memories = [m._replace(status="active") if m.key == key else m for m in packer.inputs.memories]
         if works(packer.rebuilt(memories=memories)):
             text = f"its status is {entry.status}: set it back to active in the memory store ({entry.location})"
             return [Advice("status", text, 0)]
         return []
     if reason is Reason.CONSTITUTION_PATTERN:
         parsed = packer.inputs.parsed
-        if works(packer.rebuilt(parsed=replace(parsed, constitution=[entry.title]))):
+        if works(packer.rebuilt(parsed=parsed._replace(constitution=[entry.title]))):
             text = (
                 "ctx's pattern reads CONSTITUTION.md only when the whole file is one rule line "
                 f"(`- [ ] {entry.title}`, no heading, no newline at the end): then this rule is always in"
@@ -320,13 +319,13 @@ def _unsupersede(packer: CtxPacker, entry: Entry, works: Callable[[CtxPacker], b
     if not marked:
         return []
     text = "\n".join(line for i, line in enumerate(lines) if i not in marked)
-    changed = replace(entry, text=text, tokens=estimate(text), superseded=False)
+    changed = entry._replace(text=text, tokens=estimate(text), superseded=False)
     parsed = packer.inputs.parsed
 
     def swap(entries: list[Entry]) -> list[Entry]:
         return [changed if e.key == entry.key else e for e in entries]
 
-    rebuilt = packer.rebuilt(parsed=replace(parsed, decisions=swap(parsed.decisions), learnings=swap(parsed.learnings)))
+    rebuilt = packer.rebuilt(parsed=parsed._replace(decisions=swap(parsed.decisions), learnings=swap(parsed.learnings)))
     if not works(rebuilt):
         return []
     path, _, first = entry.location.rpartition(":")

@@ -14,8 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ctxtui.engine.model import Outcome, ScoreBreakdown, SectionFit
+from ctxtui.engine.model import Outcome, ScoreBreakdown
 from ctxtui.engine.packers.cortex.outcomes import CortexNumbers
+from ctxtui.engine.reason_numbers import SectionFit
 
 _OWN: set[Callable[[Outcome], Any]] = set()  # the value functions that read the entry alone (`_extra`)
 

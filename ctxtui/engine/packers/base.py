@@ -16,8 +16,7 @@ looking at (the default looks at every one).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ctxtui.engine.model import FATE_VALUES, Bucket, Entry, Outcome, Plan
 
@@ -30,8 +29,7 @@ if TYPE_CHECKING:
 DROPPED, SUMMARIZED, INCLUDED = 0, 1, 2
 
 
-@dataclass(frozen=True, slots=True)
-class Knob:
+class Knob(NamedTuple):
     """One setting of a packer besides the budget, as the user can change it (`--set KEY=VALUE`, the TUI)."""
 
     key: str  # as `--set` spells it, e.g. "task_budget_pct", "intent", "query"

@@ -12,8 +12,7 @@ from __future__ import annotations
 import os
 import re
 import stat
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ctxtui.engine.model import Entry, Problem
 from ctxtui.engine.sources.files import FileTooBig, NotRegularFile, kind_of, read_bytes_safely
@@ -58,25 +57,42 @@ def task_pattern() -> re.Pattern[str]:
     return re.compile(_CHECKBOX + "$", re.M)
 
 
-# ctx's other patterns, each matched below by a scan a test holds to the pattern (hypothesis); compiling
-# them cost a cold `pack` ~0.3 ms:
-# - quirk 1: the checkbox pattern applied to CONSTITUTION.md without (?m), so ^ and $ are the ends of
-#   the whole text (Go's $ is \Z, never "before a final \n"): `constitution_rule`;
-# - a convention bullet, `(?m)^-[ws]*(.+)$`: `convention_bullets`;
+# ctx's other patterns, as ctx writes them (RE2's ASCII `\s` written out as RE_WS):
+# - a convention bullet, `(?m)^-\s*(.+)$`: `_CONVENTION` (linear in Python's engine too: a run the
+#   bullet cannot end in is newlines only, each tried once);
 # - a decision or learning header, `## \[([0-9]{4}-[0-9]{2}-[0-9]{2})-([0-9]{6})\] (.+)`, searched in
-#   each line: `entry_header`.
+#   each line: `_ENTRY_HEADER`;
+# - quirk 1, the checkbox pattern applied to CONSTITUTION.md without (?m) (^ and $ the ends of the whole
+#   text; Go's $ is \Z): matched by a scan, `constitution_rule`, which a hypothesis test holds to the
+#   pattern. Python's backtracking engine is quadratic on it where RE2 is linear: `- [x]` and 20,000
+#   spaces before a newline took 2.1 s (10,000: 0.58 s; the scan: 1.7 ms), so a hostile CONSTITUTION.md
+#   of a megabyte would hang every load.
+_CONVENTION = re.compile(r"(?m)^-" + RE_WS + r"*(.+)$")
 SUPERSEDED_PREFIX = "~~Superseded"
 
 
-@dataclass(slots=True)
 class ContextFiles:
-    """What ctx read from `.context/`: decoded text of each top-level .md file."""
+    """What ctx read from `.context/`: decoded text of each top-level .md file.
 
-    root: str  # the project directory
-    label: str = ".context"  # the context directory as ctx names it (0.8.0 takes --context-dir)
-    texts: dict[str, str] = field(default_factory=dict)
-    problems: list[Problem] = field(default_factory=list)
-    steering: SteeringRead | None = None
+    Filled in as the files are read: a plain class with `__slots__` (the values on a cold `pack`'s path are
+    NamedTuples, what is filled in plain classes: no `dataclasses` import, docs/performance.md).
+    """
+
+    __slots__ = ("root", "label", "texts", "problems", "steering")
+
+    def __init__(
+        self,
+        root: str,
+        label: str = ".context",
+        texts: dict[str, str] | None = None,
+        problems: list[Problem] | None = None,
+        steering: SteeringRead | None = None,
+    ) -> None:
+        self.root = root  # the project directory
+        self.label = label  # the context directory as ctx names it (0.8.0 takes --context-dir)
+        self.texts: dict[str, str] = {} if texts is None else texts
+        self.problems: list[Problem] = [] if problems is None else problems
+        self.steering = steering
 
     @property
     def steering_error(self) -> Problem | None:
@@ -84,8 +100,7 @@ class ContextFiles:
         return self.steering.error if self.steering is not None else None
 
 
-@dataclass(slots=True)
-class ParsedContext:
+class ParsedContext(NamedTuple):
     """Every candidate the packet can draw on, parsed once per load."""
 
     files: ContextFiles
@@ -319,32 +334,10 @@ def convention_bullets(text: str) -> list[tuple[int, str]]:
 
 
 def iter_convention_bullets(text: str) -> Iterator[tuple[int, str]]:
-    """(offset, group 1) of every match of `(?m)^-[ws]*(.+)$` in order, one at a time: a "-" at a line
-    start, a run of whitespace (newlines too), then the rest of that line; a run that reaches the end of
-    the text gives its last character that is not a newline, as the pattern backtracks to."""
-    n = len(text)
-    dash = 0 if text.startswith("-") else _dash_line_after(text, 0)
-    while dash >= 0:
-        p = dash + 1
-        while p < n and text[p] in _WS:
-            p += 1
-        if p >= n:
-            r = n - 1
-            while r > dash and text[r] == "\n":
-                r -= 1
-            if r > dash:
-                yield dash, text[r]
-            break
-        end = text.find("\n", p)
-        end = n if end < 0 else end
-        yield dash, text[p:end]
-        dash = _dash_line_after(text, end)
-
-
-def _dash_line_after(text: str, at: int) -> int:
-    """The offset of the next "-" that starts a line after `at` (a newline at `at` counts); -1: none."""
-    newline = text.find("\n-", at)
-    return newline + 1 if newline >= 0 else -1
+    """(offset, group 1) of every match of ctx's `(?m)^-\\s*(.+)$` in order, one at a time (a file of 10 MB
+    of `-` lines is read as far as the scan limit, not listed whole)."""
+    for match in _CONVENTION.finditer(text):
+        yield match.start(), match.group(1)
 
 
 # ctx's decision and learning header (quirk 10: found anywhere in a line), as ctx writes it.

@@ -24,8 +24,7 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ctxtui.engine.sources.fspath import join
 from ctxtui.engine.text.go import go_join
@@ -36,8 +35,7 @@ if TYPE_CHECKING:
 REQUIRED = ("CONSTITUTION.md", "TASKS.md", "DECISIONS.md")
 
 
-@dataclass(frozen=True, slots=True)
-class Refusal:
+class Refusal(NamedTuple):
     """ctx's answer instead of a packet: what it writes to stdout and stderr, and its exit status."""
 
     reason: str  # one line, for a banner

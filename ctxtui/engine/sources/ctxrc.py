@@ -16,8 +16,7 @@ reported as a problem and ignored.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ctxtui.engine.model import Problem
 from ctxtui.engine.sources.files import MAX_CONFIG_BYTES, FileTooBig, NotRegularFile, read_bytes_safely
@@ -37,8 +36,7 @@ _KEYS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class CtxConfig:
+class CtxConfig(NamedTuple):
     """What `.ctxrc` says to one ctx version."""
 
     token_budget: int | None = None

@@ -18,8 +18,7 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ctxtui.engine.model import Entry, Problem
 from ctxtui.engine.sources.files import FileTooBig, NotRegularFile, read_bytes_safely
@@ -53,8 +52,7 @@ DANGEROUS_PREFIXES = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class SteeringFile:
+class SteeringFile(NamedTuple):
     """One parsed steering file, before ctx's filter."""
 
     file: str  # name inside the steering directory
@@ -68,15 +66,28 @@ class SteeringFile:
     line: int  # 1-based line where the body starts
 
 
-@dataclass(slots=True)
 class SteeringRead:
-    """What reading the steering directory gave: the files, or the error that drops them all."""
+    """What reading the steering directory gave: the files, or the error that drops them all.
 
-    directory: str
-    files: list[SteeringFile]
-    error: Problem | None = None  # the first failure: ctx stops there and drops all steering
-    warnings: list[str] | None = None  # what ctx prints on stderr (unfilled templates)
-    problems: list[Problem] = field(default_factory=list)  # every failing file, so all can be fixed at once
+    Filled in as the files are read: a plain class with `__slots__`, not a dataclass (a cold `pack` does not
+    import `dataclasses`: docs/performance.md, "The engine's records").
+    """
+
+    __slots__ = ("directory", "files", "error", "warnings", "problems")
+
+    def __init__(
+        self,
+        directory: str,
+        files: list[SteeringFile],
+        error: Problem | None = None,
+        warnings: list[str] | None = None,
+        problems: list[Problem] | None = None,
+    ) -> None:
+        self.directory = directory
+        self.files = files
+        self.error = error  # the first failure: ctx stops there and drops all steering
+        self.warnings = warnings  # what ctx prints on stderr (unfilled templates)
+        self.problems: list[Problem] = [] if problems is None else problems  # every failing file, to fix at once
 
 
 class FrontMatterError(ValueError):
@@ -87,8 +98,7 @@ class SkillError(Exception):
     """ctx refuses the skill; the message is ctx's own (`Error: ...` on stderr, exit 1)."""
 
 
-@dataclass(frozen=True, slots=True)
-class SkillFile:
+class SkillFile(NamedTuple):
     """A skill for ctx 0.8.1's tier 7 (`ctx agent --skill NAME`)."""
 
     name: str  # as given to --skill

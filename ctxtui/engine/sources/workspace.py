@@ -7,7 +7,6 @@ result, bound to a clock reading the caller made.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ctxtui.engine.model import Entry, Problem
@@ -27,17 +26,32 @@ if TYPE_CHECKING:
 __all__ = ["ContextMissing", "Workspace", "load_workspace"]
 
 
-@dataclass(slots=True)
 class Workspace:
-    """One project's parsed context, plus any database memories joined to it."""
+    """One project's parsed context, plus any database memories joined to it (set once they are read).
 
-    project: str  # absolute, spelled as pathlib spells it (`fspath.absolute`)
-    config: CtxConfig
-    parsed: ParsedContext
-    memories: list[Entry] = field(default_factory=list)
-    memory_problems: list[Problem] = field(default_factory=list)
-    revision: str = ""  # "": the working tree; else the commit it was read at (`revision.workspace_at`)
-    ctxrc_text: str | None = None  # at a revision: its .ctxrc (None: it had none)
+    A plain class with `__slots__`, not a dataclass: a cold `pack` does not import `dataclasses`
+    (docs/performance.md, "The engine's records").
+    """
+
+    __slots__ = ("project", "config", "parsed", "memories", "memory_problems", "revision", "ctxrc_text")
+
+    def __init__(
+        self,
+        project: str,
+        config: CtxConfig,
+        parsed: ParsedContext,
+        memories: list[Entry] | None = None,
+        memory_problems: list[Problem] | None = None,
+        revision: str = "",
+        ctxrc_text: str | None = None,
+    ) -> None:
+        self.project = project  # absolute, spelled as pathlib spells it (`fspath.absolute`)
+        self.config = config
+        self.parsed = parsed
+        self.memories: list[Entry] = [] if memories is None else memories
+        self.memory_problems: list[Problem] = [] if memory_problems is None else memory_problems
+        self.revision = revision  # "": the working tree; else the commit it was read at (`revision.workspace_at`)
+        self.ctxrc_text = ctxrc_text  # at a revision: its .ctxrc (None: it had none)
 
     def config_for(self, version: str) -> CtxConfig:
         """`.ctxrc` as ctx `version` ("0.8.1" or "0.8.0") reads it: each knows its own keys (at a revision:

@@ -12,7 +12,9 @@ first and the stale ones are a prefix: the same answers in constant time),
 and the depth limit is libyaml's. Node trees, tags and marks are PyYAML's,
 but an alias stays an `AliasNode` pointing at its anchor's node (yaml.v3
 decodes and counts each alias; `yaml_v3_decode`), and an anchor defined
-twice is redefined, as in yaml.v3, where PyYAML refuses it.
+twice is redefined, as in yaml.v3, where PyYAML refuses it. Tabs follow
+libyaml's blank rules (a tab inside a plain scalar is part of it; one left of
+a scalar's indentation is refused), where PyYAML refused every tab in a value.
 """
 
 from __future__ import annotations
@@ -76,6 +78,82 @@ class BoundedLoader(
                     self.allow_simple_key = True
             else:
                 found = True
+
+    def scan_plain_spaces(self, indent: int, start_mark: Any) -> list[str] | None:
+        """PyYAML's, with libyaml's blanks (yaml.v3 `yaml_parser_scan_plain_scalar`): a tab inside a plain
+        scalar is part of it as a space is (`description: a<TAB>b` is "a<TAB>b"; PyYAML ended the scalar at
+        the tab and refused it, so ctx's steering became "invalid YAML" and all of it was dropped), and
+        after a line break a tab left of the scalar's indentation is refused as libyaml refuses it."""
+        chunks: list[str] = []
+        length = 0
+        while self.peek(length) in " \t":
+            length += 1
+        whitespaces = self.prefix(length)
+        self.forward(length)
+        if self.peek() not in "\r\n\x85\u2028\u2029":
+            if whitespaces:
+                chunks.append(whitespaces)
+            return chunks
+        line_break = self.scan_line_break()  # type: ignore[no-untyped-call]
+        self.allow_simple_key = True
+        if self._document_indicator():
+            return None
+        breaks = []
+        while self.peek() in " \t\r\n\x85\u2028\u2029":
+            if self.peek() in " \t":
+                if self.peek() == "\t" and self.column < indent:
+                    raise ScannerError(
+                        "while scanning a plain scalar",
+                        start_mark,
+                        "found a tab character that violates indentation",
+                        self.get_mark(),
+                    )
+                self.forward()
+            else:
+                breaks.append(self.scan_line_break())  # type: ignore[no-untyped-call]
+                if self._document_indicator():
+                    return None
+        if line_break != "\n":
+            chunks.append(line_break)
+        elif not breaks:
+            chunks.append(" ")
+        chunks.extend(breaks)
+        return chunks
+
+    def scan_block_scalar_indentation(self) -> tuple[list[str], int, Any]:
+        """PyYAML's, refusing a tab where the indentation is being found, as libyaml does."""
+        found: tuple[list[str], int, Any] = super().scan_block_scalar_indentation()
+        self._no_tab_in_indentation(None)
+        return found
+
+    def scan_block_scalar_breaks(self, indent: int) -> tuple[list[str], Any]:
+        """PyYAML's, refusing a tab left of the block scalar's indentation, as libyaml does (`|` then
+        "  <TAB>x" is "found a tab character where an indentation space is expected" in yaml.v3)."""
+        chunks = []
+        end_mark = self.get_mark()
+        while self.column < indent and self.peek() == " ":
+            self.forward()
+        self._no_tab_in_indentation(indent)
+        while self.peek() in "\r\n\x85\u2028\u2029":
+            chunks.append(self.scan_line_break())  # type: ignore[no-untyped-call]
+            end_mark = self.get_mark()
+            while self.column < indent and self.peek() == " ":
+                self.forward()
+            self._no_tab_in_indentation(indent)
+        return chunks, end_mark
+
+    def _no_tab_in_indentation(self, indent: int | None) -> None:
+        if self.peek() == "\t" and (indent is None or self.column < indent):
+            raise ScannerError(
+                "while scanning a block scalar",
+                None,
+                "found a tab character where an indentation space is expected",
+                self.get_mark(),
+            )
+
+    def _document_indicator(self) -> bool:
+        prefix = self.prefix(3)
+        return prefix in ("---", "...") and self.peek(3) in "\0 \t\r\n\x85\u2028\u2029"
 
     def fetch_flow_collection_start(self, TokenClass: Any) -> None:
         super().fetch_flow_collection_start(TokenClass)

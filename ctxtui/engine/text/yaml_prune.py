@@ -109,13 +109,13 @@ def compose_front_matter(text: str, fields: frozenset[str]) -> Any:
 def _libyaml_agrees(text: str) -> bool:
     """Whether libyaml's events for `text` are PyYAML's (`BoundedLoader`'s), as far as tests find.
 
-    libyaml (0.2.6 in PyYAML 6.0.4) reads a tab inside a plain scalar as part of it (yaml.v3 too; PyYAML
-    ends the scalar there), a byte-order mark past the start as a space, `?` inside a plain scalar in a flow
-    collection as a character (yaml.v3 and PyYAML end the scalar), `!&x!` as a tag (yaml.v3 too; PyYAML
-    refuses it), and an empty scalar tagged `!` as not plain. Texts with any of these, or with a tag at all,
-    go to PyYAML's scanner, as before.
+    libyaml (0.2.6 in PyYAML 6.0.4) reads a byte-order mark past the start as a space, `?` inside a plain
+    scalar in a flow collection as a character (yaml.v3 and PyYAML end the scalar), `!&x!` as a tag (yaml.v3
+    too; PyYAML refuses it), and an empty scalar tagged `!` as not plain. Texts with any of these, or with a
+    tag at all, go to PyYAML's scanner, as before. Tabs agree: `BoundedLoader` reads them as libyaml and
+    yaml.v3 do (inside a plain scalar, in a block scalar's indentation).
     """
-    if "\t" in text or "\ufeff" in text[1:] or ("?" in text and ("[" in text or "{" in text)):
+    if "\ufeff" in text[1:] or ("?" in text and ("[" in text or "{" in text)):
         return False
     return "!" not in text or _TAG.search(text) is None
 

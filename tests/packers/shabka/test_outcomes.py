@@ -7,12 +7,12 @@ import pytest
 from ctxtui.engine.explain.reasons import describe, reason_cell
 from ctxtui.engine.explain.thresholds import thresholds
 from ctxtui.engine.fate import Fate
-from ctxtui.engine.model import PrefixFit
 from ctxtui.engine.packers.shabka.dates import parse_rfc3339
 from ctxtui.engine.packers.shabka.embed import hash_embed
 from ctxtui.engine.packers.shabka.fates import ShabkaReason as R
 from ctxtui.engine.packers.shabka.knobs import ShabkaSettings
 from ctxtui.engine.packers.shabka.packer import ShabkaPacker
+from ctxtui.engine.reason_numbers import PrefixFit
 from ctxtui.engine.sources.memory.shabka.store import read_shabka_store
 
 from tests.factories.shabka_dbs import memory, uuid_of, write_store

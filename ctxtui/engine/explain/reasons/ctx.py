@@ -5,8 +5,9 @@ from __future__ import annotations
 from enum import Enum
 
 from ctxtui.engine.explain.reasons.shared import num
-from ctxtui.engine.model import Outcome, PatternMiss, PrefixFit, ShareFit
+from ctxtui.engine.model import Outcome
 from ctxtui.engine.packers.ctx.reason import Reason
+from ctxtui.engine.reason_numbers import PatternMiss, PrefixFit, ShareFit
 
 CTX_TEXT: dict[Enum, str] = {
     Reason.ALWAYS: "tier 1 is always included",

@@ -9,8 +9,9 @@ from __future__ import annotations
 from enum import Enum
 
 from ctxtui.engine.explain.reasons.shared import num
-from ctxtui.engine.model import Outcome, SectionFit
+from ctxtui.engine.model import Outcome
 from ctxtui.engine.packers.nous.fates import NousReason
+from ctxtui.engine.reason_numbers import SectionFit
 
 NOUS_TEXT: dict[Enum, str] = {
     NousReason.FITS: "its whole line is within the section's budget",

@@ -6,9 +6,10 @@ from enum import Enum
 from typing import Any
 
 from ctxtui.engine.explain.reasons.shared import num
-from ctxtui.engine.model import Outcome, PrefixFit
+from ctxtui.engine.model import Outcome
 from ctxtui.engine.packers.shabka.fates import KNN_SIZE, ShabkaReason
 from ctxtui.engine.packers.shabka.floats import rust_display
+from ctxtui.engine.reason_numbers import PrefixFit
 
 SHABKA_TEXT: dict[Enum, str] = {
     ShabkaReason.PACKED: "packed: fits what is left of the budget",

@@ -9,7 +9,6 @@ per-entry outcomes (`outcomes`) are derived from it, on first use.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ctxtui.engine.gcpause import gc_paused
@@ -54,7 +53,7 @@ class CtxPacker(CtxPrepared, Packer):
 
     def rebuilt(self, **changes: Any) -> CtxPacker:
         """The same packer with some of its inputs changed (parsed, memories, knobs...): what-if questions."""
-        given = replace(self.inputs, **changes)
+        given = self.inputs._replace(**changes)
         return CtxPacker(
             given.parsed,
             now=given.now,
@@ -63,7 +62,7 @@ class CtxPacker(CtxPrepared, Packer):
             context_dir=given.context_dir,
             knobs=given.knobs,
             memories=given.memories,
-            count=given.count,
+            count=given.counter,
             skill=given.skill,
             zone=given.zone,
         )
@@ -112,7 +111,7 @@ class CtxPacker(CtxPrepared, Packer):
         tokens, superseded, title_tokens = self._tokens, self._superseded, self.title_tokens
         for name, share in zip(self.section_names, shares, strict=True):
             order = ranking[name] if share > 0 else []
-            fill = SectionFill(name=name, share=share, limit=full_limit(share), order=order, full=[], used_before=[])
+            fill = SectionFill(name=name, share=share, limit=full_limit(share), order=order)
             limit = fill.limit
             section_used = 0
             summary_tokens = 0

@@ -11,8 +11,7 @@ Every value says where it came from: "flag", ".ctxrc" or "default".
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ctxtui.engine.packers.base import Knob
 from ctxtui.engine.packers.ctx.budget import DEFAULT_CONVENTION_PCT, DEFAULT_TASK_PCT
@@ -34,8 +33,7 @@ HONOURED: dict[str, tuple[str, ...]] = {
 BUDGET_KEY = "token_budget"
 
 
-@dataclass(frozen=True, slots=True)
-class CtxKnobs:
+class CtxKnobs(NamedTuple):
     """What shapes a ctx packet besides the budget, and where each value came from."""
 
     task_pct: float = DEFAULT_TASK_PCT
@@ -72,10 +70,10 @@ class CtxKnobs:
         fields = {TASK_PCT: "task_pct", CONVENTION_PCT: "convention_pct", TOOL: "tool"}
         # The caller parsed each value for its key (a percentage is a float, the tool a str).
         changes: dict[str, Any] = {fields[key]: value for key, value in values.items()}
-        changed = replace(self, **changes)
+        changed = self._replace(**changes)
         sources = dict(self.sources)
         sources.update({key: source for key in values})
-        return replace(changed, sources=tuple(sorted(sources.items())))
+        return changed._replace(sources=tuple(sorted(sources.items())))
 
     def describe(self, packer_name: str) -> tuple[Knob, ...]:
         """The knobs `packer_name` honours, as the UI shows them."""

@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from enum import Enum
 
 from ctxtui.engine.fate import Fate
-from ctxtui.engine.model import Bucket, Entry, Outcome, Plan, PrefixFit
+from ctxtui.engine.model import Bucket, Entry, Outcome, Plan
 from ctxtui.engine.packers.base import INCLUDED, Packer
+from ctxtui.engine.reason_numbers import PrefixFit
 from ctxtui.engine.sources.context import ParsedContext
 from ctxtui.engine.text.tokens import estimate
 

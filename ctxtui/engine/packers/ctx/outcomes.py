@@ -11,12 +11,13 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from ctxtui.engine.fate import Fate
-from ctxtui.engine.model import AlwaysIn, Entry, Outcome, PatternMiss, PrefixFit, ScanLimit, ScoreBreakdown, ShareFit
+from ctxtui.engine.model import Entry, Outcome, ScoreBreakdown
 from ctxtui.engine.packers.ctx.budget import pct_cap
 from ctxtui.engine.packers.ctx.prepared import CtxPrepared
 from ctxtui.engine.packers.ctx.reason import Reason
 from ctxtui.engine.packers.ctx.sections import TIER_OF_SECTION
 from ctxtui.engine.packers.ctx.state import CtxState, SectionFill
+from ctxtui.engine.reason_numbers import AlwaysIn, PatternMiss, PrefixFit, ScanLimit, ShareFit
 
 
 def outcomes_of(packer: CtxPrepared, state: CtxState) -> list[Outcome]:

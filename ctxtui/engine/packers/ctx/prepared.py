@@ -8,10 +8,9 @@ the next budget worth looking at (`changes`) all read it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
 from itertools import accumulate
 from threading import RLock
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ctxtui.engine.datetimes import UTC
 from ctxtui.engine.model import Entry, ScoreBreakdown
@@ -41,8 +40,7 @@ NEVER_FITS = 1 << 62  # a cost no limit reaches
 INACTIVE_STATUSES = frozenset(("archived", "superseded"))
 
 
-@dataclass(frozen=True, slots=True)
-class CtxInputs:
+class CtxInputs(NamedTuple):
     """What a ctx packer was built from, as given (before any recosting): `rebuilt` changes some of them."""
 
     parsed: ParsedContext
@@ -52,7 +50,7 @@ class CtxInputs:
     context_dir: str
     knobs: CtxKnobs
     memories: Sequence[Entry]
-    count: Callable[[str], int] | None
+    counter: Callable[[str], int] | None  # `count`, the packer's argument (a tuple has a `count` of its own)
     skill: SkillFile | None
     zone: tzinfo | None
 
@@ -92,7 +90,7 @@ class CtxPrepared:
         self.parsed = parsed
         self.now = now if now.tzinfo else now.replace(tzinfo=UTC)
         if not version.ctxrc_percentages:
-            knobs = replace(knobs, task_pct=DEFAULT_TASK_PCT, convention_pct=DEFAULT_CONVENTION_PCT, sources=())
+            knobs = knobs._replace(task_pct=DEFAULT_TASK_PCT, convention_pct=DEFAULT_CONVENTION_PCT, sources=())
         self.settings = knobs
         self.generated = rfc3339_utc(self.now)
         if version.absolute_paths:
@@ -307,10 +305,9 @@ def _recost(parsed: ParsedContext, memories: list[Entry], count: Callable[[str],
     """The same candidates, with token costs from another tokenizer."""
 
     def each(entries: Sequence[Entry]) -> list[Entry]:
-        return [replace(e, tokens=count(e.text)) for e in entries]
+        return [e._replace(tokens=count(e.text)) for e in entries]
 
-    recosted = replace(
-        parsed,
+    recosted = parsed._replace(
         tasks=each(parsed.tasks),
         conventions=each(parsed.conventions),
         decisions=each(parsed.decisions),

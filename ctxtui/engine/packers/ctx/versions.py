@@ -24,8 +24,7 @@ directory, which 0.8.0 does not check.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ctxtui.engine.text.go import go_fold, go_lower
 
@@ -33,8 +32,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 
-@dataclass(frozen=True, slots=True)
-class CtxVersion:
+class CtxVersion(NamedTuple):
     """One ctx release's packet rules."""
 
     number: str  # as `ctx --version` prints it

@@ -35,7 +35,7 @@ from typing import Any
 
 from ctxtui.engine.fate import Fate
 from ctxtui.engine.gcpause import gc_paused
-from ctxtui.engine.model import Bucket, Entry, Outcome, Plan, Problem, SectionFit
+from ctxtui.engine.model import Bucket, Entry, Outcome, Plan, Problem
 from ctxtui.engine.packers.base import DROPPED, INCLUDED, SUMMARIZED, Knob, Packer
 from ctxtui.engine.packers.nous import budgets as b
 from ctxtui.engine.packers.nous import formats as f
@@ -58,6 +58,7 @@ from ctxtui.engine.packers.nous.sections import (
     next_eff,
     text_at,
 )
+from ctxtui.engine.reason_numbers import SectionFit
 from ctxtui.engine.sources.memory.nous.model import (
     BUDGET_TRUNCATED,
     RENDERED,

@@ -32,7 +32,7 @@ from typing import Any, ClassVar, NamedTuple
 import numpy as np
 
 from ctxtui.engine.fate import Fate
-from ctxtui.engine.model import Bucket, Entry, Outcome, Plan, PrefixFit, ScoreBreakdown
+from ctxtui.engine.model import Bucket, Entry, Outcome, Plan, ScoreBreakdown
 from ctxtui.engine.packers.base import INCLUDED, Knob, Packer
 from ctxtui.engine.packers.shabka import knn, rank
 from ctxtui.engine.packers.shabka.dates import DAY, seconds_between
@@ -76,6 +76,7 @@ from ctxtui.engine.packers.shabka.render import (
     render_text,
 )
 from ctxtui.engine.packers.shabka.vec0 import vec0_rows
+from ctxtui.engine.reason_numbers import PrefixFit
 from ctxtui.engine.sources.memory.shabka.store import ShabkaStore
 
 K = knn.K

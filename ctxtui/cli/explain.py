@@ -14,7 +14,7 @@ from ctxtui.cli.common import load_packer
 from ctxtui.cli.failures import UsageError, warn
 from ctxtui.cli.json_stream import write_list
 from ctxtui.deadline import stop_after
-from ctxtui.engine.explain.advice import advise, describe_advice
+from ctxtui.engine.explain.advice import advise_bounded, describe_advice
 from ctxtui.engine.explain.reasons import describe, describe_threshold
 from ctxtui.engine.explain.thresholds import Threshold, thresholds
 from ctxtui.engine.fate import Fate
@@ -77,12 +77,17 @@ def run(args: argparse.Namespace) -> int:
 
         return explain_history(project, args, outcome)
     threshold = thresholds(packer, should_stop=stop_after(args.max_seconds)).get(outcome.entry.key)
+    seconds = args.max_seconds  # each advice search (every move is verified by re-assembling the packet)
     if args.format == "json":
         data = outcome_json(outcome, threshold, budget)
-        data["advice"] = {
-            goal: [{"kind": a.kind, "text": a.text} for a in advise(packer, budget, outcome.entry.key, threshold, goal)]
+        searched = {
+            goal: advise_bounded(packer, budget, outcome.entry.key, threshold, goal, should_stop=stop_after(seconds))
             for goal in ("full", "any")
         }
+        data["advice"] = {
+            goal: [{"kind": a.kind, "text": a.text} for a in found] for goal, (found, _) in searched.items()
+        }
+        data["advice_complete"] = {goal: complete for goal, (_, complete) in searched.items()}
         # ASCII escapes: valid JSON even when the inputs held invalid UTF-8 (lone surrogates).
         print(json.dumps(data, indent=2, ensure_ascii=True))
         return 0
@@ -113,9 +118,11 @@ def run(args: argparse.Namespace) -> int:
     for goal in ("full", "any"):
         if goal == "any" and outcome.fate is not Fate.DROPPED:
             continue
-        moves = advise(packer, budget, outcome.entry.key, threshold, goal)
-        if moves:
-            lines.append(f"  advice:  {clean_line(describe_advice(moves, goal))}")
+        moves, complete = advise_bounded(
+            packer, budget, outcome.entry.key, threshold, goal, should_stop=stop_after(seconds)
+        )
+        if moves or not complete:
+            lines.append(f"  advice:  {clean_line(describe_advice(moves, goal, complete))}")
     print("\n".join(lines))
     return 0
 

@@ -115,6 +115,11 @@ TERMS: tuple[LegendItem, ...] = (
         "so a packet can use more tokens than its budget",
     ),
     ("threshold", "the smallest budget, in tokens, at which an entry is in full, or in the packet at all"),
+    (
+        "advice",
+        'the why panel\'s "To get it in full: …": changes that would put the entry in, each checked by building '
+        'the packet again with it; the search stops after 3 s ("there may be other moves")',
+    ),
     ("not monotone", "a larger budget does not always keep it in: the budgets where it is in are listed"),
     ("quirk", "one of ctx's surprising behaviours, reproduced on purpose (! lists those at work)"),
     ("knobs", "a packer's settings besides the budget (k): each change recomputes the packet at once"),

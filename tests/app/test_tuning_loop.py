@@ -307,7 +307,7 @@ async def test_no_advice_line_when_no_move_is_confirmed(tmp_path, monkeypatch):
     """When re-assembly confirms no move, the panel says so instead of guessing."""
     import ctxtui.engine.explain.advice as advice_module
 
-    monkeypatch.setattr(advice_module, "advise", lambda *a, **k: [])
+    monkeypatch.setattr(advice_module, "advise_bounded", lambda *a, **k: ([], True))
     root = small_workspace(tmp_path)
     app = make_app(root, budget=60, real_tokens=False)
     async with app.run_test(size=SIZE) as pilot:
@@ -368,3 +368,27 @@ async def test_ctrl_s_saves_from_the_main_screen_and_from_the_knobs_screen(tmp_p
         await pilot.press("y")
         await settle(pilot)
         assert (root / ".ctxrc").read_text() == "token_budget: 3000\n"
+
+
+@needs_corpus
+@pytest.mark.asyncio
+async def test_advice_past_its_time_bound_says_the_search_stopped(monkeypatch):
+    """The why panel's search is bounded (ADVICE_SECONDS): past it, what was verified shows, and says so."""
+    import ctxtui.tui.widgets.why.panel as panel
+
+    monkeypatch.setattr(panel, "ADVICE_SECONDS", 0.0)
+    app = make_app(corpus_path("ctx-large"), budget=4000, real_tokens=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        view = app.main.view
+        key = next(o.entry.key for o in view.plan.outcomes if o.entry.title.startswith("Agents reliably introduce"))
+        await pilot.press("tab")
+        assert table(app).select_key(key)
+        for _ in range(100):
+            await pilot.pause(0.05)
+            await settle(pilot)
+            if "time bound" in why_text(app):
+                break
+        text = " ".join(why_text(app).split())
+        assert "To get it in full: raise the budget to" in text  # needs no re-assembly: found within any bound
+        assert "(the search stopped at its time bound: there may be other moves)" in text

@@ -162,3 +162,31 @@ def test_ctx_large_coverage_matches_the_issue():
     assert (len(by["decisions"].never_full), by["decisions"].total) == (25, 109)
     assert (len(by["learnings"].never_full), by["learnings"].total) == (32, 151)
     assert 70_000 < (found.settles_at or 0) < 80_000
+
+
+@needs_corpus
+def test_an_advice_search_stops_when_the_caller_says_and_says_so():
+    """Each move is verified by re-assembling: at 50,000 memories the share search alone took 23 s of CPU
+    (85 s under load) in the why panel's worker. `should_stop` ends it with what was verified so far."""
+    from ctxtui.engine.explain.advice import advise_bounded, describe_advice
+
+    packer = packer_for(load_workspace(corpus_path("ctx-large")), now=NOW, root_path="/project")
+    key = next(o.entry.key for o in packer.plan(4000).outcomes if o.entry.title.startswith("Agents reliably introduce"))
+    threshold = thresholds(packer)[key]
+    whole, complete = advise_bounded(packer, 4000, key, threshold, limit=10)
+    assert complete and whole == advise(packer, 4000, key, threshold, limit=10)
+
+    asked = []
+
+    def stop_after_three() -> bool:
+        asked.append(1)
+        return len(asked) > 3
+
+    cut, complete = advise_bounded(packer, 4000, key, threshold, limit=10, should_stop=stop_after_three)
+    assert not complete and len(asked) == 4  # three re-assemblies, then it stopped
+    assert [m.kind for m in cut][:1] == ["budget"] and set(cut) <= set(whole)  # the budget needs no re-assembly
+    assert describe_advice(cut, complete=False).endswith(
+        "(the search stopped at its time bound: there may be other moves)"
+    )
+    assert describe_advice([], complete=False) == "No move found before the search's time bound (there may be some)"
+    assert describe_advice([], complete=True) == ""

@@ -10,6 +10,7 @@ the packer's own arithmetic; nothing here guesses.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from ctxtui.engine.explain.thresholds import Threshold
@@ -24,6 +25,22 @@ from ctxtui.engine.text.go import go_trim
 from ctxtui.engine.text.tokens import estimate
 
 PCT_STEP = 0.01
+
+# The caller's bound on one search (`advise_bounded`): each move is verified by re-assembling the packet, and
+# at 50,000 memories one re-assembly costs ~0.4 s, so trying every share 1 % apart took 23 s of CPU (85 s
+# under load). A context variable (each thread has its own) carries it to every check without threading a
+# parameter through each kind of move; the engine reads no clock: the callable is the caller's.
+_STOP: ContextVar[Callable[[], bool] | None] = ContextVar("advice_stop", default=None)
+
+
+class _Stopped(Exception):
+    """The caller's `should_stop` said so: the search ends with what it has verified."""
+
+
+def _check() -> None:
+    stop = _STOP.get()
+    if stop is not None and stop():
+        raise _Stopped
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,22 +60,46 @@ def advise(
     packer: Packer, budget: int, key: str, threshold: Threshold | None, goal: str = "full", limit: int = 4
 ) -> list[Advice]:
     """Up to `limit` verified moves that get entry `key` in full (`goal="full"`) or at all (`"any"`)."""
+    return advise_bounded(packer, budget, key, threshold, goal, limit)[0]
+
+
+def advise_bounded(
+    packer: Packer,
+    budget: int,
+    key: str,
+    threshold: Threshold | None,
+    goal: str = "full",
+    limit: int = 4,
+    should_stop: Callable[[], bool] | None = None,
+) -> tuple[list[Advice], bool]:
+    """`advise`, and whether the search was complete: `should_stop` (polled before each re-assembly) ends
+    it early with the moves verified so far (`ctxtui.deadline.stop_after` makes one from seconds)."""
     plan = packer.plan(budget)
     outcome = plan.outcome(key)
     if outcome is None or goal_met(outcome.fate, goal):
-        return []
-    found: list[Advice] = []
+        return [], True
+    found: list[tuple[int, int, Advice]] = []  # (cost, place in the listing order, advice)
     budget_advice = _budget(packer, budget, key, threshold, goal)
     if budget_advice:
-        found.append(budget_advice)
+        found.append((budget_advice.cost, 0, budget_advice))
+    complete = True
     if isinstance(packer, CtxPacker):
-        for maker in (_shorten_self, _blocker, _settings, _words, fate_moves):
-            found += maker(packer, plan, key, goal)
-    found.sort(key=lambda advice: advice.cost)
-    return found[:limit]
+        listed = (_shorten_self, _blocker, _settings, _words, fate_moves)  # ties in cost keep this order
+        token = _STOP.set(should_stop)
+        try:
+            for maker in (_shorten_self, _blocker, fate_moves, _words, _settings):  # tried costliest last
+                place = 1 + listed.index(maker)
+                found += [(advice.cost, place, advice) for advice in maker(packer, plan, key, goal)]
+        except _Stopped:
+            complete = False
+        finally:
+            _STOP.reset(token)
+    found.sort(key=lambda item: item[:2])
+    return [advice for _cost, _place, advice in found[:limit]], complete
 
 
 def _fate(packer: Packer, budget: int, key: str) -> Fate | None:
+    _check()
     outcome = packer.plan(budget).outcome(key)
     return outcome.fate if outcome else None
 
@@ -123,6 +164,7 @@ def _shorten_self(packer: CtxPacker, plan: Plan, key: str, goal: str) -> list[Ad
         return []
 
     def works(cut: int) -> bool:
+        _check()
         return goal_met(_fate(_recosted(packer, key, entry.tokens - cut), plan.budget, key), goal)
 
     cut = _smallest(1, entry.tokens - 1, works)
@@ -151,6 +193,7 @@ def _blocker(packer: CtxPacker, plan: Plan, key: str, goal: str) -> list[Advice]
     if packer.inputs.counter is None and blocker.entry.tokens > 1:
 
         def works(cut: int) -> bool:
+            _check()
             return goal_met(
                 _fate(_recosted(packer, blocker.entry.key, blocker.entry.tokens - cut), plan.budget, key), goal
             )
@@ -216,6 +259,7 @@ def _settings(packer: CtxPacker, plan: Plan, key: str, goal: str) -> list[Advice
             return round(current + direction * step * PCT_STEP, 4)
 
         def works(step: int, name: str = name, value: Callable[[int], float] = value) -> bool:
+            _check()
             rebuilt = packer.rebuilt(knobs=packer.settings.with_values({name: value(step)}))
             return goal_met(_fate(rebuilt, plan.budget, key), goal)
 
@@ -268,12 +312,13 @@ def _words(packer: CtxPacker, plan: Plan, key: str, goal: str) -> list[Advice]:
     ]
 
 
-def describe_advice(advice: list[Advice], goal: str = "full") -> str:
+def describe_advice(advice: list[Advice], goal: str = "full", complete: bool = True) -> str:
     """ "To get it in full: raise the budget to 4,350 (+350 tokens); or shorten it by 12 tokens"."""
+    cut = "" if complete else " (the search stopped at its time bound: there may be other moves)"
     if not advice:
-        return ""
+        return "" if complete else "No move found before the search's time bound (there may be some)"
     words = "in full" if goal == "full" else "in"
-    return f"To get it {words}: " + "; or ".join(a.text for a in advice)
+    return f"To get it {words}: " + "; or ".join(a.text for a in advice) + cut
 
 
 # -- fates the budget does not decide -------------------------------------------------
@@ -290,8 +335,7 @@ def fate_moves(packer: CtxPacker, plan: Plan, key: str, goal: str) -> list[Advic
     entry, reason = outcome.entry, outcome.reason
 
     def works(rebuilt: CtxPacker) -> bool:
-        found = rebuilt.plan(plan.budget).outcome(key)
-        return found is not None and goal_met(found.fate, goal)
+        return goal_met(_fate(rebuilt, plan.budget, key), goal)
 
     if reason is Reason.SUPERSEDED and entry.superseded:
         return _unsupersede(packer, entry, works)

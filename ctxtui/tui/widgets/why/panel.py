@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from ctxtui.session import View
 
 MAX_TEXT_LINES = 80
+ADVICE_SECONDS = 3.0  # one entry's advice search: at 50,000 memories each move verified costs ~0.4 s
 
 
 def render_why(
@@ -84,8 +85,10 @@ def render_why(
     if outcome.fate is not Fate.INCLUDED:
         if advice is None:
             out.append("To get it in: computing…\n", style=muted)
-        elif advice:
+        elif advice.startswith("To get it"):
             out.append(clean_line(advice) + "\n", style=f"bold {colors[Fate.INCLUDED]}")
+        elif advice:  # no move verified before the search's time bound
+            out.append(clean_line(advice) + "\n", style=muted)
         elif thresholds_ready:
             out.append("To get it in: no single change found that does it\n", style=muted)
     out.append("\n")
@@ -233,13 +236,22 @@ class WhyPanel(VerticalScroll):
         ref = weakref.ref(view)
 
         def job() -> None:
-            from ctxtui.engine.explain.advice import advise, describe_advice
+            from ctxtui.deadline import stop_after
+            from ctxtui.engine.explain.advice import advise_bounded, describe_advice
 
             shown = ref()
             if shown is None:
                 return
-            found = describe_advice(advise(shown.loaded.packer, shown.budget, key, threshold))
-            _advice_memo(shown)[key] = found
+
+            def moved_on() -> bool:  # another entry selected, or the load replaced: nobody waits for this one
+                return self.selected_key != key or shown.loaded.stale
+
+            found, complete = advise_bounded(
+                shown.loaded.packer, shown.budget, key, threshold, should_stop=stop_after(ADVICE_SECONDS, moved_on)
+            )
+            if not complete and moved_on():
+                return  # not kept: asked again, in full, if the entry is selected again
+            _advice_memo(shown)[key] = describe_advice(found, complete=complete)
             self.app.call_from_thread(self._advice_ready, ref, key)
 
         services(self).run_in_thread("advice", job)

@@ -14,6 +14,7 @@ under the project, a `--db` under the working directory.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ctxtui.engine.sources.ctxrc import read_ctxrc
@@ -49,3 +50,12 @@ def source_paths(request: PackRequest, env: Mapping[str, str] | None = None, *, 
         store = os.path.abspath(request.db)
         paths += [store, *(store + suffix for suffix in DB_SIDECARS)]
     return list(dict.fromkeys(paths))
+
+
+def is_source_path(path: Path, request: PackRequest, env: Mapping[str, str] | None = None) -> bool:
+    """`path` is one of `source_paths`, or a file directly in one of those folders (as a watcher reports it)."""
+    try:
+        sources = {Path(p) for p in source_paths(request, env)}
+    except (OSError, ValueError):  # an unreadable .ctxrc: its own load says so
+        return False
+    return path in sources or path.parent in sources

@@ -157,9 +157,9 @@ class Session:
             return self._open_peer(name, None, True, report)
         if self.at_revision and changed is not None and not any(self._is_db_file(p) for p in changed):
             return None  # the past does not change with the working tree's files
-        # The watchers report only what a packet is read from (`.context/`, `.ctxrc`, a steering folder...):
-        # whatever is not the database is a source edit. The database may live in .context/ (the default).
-        context_changed = changed is None or any(not self._is_db_file(p) for p in changed)
+        # A source edit: anything in .context/ but the database (which may live there), or a path the packers
+        # read elsewhere (`.ctxrc`, a steering or context folder it names, and their files).
+        context_changed = changed is None or any(self._is_source_file(p) for p in changed)
         db_changed = changed is None or self.db is None or any(p.name.startswith(self.db.name) for p in changed)
         if not context_changed:
             if not db_changed or self.memory_join is None or not self.memory_join.changed():
@@ -176,6 +176,15 @@ class Session:
         if self.choice is None:
             self.choice = choose_packer(self.options.packer)
         return self.choice
+
+    def _is_source_file(self, path: Path) -> bool:
+        """Something a ctx packet is read from: in `.context/` (not the database), or `.ctxrc`, a steering or
+        context folder named elsewhere, or a file directly in one (`is_source_path`)."""
+        from ctxtui.opening.sources import is_source_path
+
+        context = self.project / ".context"
+        inside = path == context or context in path.parents
+        return not self._is_db_file(path) and (inside or is_source_path(path, self.request(), os.environ))
 
     def _is_db_file(self, path: Path) -> bool:
         """The memory database or one of SQLite's files beside it (-wal, -shm, -journal)."""
@@ -265,9 +274,8 @@ class Session:
             and opened.budget_source in _FROM_FILES
             and (opened.budget, opened.budget_source) != (self.budget, self.budget_source)
         ):
-            # The budget on screen came from .ctxrc or the default, and .ctxrc now says another (a token_budget
-            # added, changed or removed): showing the old one as (.ctxrc) or (default) would be untrue, so it
-            # follows the file. A budget set here, a flag or the environment is the user's: kept.
+            # .ctxrc or the default gave the budget on screen and .ctxrc now says another: showing the old one
+            # would be untrue, so it follows the file (one set here, a flag, the environment is kept).
             self.budget, self.budget_source = opened.budget, opened.budget_source
         report("assembling", 3)
         plan = packer.plan(self.budget)  # the first screen's, off the UI thread (a second one cost 10-15 ms at 50k)

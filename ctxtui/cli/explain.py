@@ -51,6 +51,7 @@ def run(args: argparse.Namespace) -> int:
             "(a title substring, a key or file:line), or --all"
         )
     project, query = args.args if len(args.args) == 2 else [".", args.args[0]]
+    stop = stop_after(args.max_seconds)  # the whole command's bound: load, threshold scan, advice searches
     _, packer, budget = load_packer(project, args)
     plan = packer.plan(budget)
     matches = find_entries(plan, query)
@@ -76,12 +77,11 @@ def run(args: argparse.Namespace) -> int:
         from ctxtui.cli.explain_history import explain_history
 
         return explain_history(project, args, outcome)
-    threshold = thresholds(packer, should_stop=stop_after(args.max_seconds)).get(outcome.entry.key)
-    seconds = args.max_seconds  # each advice search (every move is verified by re-assembling the packet)
+    threshold = thresholds(packer, should_stop=stop).get(outcome.entry.key)
     if args.format == "json":
         data = outcome_json(outcome, threshold, budget)
         searched = {
-            goal: advise_bounded(packer, budget, outcome.entry.key, threshold, goal, should_stop=stop_after(seconds))
+            goal: advise_bounded(packer, budget, outcome.entry.key, threshold, goal, should_stop=stop)
             for goal in ("full", "any")
         }
         data["advice"] = {
@@ -118,9 +118,7 @@ def run(args: argparse.Namespace) -> int:
     for goal in ("full", "any"):
         if goal == "any" and outcome.fate is not Fate.DROPPED:
             continue
-        moves, complete = advise_bounded(
-            packer, budget, outcome.entry.key, threshold, goal, should_stop=stop_after(seconds)
-        )
+        moves, complete = advise_bounded(packer, budget, outcome.entry.key, threshold, goal, should_stop=stop)
         if moves or not complete:
             lines.append(f"  advice:  {clean_line(describe_advice(moves, goal, complete))}")
     print("\n".join(lines))

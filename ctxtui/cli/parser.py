@@ -99,7 +99,7 @@ def _explain(sub: Any, command: Callable[[str], argparse.ArgumentParser]) -> Non
         type=float,
         default=10.0,
         metavar="S",
-        help="bound on the whole command (the threshold scan; with --all the listing too); "
+        help="bound on the whole command (the threshold scan and the advice search; with --all the listing too); "
         "past it, the output says how far it got (default: 10)",
     )
 

@@ -7,7 +7,7 @@ import json
 from ctxtui.cli import main
 from ctxtui.opening.ctxrc_save import BACKUP_MARK
 
-from tests.conftest import write_context
+from tests.conftest import corpus_path, needs_corpus, write_context
 
 TASKS = "# Tasks\n\n" + "".join(f"- [ ] Task {i} about the parser and the budget\n" for i in range(12))
 DECISIONS = "# Decisions\n\n" + "".join(
@@ -142,3 +142,27 @@ def test_diff_text_columns_line_up_whatever_the_fates(tmp_path, capsys):
     moves = {line[4:].split("  ")[0].strip() for line in lines}
     assert len(moves) > 1  # several kinds of move, of different lengths
     assert len({line.index(" tasks ") if " tasks " in line else line.index(" decisions ") for line in lines}) == 1
+
+
+@needs_corpus
+def test_explain_bounds_the_advice_search_with_the_commands_max_seconds(capsys, monkeypatch):
+    """--max-seconds bounds the whole command: a load that used the time leaves the advice search none (each
+    search had a fresh bound of its own before, so two goals and the scan could take three times the bound)."""
+    import time
+
+    import ctxtui.cli.explain as explain_module
+
+    real = explain_module.load_packer
+
+    def slow_load(*args, **kwargs):
+        time.sleep(0.6)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(explain_module, "load_packer", slow_load)
+    code = main(
+        ["explain", str(corpus_path("ctx-large")), "Agents reliably introduce", "--budget", "4000"]
+        + ["--max-seconds", "0.5", "--ignore-refusal", "--now", "2026-11-21T23:56:08Z"]
+    )
+    out = capsys.readouterr().out
+    advice = next(line for line in out.splitlines() if line.startswith("  advice:"))
+    assert code == 0 and "time bound" in advice  # the scan was cut too: no budget found to name

@@ -52,10 +52,12 @@ def source_paths(request: PackRequest, env: Mapping[str, str] | None = None, *, 
     return list(dict.fromkeys(paths))
 
 
-def is_source_path(path: Path, request: PackRequest, env: Mapping[str, str] | None = None) -> bool:
-    """`path` is one of `source_paths`, or a file directly in one of those folders (as a watcher reports it)."""
+def touches_sources(paths: list[Path], request: PackRequest, env: Mapping[str, str] | None = None) -> bool:
+    """Whether any of `paths` is one of `source_paths` or a file directly in one (as a watcher reports it)."""
+    if not paths:
+        return False
     try:
         sources = {Path(p) for p in source_paths(request, env)}
     except (OSError, ValueError):  # an unreadable .ctxrc: its own load says so
         return False
-    return path in sources or path.parent in sources
+    return any(path in sources or path.parent in sources for path in paths)

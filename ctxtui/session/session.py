@@ -27,6 +27,7 @@ from ctxtui.engine.sources.ctx_gates import Refusal
 from ctxtui.engine.sources.workspace import Workspace
 from ctxtui.opening.choose import Choice, choose_packer
 from ctxtui.opening.request import Opened, PackRequest
+from ctxtui.opening.sources import touches_sources
 
 if TYPE_CHECKING:
     from ctxtui.turns_session import TurnsSession
@@ -157,9 +158,7 @@ class Session:
             return self._open_peer(name, None, True, report)
         if self.at_revision and changed is not None and not any(self._is_db_file(p) for p in changed):
             return None  # the past does not change with the working tree's files
-        # A source edit: anything in .context/ but the database (which may live there), or a path the packers
-        # read elsewhere (`.ctxrc`, a steering or context folder it names, and their files).
-        context_changed = changed is None or any(self._is_source_file(p) for p in changed)
+        context_changed = changed is None or self._sources_changed(changed)
         db_changed = changed is None or self.db is None or any(p.name.startswith(self.db.name) for p in changed)
         if not context_changed:
             if not db_changed or self.memory_join is None or not self.memory_join.changed():
@@ -177,14 +176,15 @@ class Session:
             self.choice = choose_packer(self.options.packer)
         return self.choice
 
-    def _is_source_file(self, path: Path) -> bool:
-        """Something a ctx packet is read from: in `.context/` (not the database), or `.ctxrc`, a steering or
-        context folder named elsewhere, or a file directly in one (`is_source_path`)."""
-        from ctxtui.opening.sources import is_source_path
-
-        context = self.project / ".context"
-        inside = path == context or context in path.parents
-        return not self._is_db_file(path) and (inside or is_source_path(path, self.request(), os.environ))
+    def _sources_changed(self, changed: set[Path]) -> bool:
+        """A source edit: in `.context/` (not the database, which may live there), or elsewhere what the
+        packers read (`.ctxrc`, a steering or context folder it names, a file in one: `touches_sources`)."""
+        context, elsewhere = self.project / ".context", []
+        for path in (p for p in changed if not self._is_db_file(p)):  # .ctxrc is read once, for all the rest
+            if path == context or context in path.parents:
+                return True
+            elsewhere.append(path)
+        return touches_sources(elsewhere, self.request(), os.environ)
 
     def _is_db_file(self, path: Path) -> bool:
         """The memory database or one of SQLite's files beside it (-wal, -shm, -journal)."""

@@ -7,8 +7,6 @@ an editor left a packet on screen that ctx would no longer build, until `r`
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from ctxtui.opening.request import PackRequest
 from ctxtui.opening.sources import source_paths
@@ -74,14 +72,11 @@ async def test_a_steering_folder_named_in_ctxrc_is_watched_from_the_load_that_re
         await settle(pilot)
         await pilot.pause(0.3)
         (project / ".ctxrc").write_text("steering:\n  dir: rules\n", encoding="utf-8")
-        await wait_until(pilot, lambda: app.session.packer.settings is not None and _steering_dir(app) == "rules")
-        await pilot.pause(0.5)  # the new watch starts after that load
+        await wait_until(pilot, lambda: app.session.loaded.workspace.config.steering_dir == "rules")  # reloaded
+        await wait_until(pilot, lambda: any(target.folder == rules for target in app._watching))  # and watched
+        await pilot.pause(0.3)  # the watcher's first poll
         (rules / "a.md").write_text(GOOD_STEERING, encoding="utf-8")
         await wait_until(pilot, lambda: bool(app.session.packer.packet(app.main.view.plan).steering))
-
-
-def _steering_dir(app) -> str:
-    return Path(app.session.request().project, ".ctxrc").read_text(encoding="utf-8").split("dir: ")[-1].strip()
 
 
 def test_a_reload_follows_the_files_budget_unless_the_user_set_it(tmp_path):

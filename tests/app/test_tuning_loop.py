@@ -265,22 +265,30 @@ async def test_saving_refuses_a_ctxrc_it_cannot_read_back(tmp_path):
         assert (root / ".ctxrc").read_bytes() == b"tool: \xff\xfe\n" and not (root / ".ctxrc.bak").exists()
 
 
+async def _select_summarized_learning(pilot, shown: str) -> str:
+    """Select ctx-large's "Agents reliably introduce…" (summarized at 4,000) and wait for `shown` in the panel."""
+    app = pilot.app
+    await settle(pilot)
+    key = next(
+        o.entry.key for o in app.main.view.plan.outcomes if o.entry.title.startswith("Agents reliably introduce")
+    )
+    await pilot.press("tab")
+    assert table(app).select_key(key)
+    for _ in range(100):
+        await pilot.pause(0.05)
+        await settle(pilot)
+        if shown in why_text(app):
+            break
+    return key
+
+
 @needs_corpus
 @pytest.mark.asyncio
 async def test_advice_is_shown_only_once_reassembly_confirms_it():
     app = make_app(corpus_path("ctx-large"), budget=4000, real_tokens=False)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+        key = await _select_summarized_learning(pilot, "To get it in full:")
         view = app.main.view
-        key = next(o.entry.key for o in view.plan.outcomes if o.entry.title.startswith("Agents reliably introduce"))
-        await pilot.press("tab")
-        assert table(app).select_key(key)
-        await settle(pilot)
-        for _ in range(100):
-            if "To get it in full:" in why_text(app):
-                break
-            await pilot.pause(0.05)
-            await settle(pilot)
         text = why_text(app)
         packer = view.loaded.packer
         moves = advise(packer, 4000, key, view.loaded.thresholds()[key])
@@ -379,16 +387,7 @@ async def test_advice_past_its_time_bound_says_the_search_stopped(monkeypatch):
     monkeypatch.setattr(panel, "ADVICE_SECONDS", 0.0)
     app = make_app(corpus_path("ctx-large"), budget=4000, real_tokens=False)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        view = app.main.view
-        key = next(o.entry.key for o in view.plan.outcomes if o.entry.title.startswith("Agents reliably introduce"))
-        await pilot.press("tab")
-        assert table(app).select_key(key)
-        for _ in range(100):
-            await pilot.pause(0.05)
-            await settle(pilot)
-            if "time bound" in why_text(app):
-                break
+        await _select_summarized_learning(pilot, "time bound")
         text = " ".join(why_text(app).split())
         assert "To get it in full: raise the budget to" in text  # needs no re-assembly: found within any bound
         assert "(the search stopped at its time bound: there may be other moves)" in text

@@ -6,15 +6,11 @@ fails, or a version ctxtui does not model falls back to 0.8.1, with a notice
 that says so. Runs a subprocess, so it lives outside the engine.
 """
 
-from __future__ import annotations
-
 import os
-from typing import TYPE_CHECKING, NamedTuple
+from collections.abc import Mapping
+from typing import NamedTuple
 
 from ctxtui.engine.packers.ctx.versions import DEFAULT_VERSION, VERSIONS
-
-if TYPE_CHECKING:
-    from collections.abc import Mapping
 
 TIMEOUT_SECONDS = 2.0
 _VERSION = r"\bctx version v?(\d+\.\d+\.\d+)\b"  # compiled only when there is a ctx to ask

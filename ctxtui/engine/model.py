@@ -13,17 +13,21 @@ every candidate, the bars, the rendered text — is computed on first use and
 kept on the plan, so whoever holds the plan owns those caches.
 """
 
-from __future__ import annotations
+from collections.abc import Callable, Sequence
+from enum import Enum
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from typing import TYPE_CHECKING, NamedTuple
+from ctxtui.engine.fate import Fate
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
-    from enum import Enum
-    from typing import Any, Protocol
+    from typing import Protocol
 
-    from ctxtui.engine.fate import Fate
     from ctxtui.engine.reason_numbers import Numbers
+else:
+    # The reasons' numbers are NamedTuples off a cold `pack`'s path (`reason_numbers.py`); a checker sees
+    # their union. Not a string annotation: a NamedTuple compiles those (`typing.ForwardRef`), and the
+    # process's first `compile()` costs ~2.5 ms (it builds the `ast` module's classes).
+    Numbers = object
 
 # The fates' names, in `Fate`'s order (the enum lives in `fate.py`, off a cold `pack`'s path): what
 # `Plan.counts` counts entries by.
@@ -116,30 +120,6 @@ class Bucket(NamedTuple):
     unbudgeted: int = 0  # tokens the budget does not govern (ctx's Also Noted, nous's Recent Conversations)
 
 
-if TYPE_CHECKING:  # only named in annotations: no Protocol class is made at run time
-
-    class PlanMaker(Protocol):
-        """What a `Plan` and its readers ask of the packer that made it.
-
-        `engine.packers.base.Packer` is the interface every packer implements;
-        this is the part of it a plan needs, named here so that the vocabulary
-        imports nothing from the packers (which all import it).
-        """
-
-        def render(self, plan: Plan, fmt: str) -> str: ...
-        def outcomes(self, plan: Plan) -> list[Outcome]: ...
-        def buckets(self, plan: Plan) -> list[Bucket]: ...
-        def candidates(self) -> Sequence[Entry]: ...
-        def fate_vector(self, plan: Plan) -> bytearray: ...
-        def counts(self, plan: Plan) -> dict[str, int]: ...
-        def packet_order(self, plan: Plan) -> Sequence[int]: ...
-        def packet_places(self, plan: Plan) -> Sequence[int]: ...
-        def outcome_at(self, plan: Plan, index: int) -> Outcome: ...
-        def component_vector(self, plan: Plan, component: str) -> Sequence[Any] | None: ...
-        def reason_vector(self, plan: Plan) -> Sequence[Any] | None: ...
-        def index_of(self, key: str) -> int | None: ...
-
-
 class Plan:
     """One packer's decisions at one budget, and everything derived from them, on first use.
 
@@ -161,7 +141,7 @@ class Plan:
         "tokens_used",
     )
 
-    def __init__(self, packer: PlanMaker, budget: int, tokens_used: int, state: Any) -> None:
+    def __init__(self, packer: "PlanMaker", budget: int, tokens_used: int, state: Any) -> None:
         self.packer = packer
         self.budget = budget
         self.tokens_used = tokens_used
@@ -214,7 +194,7 @@ class Plan:
         index = self.packer.index_of(key)
         return None if index is None else self.outcome_at(index)
 
-    def derived(self, name: str, build: Callable[[Plan], Any]) -> Any:
+    def derived(self, name: str, build: Callable[["Plan"], Any]) -> Any:
         """`build(self)`, computed once and kept with this plan (a packer's per-plan working data)."""
         try:
             return self._derived[name]
@@ -247,6 +227,30 @@ class Plan:
         if text is None:
             text = self._rendered[fmt] = self.packer.render(self, fmt)
         return text
+
+
+if TYPE_CHECKING:  # only named in annotations: no Protocol class is made at run time
+
+    class PlanMaker(Protocol):
+        """What a `Plan` and its readers ask of the packer that made it.
+
+        `engine.packers.base.Packer` is the interface every packer implements;
+        this is the part of it a plan needs, named here so that the vocabulary
+        imports nothing from the packers (which all import it).
+        """
+
+        def render(self, plan: Plan, fmt: str) -> str: ...
+        def outcomes(self, plan: Plan) -> list[Outcome]: ...
+        def buckets(self, plan: Plan) -> list[Bucket]: ...
+        def candidates(self) -> Sequence[Entry]: ...
+        def fate_vector(self, plan: Plan) -> bytearray: ...
+        def counts(self, plan: Plan) -> dict[str, int]: ...
+        def packet_order(self, plan: Plan) -> Sequence[int]: ...
+        def packet_places(self, plan: Plan) -> Sequence[int]: ...
+        def outcome_at(self, plan: Plan, index: int) -> Outcome: ...
+        def component_vector(self, plan: Plan, component: str) -> Sequence[Any] | None: ...
+        def reason_vector(self, plan: Plan) -> Sequence[Any] | None: ...
+        def index_of(self, key: str) -> int | None: ...
 
 
 class Problem(NamedTuple):

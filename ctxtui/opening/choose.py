@@ -4,16 +4,12 @@ The chosen name comes with where it came from, for the status line ("ctx
 0.8.0 on PATH") and with the detection's notice when it fell back.
 """
 
-from __future__ import annotations
-
 import os
-from typing import TYPE_CHECKING, NamedTuple
+from collections.abc import Mapping
+from typing import NamedTuple
 
 from ctxtui.engine.packers.registry import CTX_PACKERS, PACKERS
 from ctxtui.opening.request import OpenError
-
-if TYPE_CHECKING:
-    from collections.abc import Mapping
 
 PACKER_ENV = "CTXTUI_PACKER"
 

@@ -1,16 +1,11 @@
 """What the user asked for, and what opening it gave: the data every opener shares."""
 
-from __future__ import annotations
-
-from typing import TYPE_CHECKING, NamedTuple
+from typing import Any, NamedTuple
 
 from ctxtui.engine.model import Problem
 from ctxtui.engine.packers.base import Packer
 from ctxtui.engine.sources.ctx_gates import Refusal
 from ctxtui.engine.sources.workspace import Workspace
-
-if TYPE_CHECKING:
-    from typing import Any
 
 
 class OpenError(Exception):
@@ -69,7 +64,7 @@ class PackRequest(NamedTuple):
     turn: str | None = None
     frame: str | None = None
 
-    def but(self, **changes: Any) -> PackRequest:
+    def but(self, **changes: Any) -> "PackRequest":
         """The same request with some fields changed."""
         return self._replace(**changes)
 

@@ -13,16 +13,11 @@ packer; `next_change` is where a packer can say which budgets are worth
 looking at (the default looks at every one).
 """
 
-from __future__ import annotations
-
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, NamedTuple
+from collections.abc import Sequence
+from typing import Any, ClassVar, NamedTuple
 
 from ctxtui.engine.model import FATE_VALUES, Bucket, Entry, Outcome, Plan
-
-if TYPE_CHECKING:
-    from collections.abc import Sequence
-    from typing import Any, ClassVar
 
 # A plan as one byte per candidate (in `candidates()` order): compact enough to
 # compare thousands of budgets.
@@ -205,7 +200,7 @@ class Packer(ABC):
         """The packer's settings besides the budget (none by default)."""
         return ()
 
-    def with_knob(self, key: str, value: Any, source: str = "set here") -> Packer:
+    def with_knob(self, key: str, value: Any, source: str = "set here") -> "Packer":
         """The same candidates under one knob changed (the TUI's knob editor); KeyError for no such knob."""
         raise KeyError(f"{self.name} has no setting {key!r}")
 

@@ -7,28 +7,20 @@ purpose, by name, below. Nothing here raises on bad input: unreadable files
 become `Problem`s and the rest of the packet is still built.
 """
 
-from __future__ import annotations
-
 import os
 import re
 import stat
-from typing import TYPE_CHECKING, NamedTuple
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, NamedTuple
 
 from ctxtui.engine.model import Entry, Problem
 from ctxtui.engine.sources.files import FileTooBig, NotRegularFile, kind_of, read_bytes_safely
-from ctxtui.engine.sources.fspath import join
+from ctxtui.engine.sources.fspath import PathText, join
 from ctxtui.engine.sources.identity import Keys
 from ctxtui.engine.sources.steering import SteeringRead, read_steering, steering_candidates
 from ctxtui.engine.sources.task_list import TASK_PREFIX, TaskList
 from ctxtui.engine.text.go import GO_SPACE, RE_WS, decode, go_trim, utf8_len
 from ctxtui.engine.text.tokens import estimate
-
-if TYPE_CHECKING:
-    import re
-    from collections.abc import Callable, Iterator, Sequence
-    from typing import Any
-
-    from ctxtui.engine.sources.fspath import PathText
 
 READ_ORDER = (
     "CONSTITUTION.md",

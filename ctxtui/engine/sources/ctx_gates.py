@@ -20,17 +20,12 @@ ctxtui reproduces the refusal (`pack` fails like ctx) and still computes the
 packet for the TUI, which shows why ctx would refuse above it.
 """
 
-from __future__ import annotations
-
 import os
 import stat
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
-from ctxtui.engine.sources.fspath import join
+from ctxtui.engine.sources.fspath import PathText, join
 from ctxtui.engine.text.go import go_join
-
-if TYPE_CHECKING:
-    from ctxtui.engine.sources.fspath import PathText
 
 REQUIRED = ("CONSTITUTION.md", "TASKS.md", "DECISIONS.md")
 

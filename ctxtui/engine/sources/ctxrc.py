@@ -13,20 +13,14 @@ parses it and it is above 0. Nothing here is fatal: what ctx ignores is
 reported as a problem and ignored.
 """
 
-from __future__ import annotations
-
 import os
-from typing import TYPE_CHECKING, NamedTuple
+from collections.abc import Mapping
+from typing import Any, NamedTuple
 
 from ctxtui.engine.model import Problem
 from ctxtui.engine.sources.files import MAX_CONFIG_BYTES, FileTooBig, NotRegularFile, read_bytes_safely
+from ctxtui.engine.sources.fspath import PathText
 from ctxtui.engine.text.go_strconv import GoNumError, atoi
-
-if TYPE_CHECKING:
-    from collections.abc import Mapping
-    from typing import Any
-
-    from ctxtui.engine.sources.fspath import PathText
 
 DEFAULT_BUDGET = 8000
 BUDGET_ENV = "CTX_TOKEN_BUDGET"

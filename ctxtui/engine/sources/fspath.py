@@ -11,12 +11,9 @@ any `os.PathLike` (the TUI's `Path`s).
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
+from typing import TypeAlias
 
-if TYPE_CHECKING:
-    from typing import TypeAlias
-
-    PathText: TypeAlias = str | os.PathLike[str]
+PathText: TypeAlias = str | os.PathLike[str]
 
 
 def join(*parts: PathText) -> str:

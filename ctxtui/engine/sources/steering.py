@@ -14,23 +14,16 @@ A skill is `.context/skills/NAME/SKILL.md` with required front matter; the
 packet takes the text after it, whole or not at all.
 """
 
-from __future__ import annotations
-
 import os
 import stat
-from typing import TYPE_CHECKING, NamedTuple
+from typing import Any, NamedTuple
 
 from ctxtui.engine.model import Entry, Problem
 from ctxtui.engine.sources.files import FileTooBig, NotRegularFile, read_bytes_safely
-from ctxtui.engine.sources.fspath import join
+from ctxtui.engine.sources.fspath import PathText, join
 from ctxtui.engine.text.go import decode, go_join
 from ctxtui.engine.text.go_sort import sort_slice
 from ctxtui.engine.text.tokens import estimate
-
-if TYPE_CHECKING:
-    from typing import Any
-
-    from ctxtui.engine.sources.fspath import PathText
 
 STEERING_TOMBSTONE = "<!-- remove this after you edit the steering file !-->"
 DEFAULT_STEERING_DIR = ".context/steering"

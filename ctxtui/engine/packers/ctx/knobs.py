@@ -9,17 +9,12 @@ percentages are fixed at 0.40 / 0.20); the MCP packet has only a budget.
 Every value says where it came from: "flag", ".ctxrc" or "default".
 """
 
-from __future__ import annotations
-
-from typing import TYPE_CHECKING, NamedTuple
+from collections.abc import Mapping
+from typing import Any, NamedTuple
 
 from ctxtui.engine.packers.base import Knob
 from ctxtui.engine.packers.ctx.budget import DEFAULT_CONVENTION_PCT, DEFAULT_TASK_PCT
 from ctxtui.engine.sources.ctxrc import CtxConfig, clamp_pct
-
-if TYPE_CHECKING:
-    from collections.abc import Mapping
-    from typing import Any
 
 TASK_PCT = "task_budget_pct"
 CONVENTION_PCT = "convention_budget_pct"
@@ -42,7 +37,7 @@ class CtxKnobs(NamedTuple):
     sources: tuple[tuple[str, str], ...] = ()  # (key, "flag" | ".ctxrc"); absent: "default"
 
     @classmethod
-    def from_config(cls, config: CtxConfig) -> CtxKnobs:
+    def from_config(cls, config: CtxConfig) -> "CtxKnobs":
         """The knobs `.ctxrc` sets, ctx's defaults for the rest."""
         sources = []
         if config.task_pct is not None:
@@ -65,7 +60,7 @@ class CtxKnobs(NamedTuple):
         values: dict[str, float | str] = {TASK_PCT: self.task_pct, CONVENTION_PCT: self.convention_pct, TOOL: self.tool}
         return values[key]
 
-    def with_values(self, values: Mapping[str, float | str], source: str = "flag") -> CtxKnobs:
+    def with_values(self, values: Mapping[str, float | str], source: str = "flag") -> "CtxKnobs":
         """These knobs with some values replaced (each marked as coming from `source`)."""
         fields = {TASK_PCT: "task_pct", CONVENTION_PCT: "convention_pct", TOOL: "tool"}
         # The caller parsed each value for its key (a percentage is a float, the tool a str).

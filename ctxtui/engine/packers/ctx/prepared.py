@@ -6,13 +6,12 @@ walks the tiers. The assembly (`assemble`), the outcomes (`outcomes`) and
 the next budget worth looking at (`changes`) all read it.
 """
 
-from __future__ import annotations
-
+from collections.abc import Callable, Sequence
 from itertools import accumulate
 from threading import RLock
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ctxtui.engine.datetimes import UTC
+from ctxtui.engine.datetimes import UTC, datetime, tzinfo
 from ctxtui.engine.model import Entry, ScoreBreakdown
 from ctxtui.engine.packers.base import SUMMARIZED, Knob
 from ctxtui.engine.packers.ctx.budget import DEFAULT_CONVENTION_PCT, DEFAULT_TASK_PCT
@@ -29,9 +28,6 @@ from ctxtui.engine.text.tokens import estimate
 
 if TYPE_CHECKING:
     from array import array
-    from collections.abc import Callable, Sequence
-    from datetime import datetime, tzinfo
-    from typing import Any
 
 DEFAULT_KNOBS = CtxKnobs()  # frozen: one shared default is safe
 
@@ -242,13 +238,13 @@ class CtxPrepared:
             keyword_finder=_KeywordFinder(scorer, i, task_count),
         )
 
-    def positions(self, task_count: int) -> array[int]:
+    def positions(self, task_count: int) -> "array[int]":
         """Each scored entry's 0-based place in its section's ranking (-1: inactive, not ranked)."""
         with self._lock:
             return self._positions_for(task_count)
 
-    def _positions_for(self, task_count: int) -> array[int]:
-        def place() -> array[int]:
+    def _positions_for(self, task_count: int) -> "array[int]":
+        def place() -> "array[int]":
             from array import array  # the app's and explain's: not loaded by a cold `pack`
 
             found = array("i", [-1]) * len(self.scored)  # compact: a few are kept per task count

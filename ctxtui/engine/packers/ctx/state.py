@@ -5,8 +5,6 @@ plain classes with `__slots__`, not dataclasses, which a cold `pack` would
 pay ~6-30 ms to import (docs/performance.md, "The engine's records").
 """
 
-from __future__ import annotations
-
 from typing import NamedTuple
 
 

@@ -22,14 +22,10 @@ difference is a field here:
 directory, which 0.8.0 does not check.
 """
 
-from __future__ import annotations
-
-from typing import TYPE_CHECKING, NamedTuple
+from collections.abc import Callable
+from typing import NamedTuple
 
 from ctxtui.engine.text.go import go_fold, go_lower
-
-if TYPE_CHECKING:
-    from collections.abc import Callable
 
 
 class CtxVersion(NamedTuple):

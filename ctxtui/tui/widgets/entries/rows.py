@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import compress
 from typing import TYPE_CHECKING, overload
 
 from ctxtui.engine.explain.reasons import REASON_SHORT
@@ -20,7 +19,8 @@ from ctxtui.engine.model import Entry, Outcome, Plan
 from ctxtui.safe_text import clean_line
 from ctxtui.tui.widgets.entries.columns import CTX_COLUMNS, Column, ColumnSet, columns_for
 from ctxtui.tui.widgets.entries.ordering import ascending, mask_of, narrowed, order_some_rows
-from ctxtui.tui.widgets.entries.vectors import candidate_flags, column_values, load_index, row_flags
+from ctxtui.tui.widgets.entries.passing import rows_passing
+from ctxtui.tui.widgets.entries.vectors import candidate_flags, column_values, load_index
 
 if TYPE_CHECKING:
     from ctxtui.session import View
@@ -156,8 +156,12 @@ class ViewRows(Sequence[Row]):
             row_filter.text.casefold(),
             row_filter.keys,
         )
-        by_row = None if flags is None else row_flags(self.order, flags)
-        passed = list(range(len(self))) if by_row is None else list(compress(range(len(by_row)), by_row))
+        if flags is None:
+            passed, by_row = list(range(len(self))), None
+        else:
+            index = load_index(self._entries)
+            found = index.last_passed = rows_passing(self.order, flags, self.plan.places, index.last_passed)
+            passed, by_row = found.rows, found.by_row
         self._passed = (passed, len(passed), by_row)  # a sort of these rows narrows a kept ordering with them
         return passed
 
@@ -170,13 +174,17 @@ class ViewRows(Sequence[Row]):
         if values is None:
             return None
         count, passed = len(self), self._passed
+        if isinstance(indices, range) and indices == range(count):  # every row (no filter)
+            return list(
+                load_index(self._entries).orderings.every_row(column.id, self.order, values, reverse, self.plan.places)
+            )
         # A filter's rows, as `passing` gave them: in packet order, their flags at hand.
         known = passed is not None and indices is passed[0] and len(indices) == passed[1]
         if not known and not ascending(indices):  # the caller's own order: ties keep it
             return order_some_rows(self.order, values, indices, reverse)
         if len(indices) * 16 < count:  # a few rows: their own values, whatever is kept
             return order_some_rows(self.order, values, indices, reverse)
-        every = load_index(self._entries).orderings.every_row(column.id, self.order, values, reverse)
+        every = load_index(self._entries).orderings.every_row(column.id, self.order, values, reverse, self.plan.places)
         if len(indices) == count:
             return list(every)
         mask = passed[2] if known and passed is not None else None
@@ -278,7 +286,7 @@ class RowFilter:
 
 
 def sorted_indices(
-    rows: Sequence[Row], indices: list[int], column: str | None, reverse: bool, columns: ColumnSet = CTX_COLUMNS
+    rows: Sequence[Row], indices: Sequence[int], column: str | None, reverse: bool, columns: ColumnSet = CTX_COLUMNS
 ) -> list[int]:
     """Order `indices` by a column's sort key; rows without a value go last either way.
 

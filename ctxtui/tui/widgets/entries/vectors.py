@@ -13,10 +13,12 @@ the packer cannot give as a vector, read the plan's outcomes. No Textual here.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from itertools import compress
+from operator import is_not
 from threading import Lock
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ctxtui.engine.explain.reasons import REASON_SHORT
 from ctxtui.engine.fate import Fate
@@ -26,12 +28,27 @@ from ctxtui.safe_text import clean_line
 from ctxtui.tui.widgets.entries.columns import FATE_ORDER
 from ctxtui.tui.widgets.entries.ordering import Orderings, in_packet_order
 
+if TYPE_CHECKING:
+    from ctxtui.tui.widgets.entries.passing import Passed
+
 CODE_OF_FATE = {Fate.DROPPED: 0, Fate.SUMMARIZED: 1, Fate.INCLUDED: 2}
 ENTRY_ONLY = frozenset({"section", "title", "tokens", "mark"})  # sort keys read the entry alone
 _LOADS: dict[int, LoadIndex] = {}  # id(candidates) → its index (the candidates kept in it: ids stay unique)
 _LOADS_KEPT = 2  # this load and the one before (a reload, a packer switch): 50,000 entries each
 _LOCK = Lock()
+_SET = re.compile(rb"[^\x00]")  # a byte that is not 0
 _FATE_SORT_KEY = bytes([FATE_ORDER[Fate.DROPPED], FATE_ORDER[Fate.SUMMARIZED], FATE_ORDER[Fate.INCLUDED]]) + bytes(253)
+# A reason's code: its place among the labelled reasons (`REASON_SHORT`, equal members share one), which is also
+# the reason column's sort key. Looked up by identity: a reason is an enum member, whose hash is a Python call
+# (~5 ms for 50,000); members of every enum with a label are listed, so one equal to a key finds its code.
+_REASON_ORDER = {reason: code for code, reason in enumerate(REASON_SHORT)}
+_REASON_LABELS = [label.casefold() for label in REASON_SHORT.values()]
+_CODE_OF_ID = {
+    id(member): _REASON_ORDER[member]
+    for kind in {type(reason) for reason in REASON_SHORT}
+    for member in kind  # type: ignore[attr-defined]
+    if member in _REASON_ORDER
+}
 
 
 class LoadIndex:
@@ -45,6 +62,8 @@ class LoadIndex:
         self._sort_keys: dict[tuple[str, Callable[[Outcome], Any]], list[Any]] = {}
         self._by_key: dict[str, list[int]] | None = None
         self.orderings = Orderings()  # the rows' last order per sorted column (ordering.py)
+        self.last_reasons: tuple[Sequence[Any], bytes] | None = None  # a plan's reasons and their codes
+        self.last_passed: Passed | None = None  # the last filter's rows (passing.py)
 
     def text_hits(self, needle: str) -> bytearray:
         """1 for each candidate whose title, section or key holds `needle` (casefolded, no line break)."""
@@ -127,10 +146,11 @@ def candidate_flags(
     if needle:
         hits = index.text_hits(needle)
         reasons = {reason for reason, label in REASON_SHORT.items() if needle in label.casefold()}
-        if reasons:  # the reason changes with the budget: the plan's reason vector, or its outcomes
-            by_reason = plan.packer.reason_vector(plan)
-            if by_reason is not None:
-                labelled = bytes(pick({reason: reason in reasons for reason in set(by_reason)}, by_reason))
+        if reasons:  # the reason changes with the budget: the plan's reason codes, or its outcomes
+            codes = reason_codes(plan)
+            if codes is not None:
+                table = bytes(code < len(_REASON_LABELS) and needle in _REASON_LABELS[code] for code in range(256))
+                labelled = codes.translate(table)
                 both = int.from_bytes(hits, "little") | int.from_bytes(labelled, "little")
                 hits = bytearray(both.to_bytes(len(hits), "little"))
             else:
@@ -140,6 +160,51 @@ def candidate_flags(
                         hits[candidate] = 1
         flags = _and(flags, hits)
     return flags
+
+
+def _codes_sort(sort_key: Callable[[Outcome], Any], probe: Entry) -> bool:
+    """Whether a reason's code is its sort key (so for the table's reason column)."""
+    found = _SORTED_BY_CODE.get(sort_key)
+    if found is None:
+        keys = [sort_key(Outcome(probe, 0, Fate.DROPPED, reason)) for reason in REASON_SHORT]
+        found = _SORTED_BY_CODE[sort_key] = keys == list(range(len(keys)))
+    return found
+
+
+_SORTED_BY_CODE: dict[Callable[[Outcome], Any], bool] = {}
+
+
+def reason_codes(plan: Plan) -> bytes | None:
+    """Each candidate's reason as its code (its index in `REASON_SHORT`), one byte each, kept with the plan: a
+    text filter that names a reason and a sort by the reason read it at every step. None: the packer gives no
+    reason vector, or a reason has no label."""
+    codes: bytes | None = plan.derived("table.reason_codes", _reason_codes)
+    return codes
+
+
+def _reason_codes(plan: Plan) -> bytes | None:
+    reasons = plan.packer.reason_vector(plan)
+    if reasons is None or not reasons:
+        return None if reasons is None else b""
+    index = load_index(plan.packer.candidates())
+    last = index.last_reasons
+    try:
+        if last is not None and len(last[0]) == len(reasons):
+            # A step changes a few entries' reasons: the last plan's codes, those few looked up again (the
+            # same reason is the same enum member, so `is not` finds them, in C).
+            changed = [found.start() for found in _SET.finditer(bytes(map(is_not, last[0], reasons)))]
+            if len(changed) * 16 < len(reasons):
+                patched = bytearray(last[1])
+                for candidate in changed:
+                    patched[candidate] = _CODE_OF_ID[id(reasons[candidate])]
+                codes = bytes(patched)
+                index.last_reasons = (reasons, codes)
+                return codes
+        codes = bytes(pick(_CODE_OF_ID, list(map(id, reasons))))
+    except KeyError:  # a reason without a label (none today: a test holds every reason to one)
+        return None
+    index.last_reasons = (reasons, codes)
+    return codes
 
 
 def row_flags(order: Sequence[int], flags: bytearray) -> bytes:
@@ -163,6 +228,9 @@ def column_values(
     if column == "fate":
         return plan.fates.translate(_FATE_SORT_KEY)
     if column == "reason":
+        codes = reason_codes(plan)
+        if codes is not None and (not codes or _codes_sort(sort_key, entries[0])):
+            return codes
         reasons = plan.packer.reason_vector(plan)
         if reasons is None:
             return None

@@ -345,7 +345,7 @@ def key_position(rows: Sequence[Row], indices: Sequence[int], key: str) -> int |
         if place < len(indices) and indices[place] == place:  # every row in packet order (the usual case)
             return place
         try:
-            return list(indices).index(place)
+            return (indices if isinstance(indices, list) else list(indices)).index(place)
         except ValueError:
             return None
     key_at = _key_at(rows)

@@ -167,3 +167,37 @@ async def test_the_same_explanation_is_not_drawn_again():
         app.main.request_budget(4100)
         await settle(pilot)
         assert len(updates) == 1  # the numbers changed: drawn once
+
+
+@pytest.mark.asyncio
+async def test_a_step_that_changes_only_numbers_is_not_measured_again_and_other_text_is(monkeypatch):
+    """A slider step mostly changes an explanation's digits: the text is drawn, its height not measured again
+    (Textual wraps the whole text to measure it; issue 21 part 4). Text with other words is measured, and a
+    taller one gets its height."""
+    from rich.text import Text
+    from textual.widgets import Static
+
+    app = make_app(corpus_path("ctx-dogfood"), budget=4000, real_tokens=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        panel = app.query_one(WhyPanel)
+        body = panel.query_one("#why-body", Static)
+        measured = []
+        real = body.get_content_height
+        monkeypatch.setattr(body, "get_content_height", lambda *a: measured.append(1) or real(*a))
+        panel.show(Text("fits 1,200+340≤3,200 tokens\nsecond line"))
+        await settle(pilot)
+        assert measured
+        measured.clear()
+        panel.show(Text("fits 1,240+345≤3,280 tokens\nsecond line"))  # only digits changed
+        await settle(pilot)
+        assert measured == []
+        assert rendered_lines(body)[0].startswith("fits 1,240+345≤3,280 tokens")
+        panel.show(Text("fits 1,240+345≤13,280 tokens\nsecond line"))  # a digit more: measured
+        await settle(pilot)
+        assert measured
+        taller = "\n".join(f"line {i}" for i in range(12))
+        panel.show(Text(taller))
+        await settle(pilot)
+        assert_why_laid_out(app)
+        assert rendered_lines(body)[11].startswith("line 11")

@@ -12,6 +12,7 @@ after control characters are neutralised.
 
 from __future__ import annotations
 
+import re
 import weakref
 from typing import TYPE_CHECKING
 
@@ -179,6 +180,7 @@ class WhyPanel(VerticalScroll):
     view: var[View | None] = var(None, init=False)
     selected_key: var[str | None] = var(None, init=False)
     _content: Text | None = None  # the explanation on screen
+    _shape: tuple[int, str] | None = None  # (width, its text with every digit 0) when its height was last measured
 
     def compose(self) -> ComposeResult:
         yield Static(id="why-body")
@@ -278,10 +280,19 @@ class WhyPanel(VerticalScroll):
         self._content = content
         width = body.content_size.width
         body.update(content, layout=False)
+        # A step mostly changes numbers: when only ASCII digits changed (one cell each), the words and so the
+        # wrapped lines are the same, and measuring the height (Textual wraps the whole text) is skipped.
+        shape = (width, _DIGIT.sub("0", content.plain))
+        if width > 0 and shape == self._shape:
+            return
+        self._shape = shape
         body.clear_cached_dimensions()
         if width <= 0 or body.get_content_height(self.content_size, self.app.size, width) != body.content_size.height:
             forget_height(body)
             body.refresh(layout=True)
+
+
+_DIGIT = re.compile("[0-9]")
 
 
 def _advice_memo(view: View) -> dict[str, str]:

@@ -98,6 +98,7 @@ def in_packet_order(vector: Sequence[Any], order: Sequence[int]) -> Sequence[Any
     """`[vector[i] for i in order]`, in C: a candidate vector read row by row (bytes stay bytes)."""
     if isinstance(order, range) and order.step == 1 and order.start == 0 and len(order) == len(vector):
         return vector
+    found: Sequence[Any]
     if isinstance(order, Segments):
         found = order.gather(vector)
     else:

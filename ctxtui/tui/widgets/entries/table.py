@@ -48,6 +48,7 @@ from ctxtui.tui.widgets.entries.rows import (
     rows_of,
     sorted_indices,
 )
+from ctxtui.tui.widgets.scrolling import set_virtual_size
 
 if TYPE_CHECKING:
     from ctxtui.session import View
@@ -355,7 +356,7 @@ class EntriesTable(ScrollView, can_focus=True):
         if (len(indices), len(rows)) != self._counted:  # for the filter line
             self._counted = (len(indices), len(rows))
             self.post_message(RowsCounted(*self._counted))
-        self._set_virtual_size(Size(max(1, self._render_width), len(indices) + 1))
+        set_virtual_size(self, Size(max(1, self._render_width), len(indices) + 1))  # a layout only if it must
         page = self._page_rows
         if page > 0:
             was_visible = old_top <= old_cursor < old_top + page
@@ -369,32 +370,6 @@ class EntriesTable(ScrollView, can_focus=True):
             self.scroll_to(y=max(0, top), animate=False, force=True)
         self._repaint_changed()
         self._post_selected()
-
-    def _set_virtual_size(self, size: Size) -> None:
-        """Take a new row count; lay the screen out again only when the scrollbar comes or goes.
-
-        `virtual_size` is a layout reactive: set, it lays out the whole screen.
-        A filter whose rows change with the budget (a fate, a reason's label)
-        changes the row count at every step, and that layout cost ~30 ms a step
-        at 50,000 memories. The table's own size is its container's (`1fr`),
-        so the row count changes only the scrollbar's thumb and the scroll
-        range: those are updated here, as Textual's layout would, and the lines
-        that changed are repainted (`_repaint_changed`).
-        """
-        old = self.virtual_size
-        if size == old:
-            return
-        height = self.container_size.height
-        if (
-            not self.is_mounted
-            or height <= 0
-            or size.width != old.width
-            or (size.height > height) != (old.height > height)
-        ):
-            self.virtual_size = size  # the scrollbar comes or goes, or the width changed: a layout
-            return
-        self.set_reactive(EntriesTable.virtual_size, size)
-        self._scroll_update(size)  # the scrollbar's thumb, the scroll offset clamped to the new range
 
     def _repaint_changed(self) -> None:
         """Repaint only the screen lines whose content changed since they were drawn.

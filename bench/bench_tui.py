@@ -208,6 +208,7 @@ VARIANTS = {  # issue 21, part 4: every filter and sort within the step target, 
     "sort by recency": {"sort": "recency"},
     "sort by importance": {"sort": "importance"},
     "sort by usage": {"sort": "usage"},
+    "no filter, packet order (again, last)": {},  # the machine's drift over the run, beside the first
 }
 
 

@@ -142,9 +142,17 @@ def patch_ordering(
     if not changed:
         return ordering
     rows = [places[c] for c in changed]
+    starts: dict[tuple[int, int], int] = {}  # (0 old / 1 new, code) → where its group starts (one count each)
+
+    def before(which: int, codes: bytes | bytearray, code: int) -> int:
+        found = starts.get((which, code))
+        if found is None:
+            found = starts[which, code] = _before(codes, code, reverse)
+        return found
+
     removed = []
     for c, row in zip(changed, rows, strict=True):
-        start = _before(old, old[c], reverse)
+        start = before(0, old, old[c])
         p = bisect_left(ordering, row, start, start + old.count(old[c]))
         if p >= count or ordering[p] != row:
             return None  # not the ordering of `old`
@@ -162,7 +170,7 @@ def patch_ordering(
     moved = [new[c] for c in changed]
     inserts = []
     for code, row in zip(moved, rows, strict=True):
-        first = _before(new, code, reverse) - sum(1 for m in moved if (m > code if reverse else m < code))
+        first = before(1, new, code) - sum(1 for m in moved if (m > code if reverse else m < code))
         size = new.count(code) - moved.count(code)
         inserts.append((bisect_left(rest, row, first, first + size), -code if reverse else code, row))
     inserts.sort()

@@ -355,6 +355,10 @@ ACTIONS: tuple[Action, ...] = (
     Action("slider.coarse_up", "pageup", "coarse(1)", "+coarse", SLIDER, show=False),
     Action("slider.minimum", "home", "to_end(-1)", "minimum", SLIDER, show=False),
     Action("slider.maximum", "end", "to_end(1)", "maximum", SLIDER, show=False),
+    # The table shows its selection while the slider has the focus: ↑ and ↓ move it from there too (the slider
+    # has no use for them), so the highlighted row answers the keys a table answers.
+    Action("slider.entries_up", "up", "main.entries_cursor(-1)", "selection up", SLIDER, show=False),
+    Action("slider.entries_down", "down", "main.entries_cursor(1)", "selection down", SLIDER, show=False),
     # The entries table, focused.
     Action("entries.up", "up", "cursor(-1)", "Up", ENTRIES, show=False),
     Action("entries.down", "down", "cursor(1)", "Down", ENTRIES, show=False),
@@ -423,7 +427,7 @@ HELP_FOCUSED: tuple[HelpLine, ...] = (
     HelpLine(
         "/ n", "in the preview: find text in the packet, then the next match", ("preview.find", "preview.find_next")
     ),
-    HelpLine("↑ ↓", "select entry (table focused)", ("entries.up", "entries.down")),
+    HelpLine("↑ ↓", "select entry (table or slider focused)", ("entries.up", "entries.down")),
     HelpLine("Enter", "the why panel as a dialog (narrow terminals)", ("entries.activate",)),
     HelpLine("ctrl+p", "command palette"),
 )

@@ -417,6 +417,10 @@ class MainScreen(HistoryActions, TuningActions, PromptFrameScreen):
         # From the applied budget, not a request still waiting: a held key moves one step per frame.
         self.request_budget(self.session.budget + delta)
 
+    def action_entries_cursor(self, delta: int) -> None:
+        """↑/↓ while the slider has the focus: the table's selection moves, the focus stays on the slider."""
+        self.query_one(EntriesTable).action_cursor(delta)
+
     def action_set_budget(self, budget: int) -> None:
         self.request_budget(budget)
 

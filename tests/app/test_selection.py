@@ -79,3 +79,24 @@ async def test_selection_survives_sort_and_filter_and_click_selects():
         assert entries.shown_count == entries.total_count
         assert entries.selected_key == app.main.selected_key == key
         assert title in why_text(app)
+
+
+@pytest.mark.asyncio
+async def test_up_and_down_from_the_slider_move_the_selection_not_the_budget():
+    """The app starts with the slider focused and the table's selection shown: ↓ and ↑ moved nothing before."""
+    app = make_app(corpus_path("ctx-dogfood"), budget=4000, real_tokens=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert type(app.focused).__name__ == "BudgetSlider"
+        first = table(app).selected_key
+        await pilot.press("down", "down")
+        await settle(pilot)
+        entries = table(app)
+        assert entries.cursor_row == 2 and entries.selected_key != first
+        assert app.main.selected_key == entries.selected_key
+        title = app.main.view.plan.outcome(entries.selected_key).entry.title
+        assert title[:20] in why_text(app)
+        await pilot.press("up")
+        await settle(pilot)
+        assert table(app).cursor_row == 1
+        assert app.session.budget == 4000 and type(app.focused).__name__ == "BudgetSlider"

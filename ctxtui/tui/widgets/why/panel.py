@@ -20,7 +20,6 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.reactive import var
-from textual.widgets import Static
 
 from ctxtui.engine.explain.components import matched_keywords, score_lines
 from ctxtui.engine.explain.reasons import describe, describe_threshold
@@ -32,6 +31,7 @@ from ctxtui.safe_text import clean_block, clean_line
 from ctxtui.tui.host import services
 from ctxtui.tui.themes import FATE_SYMBOL, fate_colors, fate_symbols, muted_color
 from ctxtui.tui.widgets.layout import forget_height
+from ctxtui.tui.widgets.why.body import WhyBody
 
 if TYPE_CHECKING:
     from ctxtui.session import View
@@ -183,7 +183,7 @@ class WhyPanel(VerticalScroll):
     _shape: tuple[int, str] | None = None  # (width, its text with every digit 0) when its height was last measured
 
     def compose(self) -> ComposeResult:
-        yield Static(id="why-body")
+        yield WhyBody(id="why-body")
 
     def on_mount(self) -> None:
         # Colours and glyphs are baked into the Text: a theme switch redraws it.
@@ -274,15 +274,18 @@ class WhyPanel(VerticalScroll):
         A slider step changes the numbers of an explanation far more often than
         its number of lines, and a layout costs a frame of its own (issue 11).
         """
-        body = self.query_one("#why-body", Static)
+        body = self.query_one("#why-body", WhyBody)
         if content == self._content:
             return  # the same explanation (a step that moved nothing this entry shows): nothing to repaint
         self._content = content
         width = body.content_size.width
-        body.update(content, layout=False)
         # A step mostly changes numbers: when only ASCII digits changed (one cell each), the words and so the
-        # wrapped lines are the same, and measuring the height (Textual wraps the whole text) is skipped.
+        # wrapped lines are the same: the lines that changed are drawn in place (`WhyBody.update_lines`), and
+        # the height (Textual wraps the whole text to measure it) is not measured again.
         shape = (width, _DIGIT.sub("0", content.plain))
+        if width > 0 and shape == self._shape and body.update_lines(content):
+            return
+        body.update(content, layout=False)
         if width > 0 and shape == self._shape:
             return
         self._shape = shape

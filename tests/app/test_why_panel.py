@@ -234,6 +234,12 @@ async def test_a_digits_only_change_repaints_the_changed_lines_alone():
         assert lines[3].startswith("line 3: fits 3,900+340≤3,200") and lines[7].startswith("line 7: fits 7,500+340")
         assert lines[5].startswith("line 5: fits 5,200+340≤3,200")
         body._set_dirty = real
+        # A whole repaint (a theme, a resize) draws from the widget's own text: it must be the new one. This
+        # holds `update_lines` to the private names of the pinned Textual's Static: renamed, the old text
+        # would come back on the next repaint.
+        body.refresh()
+        await settle(pilot)
+        assert rendered_lines(body) == lines
         # the same text drawn from scratch draws the same lines
         panel._content = None
         panel._shape = None

@@ -59,7 +59,7 @@ def test_a_patched_ordering_is_the_sort_of_the_new_codes(data, size, kinds, reve
     before = order_every_row(order, old, reverse)
     patched = patch_ordering(before, old, new, _places(order), reverse)
     changed = sum(a != b for a, b in zip(old, new, strict=True))
-    if changed * 64 <= size:  # a few changed: patched, never refused
+    if changed * 256 <= size:  # a few changed: patched, never refused
         assert patched is not None
     if patched is not None:
         assert patched == order_every_row(order, new, reverse)
@@ -201,3 +201,32 @@ async def test_a_new_row_count_lays_the_screen_out_only_when_the_scrollbar_comes
         table.set_rows(rows)  # and comes back
         await pilot.pause()
         assert layouts and table.show_vertical_scrollbar
+
+
+def test_a_step_that_moves_a_few_hundred_rows_costs_less_than_a_sort():
+    """Each group's start and size counted once per code, not once per moved row: with 190 of 50,605 rows moved
+    the patch took ~80 ms (counts per row, and a sum over the moved rows for each of them) against ~13 ms for a
+    sort; now a few ms. Past one row in 256 it declines, and the table sorts."""
+    import random
+    import time
+
+    rnd = random.Random(3)
+    count = 50_605
+    old = bytes(rnd.choice((0, 1, 2)) for _ in range(count))
+    order = list(range(count))
+    rnd.shuffle(order)
+    places = _places(order)
+    kept = order_every_row(order, old, False)
+    new = bytearray(old)
+    for candidate in rnd.sample(range(count), 190):
+        new[candidate] = (new[candidate] + 1) % 3
+    spent = []
+    for _ in range(3):
+        started = time.process_time()
+        patched = patch_ordering(kept, old, bytes(new), places, False)
+        spent.append(time.process_time() - started)
+    assert patched == order_every_row(order, bytes(new), False)
+    assert min(spent) < 0.04, f"{min(spent) * 1000:.0f} ms"
+    for candidate in rnd.sample(range(count), 400):
+        new[candidate] = (new[candidate] + 1) % 3
+    assert patch_ordering(kept, old, bytes(new), places, False) is None

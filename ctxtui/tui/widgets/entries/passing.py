@@ -13,14 +13,12 @@ inverse order without reading the others. No Textual here.
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_left
 from collections.abc import Sequence
 from itertools import compress
 
-from ctxtui.tui.widgets.entries.ordering import in_packet_order, same_order
+from ctxtui.tui.widgets.entries.ordering import NOT_ZERO, changed_positions, in_packet_order, same_order
 
-_SET = re.compile(rb"[^\x00]")  # a byte that is not 0
 _FEW = 64  # "a few": at most one candidate in this many
 
 
@@ -46,7 +44,7 @@ def rows_passing(order: Sequence[int], flags: bytes | bytearray, places: Sequenc
         if patched is not None:
             return Passed(order, flags, *patched)
     if flags.count(1) * _FEW <= count:  # a few pass: through the inverse order, no 50,000 flags read
-        rows = sorted(places[found.start()] for found in _SET.finditer(flags))
+        rows = sorted(places[found.start()] for found in NOT_ZERO.finditer(flags))
         mask = bytearray(count)
         for row in rows:
             mask[row] = 1
@@ -56,10 +54,8 @@ def rows_passing(order: Sequence[int], flags: bytes | bytearray, places: Sequenc
 
 
 def _patched(last: Passed, flags: bytes, places: Sequence[int]) -> tuple[list[int], bytes] | None:
-    count = len(flags)
-    diff = (int.from_bytes(last.flags, "little") ^ int.from_bytes(flags, "little")).to_bytes(count, "little")
-    changed = [found.start() for found in _SET.finditer(diff)]
-    if len(changed) * _FEW > count:
+    changed = changed_positions(last.flags, flags)
+    if len(changed) * _FEW > len(flags):
         return None
     if not changed:
         return last.rows, last.by_row

@@ -13,7 +13,6 @@ the packer cannot give as a vector, read the plan's outcomes. No Textual here.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from itertools import compress
 from operator import is_not
@@ -26,7 +25,7 @@ from ctxtui.engine.model import Entry, Outcome, Plan
 from ctxtui.engine.packers.ctx.order import pick
 from ctxtui.safe_text import clean_line
 from ctxtui.tui.widgets.entries.columns import FATE_ORDER
-from ctxtui.tui.widgets.entries.ordering import Orderings, in_packet_order
+from ctxtui.tui.widgets.entries.ordering import NOT_ZERO, Orderings, in_packet_order
 
 if TYPE_CHECKING:
     from ctxtui.tui.widgets.entries.passing import Passed
@@ -36,7 +35,6 @@ ENTRY_ONLY = frozenset({"section", "title", "tokens", "mark"})  # sort keys read
 _LOADS: dict[int, LoadIndex] = {}  # id(candidates) → its index (the candidates kept in it: ids stay unique)
 _LOADS_KEPT = 2  # this load and the one before (a reload, a packer switch): 50,000 entries each
 _LOCK = Lock()
-_SET = re.compile(rb"[^\x00]")  # a byte that is not 0
 _FATE_SORT_KEY = bytes([FATE_ORDER[Fate.DROPPED], FATE_ORDER[Fate.SUMMARIZED], FATE_ORDER[Fate.INCLUDED]]) + bytes(253)
 # A reason's code: its place among the labelled reasons (`REASON_SHORT`, equal members share one), which is also
 # the reason column's sort key. Looked up by identity: a reason is an enum member, whose hash is a Python call
@@ -192,7 +190,7 @@ def _reason_codes(plan: Plan) -> bytes | None:
         if last is not None and len(last[0]) == len(reasons):
             # A step changes a few entries' reasons: the last plan's codes, those few looked up again (the
             # same reason is the same enum member, so `is not` finds them, in C).
-            changed = [found.start() for found in _SET.finditer(bytes(map(is_not, last[0], reasons)))]
+            changed = [found.start() for found in NOT_ZERO.finditer(bytes(map(is_not, last[0], reasons)))]
             if len(changed) * 16 < len(reasons):
                 patched = bytearray(last[1])
                 for candidate in changed:

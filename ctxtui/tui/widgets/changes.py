@@ -11,7 +11,6 @@ from rich.text import Text
 from textual.reactive import reactive
 
 from ctxtui.safe_text import clean_line
-from ctxtui.tui.widgets.layout import forget_height
 from ctxtui.tui.widgets.text_lines import TextLines
 
 
@@ -23,28 +22,14 @@ class ChangesLine(TextLines):
     ChangesLine.shown { display: block; }
     """
 
-    # A new text repaints this line only; a layout (the whole screen measured and repainted again,
-    # ~15 ms at 160×45) is asked for only when the number of lines changes (issue 11).
     step: reactive[str] = reactive("", init=False)
     pinned: reactive[str] = reactive("", init=False)
 
-    def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
-        super().__init__(name=name, id=id, classes=classes)
-        self._lines = 0
-
-    def _follow(self) -> None:
-        lines = int(bool(self.step)) + int(bool(self.pinned))
-        self.set_class(bool(lines), "shown")
-        if lines != self._lines:
-            self._lines = lines
-            forget_height(self)
-            self.refresh(layout=True)
-
     def watch_step(self) -> None:
-        self._follow()
+        self.follow_line_count(int(bool(self.step)) + int(bool(self.pinned)))
 
     def watch_pinned(self) -> None:
-        self._follow()
+        self.follow_line_count(int(bool(self.step)) + int(bool(self.pinned)))
 
     def render(self) -> Text:
         width = max(1, self.size.width)

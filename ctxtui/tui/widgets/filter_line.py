@@ -14,7 +14,6 @@ from textual.reactive import reactive
 
 from ctxtui.safe_text import clean_line
 from ctxtui.tui.widgets.entries.rows import RowFilter
-from ctxtui.tui.widgets.layout import forget_height
 from ctxtui.tui.widgets.text_lines import TextLines
 
 
@@ -47,18 +46,8 @@ class FilterLine(TextLines):
     row_filter: reactive[RowFilter] = reactive(RowFilter, init=False)
     counts: reactive[tuple[int, int]] = reactive((0, 0), init=False)
 
-    def _follow(self) -> None:
-        active = self.row_filter.active
-        if active != self.has_class("shown"):
-            self.set_class(active, "shown")
-            forget_height(self)
-            self.refresh(layout=True)
-
     def watch_row_filter(self) -> None:
-        self._follow()
-
-    def watch_counts(self) -> None:
-        self._follow()
+        self.follow_line_count(int(self.row_filter.active))
 
     def words(self) -> str:
         """The line's text without its label ("" while no filter is on)."""

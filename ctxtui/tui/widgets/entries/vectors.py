@@ -14,7 +14,6 @@ the packer cannot give as a vector, read the plan's outcomes. No Textual here.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from itertools import compress
 from operator import is_not
 from threading import Lock
 from typing import TYPE_CHECKING, Any
@@ -25,7 +24,7 @@ from ctxtui.engine.model import Entry, Outcome, Plan
 from ctxtui.engine.packers.ctx.order import pick
 from ctxtui.safe_text import clean_line
 from ctxtui.tui.widgets.entries.columns import FATE_ORDER
-from ctxtui.tui.widgets.entries.ordering import NOT_ZERO, Orderings, in_packet_order
+from ctxtui.tui.widgets.entries.ordering import NOT_ZERO, Orderings
 
 if TYPE_CHECKING:
     from ctxtui.tui.widgets.entries.passing import Passed
@@ -203,16 +202,6 @@ def _reason_codes(plan: Plan) -> bytes | None:
         return None
     index.last_reasons = (reasons, codes)
     return codes
-
-
-def row_flags(order: Sequence[int], flags: bytearray) -> bytes:
-    """Each row's candidate's flag, in packet order (one byte per row)."""
-    return bytes(in_packet_order(flags, order))
-
-
-def rows_passing(order: Sequence[int], flags: bytearray) -> list[int]:
-    """Row positions (packet order) whose candidate's flag is set."""
-    return list(compress(range(len(order)), row_flags(order, flags)))
 
 
 def column_values(

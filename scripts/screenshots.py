@@ -121,6 +121,20 @@ async def open_pin_diff(app: CtxtuiApp, pilot) -> None:
     app.clear_notifications()
 
 
+async def filter_and_sort(app: CtxtuiApp, pilot) -> None:
+    """Only the summarized entries (f), sorted by reason (s cycles to it): the Filter: line says so."""
+    while not any(fate is Fate.SUMMARIZED for fate in app.main.row_filter.fates):
+        await pilot.press("f")
+    app.main.action_sort("reason")
+    await settled(app, pilot)
+    app.clear_notifications()
+
+
+async def open_help(app: CtxtuiApp, pilot) -> None:
+    await pilot.press("question_mark")
+    await _until_screen(app, pilot, "HelpScreen")
+
+
 async def open_history(app: CtxtuiApp, pilot) -> None:
     """The history view (h), three commits back: the main screen shows that commit's packet."""
     await pilot.press("h")
@@ -153,6 +167,8 @@ SHOTS: tuple[Shot, ...] = (
     ),
     Shot("small-80x24", "ctx-large", 4000, size=(80, 24), note="an 80×24 terminal"),
     Shot("refusal", "ctx-dogfood", 4000, git=False, note="a workspace ctx refuses (no .git): the banner"),
+    Shot("filter-sort", "ctx-large", 4000, setup=filter_and_sort, note="fate filter (f) and sort by reason (s)"),
+    Shot("help", "ctx-large", 4000, setup=open_help, note="the help (?): every key, symbol, column and term"),
     Shot("history", "history", 3000, setup=open_history, note="the history view (h): a commit's packet, read-only"),
 )
 
